@@ -1,0 +1,120 @@
+// One in-process DuckDB instance with a small pool of connections.
+// @duckdb/node-api has no pool and no query timeout: each connection runs one query at a time,
+// keeps its own prepared statements, and a timer interrupts a query that runs too long.
+import {
+  DuckDBInstance,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { jsonValueConverter, type Row } from './json.ts';
+
+/** Values bound to `$name` placeholders. Only values are ever bound; SQL text is fixed. */
+export type SqlParams = Record<string, string | number | boolean | null>;
+
+export interface DatabaseOptions {
+  /** Connections in the pool (default 3). */
+  connections?: number;
+  /** Interrupt a query after this many milliseconds (default 10 000). */
+  queryTimeoutMs?: number;
+  /** DuckDB worker threads (default: DuckDB's own choice). */
+  threads?: number;
+}
+
+export class QueryTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`query interrupted after ${timeoutMs} ms`);
+    this.name = 'QueryTimeoutError';
+  }
+}
+
+interface PooledConnection {
+  connection: DuckDBConnection;
+  statements: Map<string, DuckDBPreparedStatement>;
+}
+
+export class Database {
+  private readonly idle: PooledConnection[] = [];
+  private readonly waiting: Array<(pooled: PooledConnection) => void> = [];
+  private closed = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    pool: PooledConnection[],
+    private readonly queryTimeoutMs: number,
+  ) {
+    this.idle.push(...pool);
+  }
+
+  static async open(options: DatabaseOptions = {}): Promise<Database> {
+    const config: Record<string, string> = {};
+    if (options.threads) config.threads = String(options.threads);
+    const instance = await DuckDBInstance.create(':memory:', config);
+    const pool: PooledConnection[] = [];
+    for (let i = 0; i < (options.connections ?? 3); i++) {
+      pool.push({ connection: await instance.connect(), statements: new Map() });
+    }
+    return new Database(instance, pool, options.queryTimeoutMs ?? 10_000);
+  }
+
+  /** Runs a statement (DDL, COPY, INSERT) without reading rows. */
+  async run(sql: string, params?: SqlParams): Promise<void> {
+    await this.withConnection(async ({ connection }) => {
+      await connection.run(sql, params as Record<string, DuckDBValue> | undefined);
+    });
+  }
+
+  /** Runs a query through a cached prepared statement and returns JSON-ready rows. */
+  async all(sql: string, params: SqlParams = {}): Promise<Row[]> {
+    return this.withConnection(async (pooled) => {
+      let statement = pooled.statements.get(sql);
+      if (!statement) {
+        statement = await pooled.connection.prepare(sql);
+        pooled.statements.set(sql, statement);
+      }
+      statement.clearBindings();
+      if (Object.keys(params).length > 0) statement.bind(params as Record<string, DuckDBValue>);
+      const timer = setTimeout(() => pooled.connection.interrupt(), this.queryTimeoutMs);
+      try {
+        const reader = await statement.runAndReadAll();
+        return reader.convertRowObjects(jsonValueConverter) as Row[];
+      } catch (error) {
+        if (error instanceof Error && /interrupt/i.test(error.message)) throw new QueryTimeoutError(this.queryTimeoutMs);
+        throw error;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  /**
+   * After loading: no statement may touch the file system or change settings again.
+   * Applied on every pooled connection's shared instance (settings are instance-wide).
+   */
+  async lockDown(): Promise<void> {
+    await this.run('SET enable_external_access = false');
+    await this.run('SET lock_configuration = true');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pooled of this.idle) {
+      for (const statement of pooled.statements.values()) statement.destroySync();
+      pooled.connection.closeSync();
+    }
+    this.idle.length = 0;
+    this.instance.closeSync();
+  }
+
+  private async withConnection<T>(work: (pooled: PooledConnection) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('database is closed');
+    const pooled = this.idle.pop() ?? (await new Promise<PooledConnection>((resolve) => this.waiting.push(resolve)));
+    try {
+      return await work(pooled);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(pooled);
+      else this.idle.push(pooled);
+    }
+  }
+}
