@@ -1,0 +1,45 @@
+// The Koa application: error shape, health check, catalog routes, JSON 404s.
+import Koa from 'koa';
+import type { Database } from '../engine/database.ts';
+import type { Route } from '../queries/catalog.ts';
+import { snapshotImportDate } from '../queries/imports.ts';
+import { isoToday } from '../queries/shared/window.ts';
+import { errorHandler, notFoundHandler } from './errors.ts';
+import { buildRouter } from './router.ts';
+
+export interface AppOptions {
+  db: Database;
+  routes: readonly Route[];
+  /** Injectable clock; windows whose `to` defaults to today read it. */
+  now?: () => Date;
+  /** Time zone of "today" (the data's own: Europe/Sofia). */
+  timeZone?: string;
+  beforeHandler?: Koa.Middleware[];
+  logError?: (error: unknown) => void;
+}
+
+export async function createApp(options: AppOptions): Promise<Koa> {
+  const now = options.now ?? (() => new Date());
+  const timeZone = options.timeZone ?? 'Europe/Sofia';
+  const importDate = await snapshotImportDate(options.db);
+  const app = new Koa();
+  app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
+  app.use(notFoundHandler);
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/healthz') return next();
+    ctx.body = { status: 'ok', import_date: importDate };
+  });
+  const router = buildRouter({
+    db: options.db,
+    routes: options.routes,
+    today: () => isoToday(now(), timeZone),
+    beforeHandler: options.beforeHandler,
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  return app;
+}

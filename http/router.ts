@@ -1,0 +1,58 @@
+// The Koa router, built from the route catalog: one registration per path form.
+// Per request: validate parameters (400 before anything else), run the per-route hooks
+// (payments plug in here), answer from the cache or the handler, encode.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Database } from '../engine/database.ts';
+import type { Route } from '../queries/catalog.ts';
+import { ResponseCache } from './cache.ts';
+import { negotiateFormat, writeBody } from './formats.ts';
+import { buildValidator, type RawQuery } from './validate.ts';
+
+export interface RouteState {
+  route: Route;
+  params: Record<string, unknown>;
+}
+
+export interface RouterOptions {
+  db: Database;
+  routes: readonly Route[];
+  today: () => string;
+  /** Middleware run after validation and before the handler, e.g. the x402 payment check. */
+  beforeHandler?: Koa.Middleware[];
+  cache?: ResponseCache;
+}
+
+/** `/api/x/{year}` -> `/api/x/:year` */
+export function koaPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+export function buildRouter(options: RouterOptions): Router {
+  const router = new Router();
+  const cache = options.cache ?? new ResponseCache();
+  for (const route of options.routes) {
+    for (const path of route.paths) {
+      const validate = buildValidator(route, path);
+      const prepare: Koa.Middleware = async (ctx, next) => {
+        const params = validate(ctx.query as RawQuery, (ctx as unknown as { params: Record<string, string> }).params ?? {});
+        const format = negotiateFormat(ctx, route);
+        ctx.state.route = route;
+        ctx.state.params = params;
+        ctx.state.format = format;
+        await next();
+      };
+      const answer: Koa.Middleware = async (ctx) => {
+        const today = options.today();
+        const params = ctx.state.params as Record<string, unknown>;
+        const body = await cache.getOrCompute(ResponseCache.key(route.id, params, today), () =>
+          route.handle(params, { db: options.db, today }),
+        );
+        writeBody(ctx, route, body, ctx.state.format);
+      };
+      const method = route.method === 'GET' ? 'get' : 'post';
+      router[method](route.id + ':' + path, koaPath(path), prepare, ...(options.beforeHandler ?? []), answer);
+    }
+  }
+  return router;
+}

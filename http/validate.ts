@@ -1,0 +1,95 @@
+// Request parameters -> validated, typed values, built from the catalog's declarations.
+// One ajv validator per path form (a parameter in the path template is required there).
+// Every failure is a 400 naming the parameter; nothing reaches a handler unvalidated.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { pathParamNames, type ParamSpec, type Route } from '../queries/catalog.ts';
+import { invalidParameter, type ApiError } from '../queries/shared/errors.ts';
+
+/** Query keys every route accepts besides its own parameters (output format). */
+export const RESERVED_QUERY_KEYS = ['format'] as const;
+
+export type RawQuery = Record<string, string | string[] | undefined>;
+export type ParamValidator = (query: RawQuery, pathParams: Record<string, string>) => Record<string, unknown>;
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true });
+
+function describeSchema(name: string, spec: ParamSpec): string {
+  const { schema } = spec;
+  if (schema.enum) return `${name} must be one of: ${schema.enum.join(', ')}`;
+  if (schema.type === 'integer' || schema.type === 'number') {
+    const kind = schema.type === 'integer' ? 'an integer' : 'a number';
+    if (schema.minimum !== undefined && schema.maximum !== undefined) return `${name} must be ${kind} from ${schema.minimum} to ${schema.maximum}`;
+    if (schema.minimum !== undefined) return `${name} must be ${kind} >= ${schema.minimum}`;
+    return `${name} must be ${kind}`;
+  }
+  if (schema.type === 'boolean') return `${name} must be true or false`;
+  if (schema.maxLength !== undefined) return `${name} must be a non-empty string of at most ${schema.maxLength} characters`;
+  return `${name} is invalid`;
+}
+
+function toApiError(error: ErrorObject, route: Route): ApiError {
+  if (error.keyword === 'required') {
+    const name = (error.params as { missingProperty: string }).missingProperty;
+    return invalidParameter(name, `${name} is required`);
+  }
+  const name = error.instancePath.replace(/^\//, '');
+  const spec = route.params[name];
+  return invalidParameter(name, spec ? describeSchema(name, spec) : `${name} is invalid`);
+}
+
+/** Resolves bare flags (`?days` -> period=days) into their parameter. */
+function applyBareFlags(route: Route, input: Record<string, string>, flagKeys: Set<string>): void {
+  for (const [name, spec] of Object.entries(route.params)) {
+    if (!spec.bareFlags) continue;
+    const given = spec.bareFlags.filter((flag) => flag in input);
+    for (const flag of given) delete input[flag];
+    if (given.length > 1) throw invalidParameter(name, `give one ${name} only (got ${given.map((g) => `?${g}`).join(', ')})`);
+    if (given.length === 1) {
+      if (name in input && input[name].toLowerCase() !== given[0]) {
+        throw invalidParameter(name, `${name}=${input[name]} conflicts with the flag ?${given[0]}`);
+      }
+      input[name] = given[0];
+    }
+  }
+  for (const key of flagKeys) delete input[key];
+}
+
+export function buildValidator(route: Route, path: string): ParamValidator {
+  const inPath = new Set(pathParamNames(path));
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  for (const [name, spec] of Object.entries(route.params)) {
+    properties[name] = spec.schema;
+    if (inPath.has(name) || (spec.required && spec.in.includes('query'))) required.push(name);
+  }
+  const validate: ValidateFunction = ajv.compile({ type: 'object', properties, required, additionalProperties: false });
+  const flagKeys = new Set(Object.values(route.params).flatMap((spec) => spec.bareFlags ?? []));
+  const allowed = [...Object.keys(route.params).filter((n) => !inPath.has(n)), ...flagKeys, ...RESERVED_QUERY_KEYS];
+
+  return (query, pathParams) => {
+    const input: Record<string, string> = {};
+    for (const [key, value] of Object.entries(query)) {
+      if (value === undefined) continue;
+      if (!allowed.includes(key)) {
+        throw invalidParameter(key, `unknown parameter ${key}; this endpoint takes: ${allowed.filter((k) => !flagKeys.has(k)).join(', ')}`);
+      }
+      if (Array.isArray(value)) throw invalidParameter(key, `${key} was given more than once`);
+      if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
+      input[key] = value;
+    }
+    applyBareFlags(route, input, flagKeys);
+    Object.assign(input, pathParams);
+    for (const [name, value] of Object.entries(input)) {
+      const normalize = route.params[name]?.normalize;
+      if (normalize === 'upper') input[name] = value.toUpperCase();
+      if (normalize === 'lower') input[name] = value.toLowerCase();
+    }
+    const params: Record<string, unknown> = { ...input };
+    if (!validate(params)) throw toApiError(validate.errors![0], route);
+    for (const check of route.checks ?? []) {
+      const error = check.check(params);
+      if (error) throw error;
+    }
+    return params;
+  };
+}

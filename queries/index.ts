@@ -1,0 +1,13 @@
+// Every domain's routes and table loaders, in one place for the HTTP layer.
+import type { Database } from '../engine/database.ts';
+import type { Route } from './catalog.ts';
+import { loadImports } from './imports.ts';
+import { loadSebra, sebraRoutes } from './sebra/index.ts';
+
+export const routes: readonly Route[] = [...sebraRoutes];
+
+/** Loads the Parquet snapshot in `dataDir` into in-memory tables and builds the shared rollups. */
+export async function loadSnapshot(db: Database, dataDir: string): Promise<void> {
+  await loadImports(db, dataDir);
+  await loadSebra(db, dataDir);
+}

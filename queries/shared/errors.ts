@@ -1,0 +1,24 @@
+// Client-facing errors. The HTTP layer renders them as
+// {"error": {"status", "code", "message", "param"}}; anything else becomes a 500 without internals.
+
+export type ErrorCode = 'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'not_acceptable' | 'internal_error' | 'timeout';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly param: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function invalidParameter(param: string, message: string): ApiError {
+  return new ApiError(400, 'invalid_parameter', message, param);
+}
+
+export function notFound(message: string): ApiError {
+  return new ApiError(404, 'not_found', message);
+}

@@ -1,0 +1,43 @@
+// An app over a snapshot, listening on an ephemeral loopback port, for in-process HTTP tests.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from '../../http/app.ts';
+import { openSnapshot } from '../../http/server.ts';
+import { routes } from '../../queries/index.ts';
+import type { Database } from '../../engine/database.ts';
+
+export interface TestApp {
+  db: Database;
+  /** GET a path; returns status, headers and parsed JSON (or text for other types). */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: any; raw: ArrayBuffer }>;
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Today in the tests' fixed clock: 2026-11-22 (noon UTC is the same date in Sofia). */
+export const FIXED_NOW = new Date('2026-11-22T12:00:00Z');
+
+export async function startTestApp(dataDir: string, now: () => Date = () => FIXED_NOW): Promise<TestApp> {
+  const db = await openSnapshot(dataDir);
+  const app = await createApp({ db, routes, now, logError: () => undefined });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const request = (path: string, init?: RequestInit) => fetch(base + path, init);
+  return {
+    db,
+    request,
+    async get(path, headers = {}) {
+      const response = await request(path, { headers });
+      const raw = await response.arrayBuffer();
+      const text = new TextDecoder().decode(raw);
+      const type = response.headers.get('content-type') ?? '';
+      return { status: response.status, headers: response.headers, body: type.includes('json') ? JSON.parse(text) : text, raw };
+    },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await db.close();
+    },
+  };
+}
