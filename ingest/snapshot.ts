@@ -1,0 +1,307 @@
+// Writes the SEBRA Parquet snapshot, all or nothing: every new file is parsed and checked before
+// anything is written; the new tables are written to a temporary folder inside the data folder and
+// renamed into place (imports.parquet last), so a failed ingest leaves the previous snapshot intact.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Database } from '../engine/database.ts';
+import { parseSebraFile } from './sebra/detect.ts';
+import { MalformedSourceError, type Currency, type SebraDayReport, type SebraSourceFormat } from './sebra/types.ts';
+
+export const SNAPSHOT_FILES = {
+  payments: 'sebra_payments.parquet',
+  days: 'sebra_days.parquet',
+  imports: 'imports.parquet',
+} as const;
+
+export interface ImportRecord {
+  dataset: string;
+  /** Source format id ('mof-xlsx' | 'portal-json' | 'report-tree'). */
+  source: string;
+  /** Base name of the imported file. */
+  sourceFile: string;
+  sourceUrl: string | null;
+  /** sha256 of the file bytes, hex. */
+  fileHash: string;
+  /** ISO timestamp (UTC) of the import. */
+  importDate: string;
+  rowCount: number;
+}
+
+export interface IngestOptions {
+  dataDir: string;
+  now?: () => Date;
+  onProgress?: (done: number, total: number) => void;
+  /** Payment date for sources without one (report tree). */
+  date?: string;
+  /** Currency for sources that do not state it (report tree). */
+  currency?: Currency;
+  /** Source address recorded in imports.parquet; defaults to the official page per format. */
+  sourceUrl?: string;
+}
+
+export interface IngestResult {
+  imported: ImportRecord[];
+  /** Files whose bytes were already imported (or repeated in the batch): nothing done for them. */
+  skipped: string[];
+}
+
+/** One or more files were malformed: nothing was written. The message lists every file, row and problem. */
+export class IngestRejectedError extends AggregateError {
+  constructor(readonly problems: MalformedSourceError[]) {
+    super(problems, `${problems.length} file(s) rejected, snapshot unchanged:\n${problems.map((p) => `  ${p.message}`).join('\n')}`);
+    this.name = 'IngestRejectedError';
+  }
+}
+
+const DATASET = 'sebra_payments';
+const PORTAL_DATASET_URL = 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24';
+
+const PAYMENT_COLUMNS =
+  'payment_date, currency, programme, programme_code, account_code, account_description, amount, payment_count, source_file';
+const DAY_COLUMNS = 'payment_date, currency, status, source_file';
+const IMPORT_COLUMNS = 'dataset, source, source_file, source_url, file_hash, import_date, row_count';
+
+const CREATE_TABLES = [
+  `CREATE TABLE sebra_payments (payment_date DATE, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
+     account_code VARCHAR, account_description VARCHAR, amount DECIMAL(18,2), payment_count INTEGER, source_file VARCHAR)`,
+  'CREATE TABLE sebra_days (payment_date DATE, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
+  `CREATE TABLE imports (dataset VARCHAR, source VARCHAR, source_file VARCHAR, source_url VARCHAR, file_hash VARCHAR,
+     import_date TIMESTAMP, row_count INTEGER)`,
+  // Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
+  `CREATE TABLE stage_payments (payment_date VARCHAR, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
+     account_code VARCHAR, account_description VARCHAR, amount VARCHAR, payment_count INTEGER, source_file VARCHAR)`,
+  'CREATE TABLE stage_days (payment_date VARCHAR, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
+  `CREATE TABLE stage_imports (dataset VARCHAR, source VARCHAR, source_file VARCHAR, source_url VARCHAR, file_hash VARCHAR,
+     import_date VARCHAR, row_count INTEGER)`,
+];
+
+const ORDER = {
+  sebra_payments: 'payment_date, currency, programme, account_code, account_description, programme_code, amount, source_file',
+  sebra_days: 'payment_date, currency',
+  imports: 'import_date, source_file, file_hash',
+} as const;
+
+/** A file path as a SQL string literal (COPY and read_parquet cannot bind parameters). */
+export function sqlPath(path: string): string {
+  return `'${path.replace(/'/g, "''")}'`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): string | null {
+  if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
+  if (format === 'portal-json') return PORTAL_DATASET_URL;
+  return null;
+}
+
+/** "2026-03-04 05:06:07.890" (UTC), a literal DuckDB casts to TIMESTAMP. */
+function timestampLiteral(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
+async function loadImportRecords(db: Database, dataDir: string): Promise<ImportRecord[]> {
+  const file = join(dataDir, SNAPSHOT_FILES.imports);
+  if (!(await exists(file))) return [];
+  const rows = await db.all(
+    `SELECT dataset, source, source_file, source_url, file_hash,
+            strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count
+       FROM read_parquet(${sqlPath(file)}) ORDER BY ${ORDER.imports}`,
+  );
+  return rows.map((row) => ({
+    dataset: String(row.dataset),
+    source: String(row.source),
+    sourceFile: String(row.source_file),
+    sourceUrl: row.source_url === null ? null : String(row.source_url),
+    fileHash: String(row.file_hash),
+    importDate: String(row.import_date),
+    rowCount: Number(row.row_count),
+  }));
+}
+
+/** The import records of the snapshot in dataDir ([] when there is none yet). */
+export async function readImportRecords(dataDir: string): Promise<ImportRecord[]> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    return await loadImportRecords(db, dataDir);
+  } finally {
+    await db.close();
+  }
+}
+
+interface ParsedFile {
+  file: string;
+  hash: string;
+  report: SebraDayReport;
+}
+
+/** Parses every file not imported before; throws IngestRejectedError listing all malformed files. */
+async function parseNewFiles(
+  files: string[],
+  knownHashes: Set<string>,
+  options: IngestOptions,
+): Promise<{ parsed: ParsedFile[]; skipped: string[] }> {
+  const parsed: ParsedFile[] = [];
+  const skipped: string[] = [];
+  const problems: MalformedSourceError[] = [];
+  const fileForDate = new Map<string, string>();
+  const seen = new Set(knownHashes);
+  let done = 0;
+  for (const file of files) {
+    const hash = await sha256OfFile(file);
+    if (seen.has(hash)) {
+      skipped.push(file);
+    } else {
+      seen.add(hash);
+      try {
+        const report = await parseSebraFile(file, { date: options.date, currency: options.currency });
+        const other = fileForDate.get(report.paymentDate);
+        if (other !== undefined) {
+          throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
+        }
+        fileForDate.set(report.paymentDate, file);
+        parsed.push({ file, hash, report });
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+      }
+    }
+    options.onProgress?.(++done, files.length);
+  }
+  if (problems.length > 0) throw new IngestRejectedError(problems);
+  return { parsed, skipped };
+}
+
+/**
+ * Imports SEBRA source files into the Parquet snapshot in opts.dataDir. Files already imported (same
+ * sha256) are skipped; a day covered by a new file replaces that day's rows. Nothing is written when
+ * any file is malformed or when there is nothing new.
+ */
+export async function ingestSebraFiles(files: string[], opts: IngestOptions): Promise<IngestResult> {
+  await mkdir(opts.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    const previousImports = await loadImportRecords(db, opts.dataDir);
+    const { parsed, skipped } = await parseNewFiles(
+      files,
+      new Set(previousImports.map((record) => record.fileHash)),
+      opts,
+    );
+    if (parsed.length === 0) return { imported: [], skipped };
+
+    const importDate = (opts.now ?? (() => new Date()))();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, report }) => ({
+      dataset: DATASET,
+      source: report.format,
+      sourceFile: basename(file),
+      sourceUrl: opts.sourceUrl ?? defaultSourceUrl(report.format, report.paymentDate),
+      fileHash: hash,
+      importDate: importDate.toISOString(),
+      rowCount: report.rows.length,
+    }));
+
+    for (const sql of CREATE_TABLES) await db.run(sql);
+    await loadExistingSnapshot(db, opts.dataDir);
+    await stageNewRows(db, parsed, imported, timestampLiteral(importDate));
+    await mergeStagedRows(db);
+    await writeSnapshot(db, opts.dataDir);
+    return { imported, skipped };
+  } finally {
+    await db.close();
+  }
+}
+
+async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void> {
+  const tables = [
+    ['sebra_payments', SNAPSHOT_FILES.payments, PAYMENT_COLUMNS],
+    ['sebra_days', SNAPSHOT_FILES.days, DAY_COLUMNS],
+    ['imports', SNAPSHOT_FILES.imports, IMPORT_COLUMNS],
+  ] as const;
+  for (const [table, fileName, columns] of tables) {
+    const file = join(dataDir, fileName);
+    if (await exists(file)) {
+      await db.run(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM read_parquet(${sqlPath(file)})`);
+    }
+  }
+}
+
+async function stageNewRows(db: Database, parsed: ParsedFile[], imported: ImportRecord[], importDate: string): Promise<void> {
+  const payments = parsed.flatMap(({ file, report }) =>
+    report.rows.map((row) => [
+      row.paymentDate,
+      row.currency,
+      row.programme,
+      row.programmeCode,
+      row.accountCode,
+      row.accountDescription,
+      row.amount,
+      row.paymentCount,
+      basename(file),
+    ]),
+  );
+  await db.appendRows('stage_payments', payments);
+  await db.appendRows(
+    'stage_days',
+    parsed.map(({ file, report }) => [report.paymentDate, report.currency, report.status, basename(file)]),
+  );
+  await db.appendRows(
+    'stage_imports',
+    imported.map((record) => [
+      record.dataset,
+      record.source,
+      record.sourceFile,
+      record.sourceUrl,
+      record.fileHash,
+      importDate,
+      record.rowCount,
+    ]),
+  );
+}
+
+/** A re-published day replaces the old one: drop the covered days, then insert the staged rows. */
+async function mergeStagedRows(db: Database): Promise<void> {
+  const covered = 'SELECT CAST(payment_date AS DATE) FROM stage_days';
+  await db.run(`DELETE FROM sebra_payments WHERE payment_date IN (${covered})`);
+  await db.run(`DELETE FROM sebra_days WHERE payment_date IN (${covered})`);
+  await db.run(
+    `INSERT INTO sebra_payments (${PAYMENT_COLUMNS})
+     SELECT CAST(payment_date AS DATE), currency, programme, programme_code, account_code, account_description,
+            CAST(amount AS DECIMAL(18,2)), payment_count, source_file
+       FROM stage_payments`,
+  );
+  await db.run(`INSERT INTO sebra_days (${DAY_COLUMNS}) SELECT CAST(payment_date AS DATE), currency, status, source_file FROM stage_days`);
+  await db.run(
+    `INSERT INTO imports (${IMPORT_COLUMNS})
+     SELECT dataset, source, source_file, source_url, file_hash, CAST(import_date AS TIMESTAMP), row_count FROM stage_imports`,
+  );
+}
+
+async function writeSnapshot(db: Database, dataDir: string): Promise<void> {
+  const temporary = await mkdtemp(join(dataDir, '.tmp-ingest-'));
+  try {
+    // imports.parquet goes last: until it is renamed, a re-run sees these files as new and redoes them.
+    const tables = [
+      ['sebra_payments', SNAPSHOT_FILES.payments],
+      ['sebra_days', SNAPSHOT_FILES.days],
+      ['imports', SNAPSHOT_FILES.imports],
+    ] as const;
+    for (const [table, fileName] of tables) {
+      await db.run(`COPY (SELECT * FROM ${table} ORDER BY ${ORDER[table]}) TO ${sqlPath(join(temporary, fileName))} (FORMAT PARQUET)`);
+    }
+    for (const [, fileName] of tables) await rename(join(temporary, fileName), join(dataDir, fileName));
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+}
