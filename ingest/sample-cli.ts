@@ -1,10 +1,18 @@
-// Writes the deterministic SEBRA sample: tsx ingest/sample-cli.ts [dir]   (default data/sample/sebra)
+// Writes the deterministic SEBRA sample: tsx ingest/sample-cli.ts [dir] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+// (default dir data/sample/sebra, default range the whole sample).
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { generateSebraSample } from './sebra/sample.ts';
 
-const dir = resolve(process.argv[2] ?? 'data/sample/sebra');
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { from: { type: 'string' }, to: { type: 'string' } },
+});
+const dir = resolve(positionals[0] ?? 'data/sample/sebra');
 const started = Date.now();
 const files = await generateSebraSample(dir, {
+  from: values.from,
+  to: values.to,
   onProgress: (done, total) => {
     if (done % 100 === 0 || done === total) process.stderr.write(`sample: ${done}/${total} files\n`);
   },

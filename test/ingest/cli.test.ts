@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { readImportRecords } from '../../ingest/snapshot.ts';
+import { countLayoutRows, currentLayoutRows, projectRoot, tempDir, writeJson, writeXlsx } from './fixtures.ts';
+
+function ingestCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'ingest/cli.ts'), ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+test('usage errors exit 2', async () => {
+  const unknown = await ingestCli(['ptp', 'x']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown source "ptp"/);
+  const missing = await ingestCli(['sebra']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /missing <file-or-folder>/);
+  const absent = await ingestCli(['sebra', '/nonexistent/sebra']);
+  assert.equal(absent.code, 2);
+  assert.match(absent.stderr, /no such file or folder/);
+});
+
+test('a folder is imported, then skipped; malformed input exits 1 and names the problem', async () => {
+  const sources = await tempDir();
+  const dataDir = join(await tempDir(), 'parquet');
+  await writeXlsx(join(sources, 'SEBRA-15032024.xlsx'), currentLayoutRows());
+  await writeXlsx(join(sources, 'SEBRA-03022026.xlsx'), countLayoutRows());
+  const first = await ingestCli(['sebra', sources], { DATA_DIR: dataDir });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /imported 2 file\(s\), 7 row\(s\); skipped 0 already imported/);
+  const second = await ingestCli(['sebra', sources, '--data-dir', dataDir]);
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 2 already imported/);
+
+  const tree = await writeJson(join(await tempDir(), 'report.json'), { name: 'x', children: [{ name: 'НЗОК', children: [{ name: 'Издръжка', count: 1, amount: 2 }] }] });
+  const noDate = await ingestCli(['sebra', tree, '--data-dir', dataDir]);
+  assert.equal(noDate.code, 1);
+  assert.ok(noDate.stderr.includes(`${tree}: no payment date: pass --date`), noDate.stderr);
+  const withDate = await ingestCli(['sebra', tree, '--date', '2012-07-10', '--source-url', 'https://example.org/report1.json', '--data-dir', dataDir]);
+  assert.equal(withDate.code, 0, withDate.stderr);
+  const records = await readImportRecords(dataDir);
+  assert.equal(records.at(-1)?.sourceUrl, 'https://example.org/report1.json');
+  const badDate = await ingestCli(['sebra', tree, '--date', '10.07.2012', '--data-dir', dataDir]);
+  assert.equal(badDate.code, 2);
+});
