@@ -53,8 +53,8 @@ function classify(row: SheetRow): RowKind {
   const [a, b, c, d] = [0, 1, 2, 3].map((i) => cellText(row[i]));
   if (a + b + c + d === '') return 'blank';
   if (TOTAL.test(a) || (a === '' && TOTAL.test(b))) return 'total';
-  // Some sections close with a row holding only the amount.
-  if (a === '' && b === '' && c === '' && d !== '') return 'total';
+  // Some sections close with a row holding only the amount (and perhaps the count).
+  if (a === '' && b === '' && d !== '') return 'total';
   if (/^код$/i.test(a) && /^описание$/i.test(b)) return 'header';
   if (CODED.test(a) || UNCODED.test(a)) return 'code';
   return 'text';
