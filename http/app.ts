@@ -4,7 +4,7 @@ import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { isoToday } from '../queries/shared/window.ts';
-import { errorHandler, notFoundHandler } from './errors.ts';
+import { errorHandler, emptyResponseHandler } from './errors.ts';
 import { buildRouter } from './router.ts';
 
 export interface AppOptions {
@@ -24,7 +24,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   const importDate = await snapshotImportDate(options.db);
   const app = new Koa();
   app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
-  app.use(notFoundHandler);
+  app.use(emptyResponseHandler);
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
@@ -40,6 +40,6 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     beforeHandler: options.beforeHandler,
   });
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  app.use(router.allowedMethods());
   return app;
 }

@@ -16,8 +16,6 @@ function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ApiError) return errorBody(error.status, error.code, error.message, error.param);
   if (error instanceof QueryTimeoutError) return errorBody(503, 'timeout', 'the query took too long; try a narrower window');
   const status = (error as { status?: number }).status;
-  if (status === 405) return errorBody(405, 'method_not_allowed', (error as Error).message);
-  if (status === 501) return errorBody(405, 'method_not_allowed', 'method not supported');
   if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
     return errorBody(status, 'invalid_parameter', (error as Error).message);
   }
@@ -38,11 +36,19 @@ export function errorHandler(log: (error: unknown) => void): Koa.Middleware {
   };
 }
 
-/** Any path nothing answered: a JSON 404, never an HTML page. */
-export const notFoundHandler: Koa.Middleware = async (ctx, next) => {
+/**
+ * Answers nothing else gave a body: a JSON 404 for unknown paths, and a JSON 405/501 for a
+ * method the path does not take (the router has already set the Allow header).
+ */
+export const emptyResponseHandler: Koa.Middleware = async (ctx, next) => {
   await next();
-  if (ctx.body === undefined && ctx.status === 404) {
-    ctx.status = 404;
+  if (ctx.body !== undefined && ctx.body !== null && ctx.body !== '') return;
+  if (ctx.status === 404) {
     ctx.body = errorBody(404, 'not_found', `no such path: ${ctx.path}`);
+    ctx.status = 404;
+  } else if (ctx.status === 405 || ctx.status === 501) {
+    const status = ctx.status;
+    ctx.body = errorBody(status, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}`);
+    ctx.status = status;
   }
 };

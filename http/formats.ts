@@ -3,7 +3,7 @@
 import type Koa from 'koa';
 import { rowsToArrowStream } from '../engine/encode/arrow.ts';
 import { rowsToCsv } from '../engine/encode/csv.ts';
-import type { ResponseBody, Route } from '../queries/catalog.ts';
+import { declaredListColumns, type ResponseBody, type Route } from '../queries/catalog.ts';
 import { invalidParameter } from '../queries/shared/errors.ts';
 
 export type OutputFormat = 'json' | 'csv' | 'arrow';
@@ -36,9 +36,9 @@ export function writeBody(ctx: Koa.Context, route: Route, body: ResponseBody, fo
   if (format === 'csv') {
     ctx.type = 'text/csv; charset=utf-8';
     ctx.set('Content-Disposition', `inline; filename="${route.id}.csv"`);
-    ctx.body = rowsToCsv(rows);
+    ctx.body = rowsToCsv(rows, declaredListColumns(route, body));
     return;
   }
   ctx.type = ARROW_STREAM_TYPE;
-  ctx.body = Buffer.from(rowsToArrowStream(rows));
+  ctx.body = Buffer.from(rowsToArrowStream(rows, declaredListColumns(route, body)));
 }

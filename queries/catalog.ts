@@ -70,12 +70,20 @@ export interface Route<P = Record<string, unknown>> {
   response: JsonSchema;
   /** Rows for CSV and Arrow output; absent when the response is not a list. */
   listRows?: (body: ResponseBody) => Row[];
+  /** Columns of an empty CSV/Arrow table; default: the properties of the response's `items`. */
+  listColumns?: (body: ResponseBody) => readonly string[];
   handle(params: P, context: RouteContext): Promise<ResponseBody>;
 }
 
 /** Declares a route with typed parameters; the catalog stores it type-erased. */
 export function defineRoute<P>(route: Route<P>): Route {
   return route as unknown as Route;
+}
+
+/** Columns of the route's list output when the list is empty. */
+export function declaredListColumns(route: Route, body: ResponseBody): string[] {
+  if (route.listColumns) return [...route.listColumns(body)];
+  return Object.keys(route.response.properties?.items?.items?.properties ?? {});
 }
 
 /** Path-template parameter names: `/a/{year}` -> ['year']. */

@@ -13,9 +13,9 @@ function columnType(values: ReadonlyArray<string | number | boolean | null>): Da
   return new Utf8();
 }
 
-export function rowsToArrowStream(rows: readonly Row[]): Uint8Array {
+export function rowsToArrowStream(rows: readonly Row[], declaredColumns: readonly string[] = []): Uint8Array {
   const vectors: Record<string, Vector> = {};
-  for (const column of columnsOf(rows)) {
+  for (const column of columnsOf(rows, declaredColumns)) {
     const values = rows.map((row) => flatValue(row[column]));
     const type = columnType(values);
     const typed = type instanceof Int64

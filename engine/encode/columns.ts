@@ -1,8 +1,12 @@
 // Column handling shared by the tabular encoders.
 import type { JsonValue, Row } from '../json.ts';
 
-/** Union of the rows' keys, in first-seen order. */
-export function columnsOf(rows: readonly Row[]): string[] {
+/**
+ * The rows' keys in first-seen order. An empty list has no keys to read, so it takes the
+ * declared columns instead and still gets a header.
+ */
+export function columnsOf(rows: readonly Row[], declaredColumns: readonly string[] = []): string[] {
+  if (rows.length === 0) return [...declaredColumns];
   const seen = new Set<string>();
   for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
   return [...seen];

@@ -116,6 +116,10 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
   },
   response: periodsResponse,
   listRows: (body) => body.items as Row[],
+  listColumns: (body) => [
+    ...SHAPES[body.period as Period].keyColumns.split(', '),
+    'label', 'currency', 'total_amount', 'payment_count', 'observed_days', 'rank',
+  ],
   async handle(params, { db, today }) {
     const shape = SHAPES[params.period];
     const window = sebraWindow(params, today);

@@ -83,11 +83,17 @@ const UNUSUAL_COUNTS_SQL = `
   FROM days WHERE z >= ${Z_MIN}
   ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
 
+const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
+
 /** Rows for CSV and Arrow: the four lists in one table, told apart by `list`. */
 function unusualRows(body: Record<string, unknown>): Row[] {
-  const lists = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'];
-  return lists.flatMap((list) => (body[list] as Row[]).map((row) => ({ list, ...row })));
+  return LISTS.flatMap((list) => (body[list] as Row[]).map((row) => ({ list, ...row })));
 }
+
+/** `list`, then every list's fields once, in the order the lists declare them. */
+const UNUSUAL_COLUMNS = [
+  ...new Set(['list', ...LISTS.flatMap((list) => Object.keys(unusualResponse.properties?.[list]?.items?.properties ?? {}))]),
+];
 
 export const getUnusualPayments = defineRoute<WindowParams & { limit: number }>({
   id: 'getUnusualPayments',
@@ -111,6 +117,7 @@ export const getUnusualPayments = defineRoute<WindowParams & { limit: number }>(
   checks: [yearExcludesWindow],
   response: unusualResponse,
   listRows: unusualRows,
+  listColumns: () => UNUSUAL_COLUMNS,
   async handle(params, { db, today }) {
     const window = sebraWindow(params, today);
     await requirePaymentDays(db, window);

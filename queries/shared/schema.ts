@@ -5,7 +5,12 @@ export const decimalString: JsonSchema = { type: 'string', pattern: '^-?\\d+\\.\
 export const isoDate: JsonSchema = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
 export const integer: JsonSchema = { type: 'integer' };
 export const text: JsonSchema = { type: 'string' };
-export const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as 'string', 'null'] });
+/** The schema or null (an enum gains null too, or null would fail it). */
+export const nullable = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  type: [schema.type as 'string', 'null'],
+  ...(schema.enum ? { enum: [...schema.enum, null as unknown as string] } : {}),
+});
 export const enumOf = (...values: string[]): JsonSchema => ({ type: 'string', enum: values });
 export const listOf = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
