@@ -17,6 +17,14 @@ export const toParam = windowDateParam('to', 'Window end, inclusive: DD-MM-YYYY,
 export const yearQueryParam = yearParam('Calendar year; cannot be combined with from/to.');
 export const yearPathOrQueryParam = yearParam('Calendar year (path form or query).', { in: ['query', 'path'] });
 
+/** year (query or path) or a from/to window, and the currency: the window of programme and unusual-payment routes. */
+export const yearOrWindowParams = {
+  year: yearPathOrQueryParam,
+  from: fromParam,
+  to: toParam,
+  currency: currencyParam,
+};
+
 export const rankedLimitParam = limitParam('Rows per currency after ranking (all rows when omitted).');
 
 export interface WindowParams {

@@ -3,7 +3,7 @@ import type { Row } from '../../engine/json.ts';
 import { defineRoute } from '../catalog.ts';
 import { yearExcludesWindow } from '../shared/params.ts';
 import { money, rank } from '../shared/sql.ts';
-import { currencyParam, fromParam, rankedLimitParam, toParam, yearPathOrQueryParam, type WindowParams } from './params.ts';
+import { rankedLimitParam, yearOrWindowParams, type WindowParams } from './params.ts';
 import { programmesResponse } from './schemas.ts';
 import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, sebraWindow, windowFilters } from './window.ts';
 
@@ -32,10 +32,7 @@ export const getMostSponsoredProgramme = defineRoute<WindowParams & { limit?: nu
     'currency by total amount, then payment count.',
   paid: true,
   params: {
-    year: yearPathOrQueryParam,
-    from: fromParam,
-    to: toParam,
-    currency: currencyParam,
+    ...yearOrWindowParams,
     limit: rankedLimitParam,
   },
   checks: [yearExcludesWindow],

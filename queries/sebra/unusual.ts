@@ -5,7 +5,7 @@ import type { Row } from '../../engine/json.ts';
 import { defineRoute } from '../catalog.ts';
 import { limitParam, yearExcludesWindow } from '../shared/params.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../shared/sql.ts';
-import { currencyParam, fromParam, toParam, yearPathOrQueryParam, type WindowParams } from './params.ts';
+import { yearOrWindowParams, type WindowParams } from './params.ts';
 import { unusualResponse } from './schemas.ts';
 import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, sebraWindow, windowFilters } from './window.ts';
 
@@ -25,17 +25,32 @@ export const METHOD =
   `unusual_payment_counts: a day's number of payments with z >= ${Z_THRESHOLD}. Lists are ordered by z-score ` +
   `(spikes by ratio), highest first, ties by date; each list holds at most limit items.`;
 
-const UNUSUAL_DAYS_SQL = `
+/**
+ * Days of the window whose `scored` column (the day's amount or its payment count) has z >= 2
+ * against the other days of its currency. `columns` is the item's SELECT list, in field order.
+ */
+function unusualDaysSql(scored: 'total_amount' | 'payment_count', columns: string): string {
+  return `
   WITH days AS (
     SELECT payment_date, currency, total_amount, payment_count,
-           ${partitionMean('total_amount', 'currency')} AS mean_amount,
-           ${zScore('total_amount', 'currency')} AS z
+           ${partitionMean(scored, 'currency')} AS mean_value,
+           ${zScore(scored, 'currency')} AS z
     FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
   )
-  SELECT payment_date, currency, total_amount, ${money('mean_amount')} AS mean_amount, ${decimal2('z')} AS zscore,
-         payment_count, ${rank('z DESC, payment_date, currency')} AS rank
+  SELECT ${columns}, ${rank('z DESC, payment_date, currency')} AS rank
   FROM days WHERE z >= ${Z_MIN}
   ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
+}
+
+const UNUSUAL_DAYS_SQL = unusualDaysSql(
+  'total_amount',
+  `payment_date, currency, total_amount, ${money('mean_value')} AS mean_amount, ${decimal2('z')} AS zscore, payment_count`,
+);
+
+const UNUSUAL_COUNTS_SQL = unusualDaysSql(
+  'payment_count',
+  `payment_date, currency, payment_count, ${decimal2('mean_value')} AS mean_count, ${decimal2('z')} AS zscore, total_amount`,
+);
 
 const UNUSUAL_PROGRAMMES_SQL = `
   WITH days AS (
@@ -71,18 +86,6 @@ const EXPENSE_SPIKES_SQL = `
   FROM spikes s JOIN sebra_categories k USING (category_key)
   ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
 
-const UNUSUAL_COUNTS_SQL = `
-  WITH days AS (
-    SELECT payment_date, currency, payment_count, total_amount,
-           ${partitionMean('payment_count', 'currency')} AS mean_count,
-           ${zScore('payment_count', 'currency')} AS z
-    FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-  )
-  SELECT payment_date, currency, payment_count, ${decimal2('mean_count')} AS mean_count, ${decimal2('z')} AS zscore,
-         total_amount, ${rank('z DESC, payment_date, currency')} AS rank
-  FROM days WHERE z >= ${Z_MIN}
-  ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
-
 const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
 
 /** Rows for CSV and Arrow: the four lists in one table, told apart by `list`. */
@@ -108,10 +111,7 @@ export const getUnusualPayments = defineRoute<WindowParams & { limit: number }>(
     'limit (default 5) caps each list.',
   paid: true,
   params: {
-    year: yearPathOrQueryParam,
-    from: fromParam,
-    to: toParam,
-    currency: currencyParam,
+    ...yearOrWindowParams,
     limit: limitParam('Items per list.', { default: DEFAULT_LIST_LIMIT }),
   },
   checks: [yearExcludesWindow],
