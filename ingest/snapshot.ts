@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Database } from '../engine/database.ts';
+import { sqlStringLiteral } from '../engine/parquet.ts';
 import { parseSebraFile } from './sebra/detect.ts';
 import { MalformedSourceError, type Currency, type SebraDayReport, type SebraSourceFormat } from './sebra/types.ts';
 
@@ -83,11 +84,6 @@ const ORDER = {
   imports: 'import_date, source_file, file_hash',
 } as const;
 
-/** A file path as a SQL string literal (COPY and read_parquet cannot bind parameters). */
-export function sqlPath(path: string): string {
-  return `'${path.replace(/'/g, "''")}'`;
-}
-
 async function exists(path: string): Promise<boolean> {
   return access(path).then(
     () => true,
@@ -118,7 +114,7 @@ async function loadImportRecords(db: Database, dataDir: string): Promise<ImportR
   const rows = await db.all(
     `SELECT dataset, source, source_file, source_url, file_hash,
             strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count
-       FROM read_parquet(${sqlPath(file)}) ORDER BY ${ORDER.imports}`,
+       FROM read_parquet(${sqlStringLiteral(file)}) ORDER BY ${ORDER.imports}`,
   );
   return rows.map((row) => ({
     dataset: String(row.dataset),
@@ -232,7 +228,7 @@ async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void
   for (const [table, fileName, columns] of tables) {
     const file = join(dataDir, fileName);
     if (await exists(file)) {
-      await db.run(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM read_parquet(${sqlPath(file)})`);
+      await db.run(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM read_parquet(${sqlStringLiteral(file)})`);
     }
   }
 }
@@ -298,7 +294,7 @@ async function writeSnapshot(db: Database, dataDir: string): Promise<void> {
       ['imports', SNAPSHOT_FILES.imports],
     ] as const;
     for (const [table, fileName] of tables) {
-      await db.run(`COPY (SELECT * FROM ${table} ORDER BY ${ORDER[table]}) TO ${sqlPath(join(temporary, fileName))} (FORMAT PARQUET)`);
+      await db.run(`COPY (SELECT * FROM ${table} ORDER BY ${ORDER[table]}) TO ${sqlStringLiteral(join(temporary, fileName))} (FORMAT PARQUET)`);
     }
     for (const [, fileName] of tables) await rename(join(temporary, fileName), join(dataDir, fileName));
   } finally {

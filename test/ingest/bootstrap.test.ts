@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
 import { generateSebraSample, SAMPLE_FIRST_DAY, SAMPLE_LAST_DAY, workingDays } from '../../ingest/sebra/sample.ts';
-import { readImportRecords, SNAPSHOT_FILES, sqlPath } from '../../ingest/snapshot.ts';
+import { readImportRecords, SNAPSHOT_FILES } from '../../ingest/snapshot.ts';
+import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { tempDir } from './fixtures.ts';
 
 test('an existing sample folder is ingested as is; a second call does nothing', async () => {
@@ -34,7 +35,7 @@ test('a fresh clone: the full sample is generated and every report passes the ch
   try {
     const dayRows = await db.all(
       `SELECT currency, status, count(*) AS n, min(payment_date) AS first, max(payment_date) AS last
-         FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.days))}) GROUP BY ALL ORDER BY 1, 2`,
+         FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.days))}) GROUP BY ALL ORDER BY 1, 2`,
     );
     assert.deepEqual(dayRows, [
       { currency: 'BGN', status: 'HAS_PAYMENTS', n: 505, first: '2024-01-02', last: '2025-12-31' },
@@ -44,7 +45,7 @@ test('a fresh clone: the full sample is generated and every report passes the ch
     const [payments] = await db.all(
       `SELECT count(*) AS n, count(DISTINCT programme) AS programmes, count(*) FILTER (account_code = '') AS uncoded,
               count(*) FILTER (amount < 0) AS negative
-         FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.payments))})`,
+         FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.payments))})`,
     );
     assert.equal(payments.programmes, 42);
     assert.ok(Number(payments.n) > 30_000, `rows: ${payments.n}`);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Database } from '../../engine/database.ts';
-import { IngestRejectedError, ingestSebraFiles, readImportRecords, SNAPSHOT_FILES, sqlPath } from '../../ingest/snapshot.ts';
+import { IngestRejectedError, ingestSebraFiles, readImportRecords, SNAPSHOT_FILES } from '../../ingest/snapshot.ts';
+import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { countLayoutRows, currentLayoutRows, noPaymentsRows, tempDir, writeJson, writeXlsx } from './fixtures.ts';
 
 const fixedNow = () => new Date('2026-03-01T10:20:30.456Z');
@@ -42,7 +43,7 @@ test('two days become Parquet rows, days and import records', async () => {
   assert.deepEqual(result.skipped, []);
   assert.equal(result.imported.length, 2);
 
-  const payments = await query(`SELECT * FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.payments))})`);
+  const payments = await query(`SELECT * FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.payments))})`);
   assert.equal(payments.length, 7);
   assert.deepEqual(payments[0], {
     payment_date: '2024-03-15',
@@ -66,19 +67,19 @@ test('two days become Parquet rows, days and import records', async () => {
     payment_count: 3,
     source_file: 'SEBRA-03022026.xlsx',
   });
-  const types = await query(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.payments))}))`);
+  const types = await query(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.payments))}))`);
   assert.deepEqual(
     types.map((row) => `${row.column_name} ${row.column_type}`),
     ['payment_date DATE', 'currency VARCHAR', 'programme VARCHAR', 'programme_code VARCHAR', 'account_code VARCHAR', 'account_description VARCHAR', 'amount DECIMAL(18,2)', 'payment_count INTEGER', 'source_file VARCHAR'],
   );
   const totals = await query(
-    `SELECT payment_date, currency, sum(amount) AS total FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.payments))}) GROUP BY ALL ORDER BY 1`,
+    `SELECT payment_date, currency, sum(amount) AS total FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.payments))}) GROUP BY ALL ORDER BY 1`,
   );
   assert.deepEqual(totals, [
     { payment_date: '2024-03-15', currency: 'BGN', total: '103795.92' },
     { payment_date: '2026-02-03', currency: 'EUR', total: '5001234.56' },
   ]);
-  const days = await query(`SELECT * FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.days))})`);
+  const days = await query(`SELECT * FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.days))})`);
   assert.deepEqual(days, [
     { payment_date: '2024-03-15', currency: 'BGN', status: 'HAS_PAYMENTS', source_file: 'SEBRA-15032024.xlsx' },
     { payment_date: '2026-02-03', currency: 'EUR', status: 'HAS_PAYMENTS', source_file: 'SEBRA-03022026.xlsx' },
@@ -142,13 +143,13 @@ test('a re-published day replaces that day instead of doubling it', async () => 
   assert.equal(result.imported.length, 1);
   const rows = await query(
     `SELECT payment_date, count(*) AS n, sum(amount) AS total, min(source_file) AS source_file
-       FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.payments))}) GROUP BY ALL ORDER BY 1`,
+       FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.payments))}) GROUP BY ALL ORDER BY 1`,
   );
   assert.deepEqual(rows, [
     { payment_date: '2024-03-15', n: 5, total: '253795.92', source_file: 'SEBRA-15032024-corrected.xlsx' },
     { payment_date: '2026-02-03', n: 2, total: '5001234.56', source_file: 'SEBRA-03022026.xlsx' },
   ]);
-  const days = await query(`SELECT count(*) AS n FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.days))})`);
+  const days = await query(`SELECT count(*) AS n FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.days))})`);
   assert.deepEqual(days, [{ n: 2 }]);
   const records = await readImportRecords(dataDir);
   assert.deepEqual(records.map((record) => record.sourceFile), ['SEBRA-03022026.xlsx', 'SEBRA-15032024.xlsx', 'SEBRA-15032024-corrected.xlsx']);
@@ -164,11 +165,11 @@ test('a day without payments is recorded in sebra_days only; portal and tree imp
     ['portal-json', 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24', 0],
     ['report-tree', null, 1],
   ]);
-  const days = await query(`SELECT payment_date, currency, status FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.days))})`);
+  const days = await query(`SELECT payment_date, currency, status FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.days))})`);
   assert.deepEqual(days, [
     { payment_date: '2012-07-10', currency: 'BGN', status: 'HAS_PAYMENTS' },
     { payment_date: '2025-05-02', currency: 'BGN', status: 'NO_PAYMENTS' },
   ]);
-  const payments = await query(`SELECT payment_date FROM read_parquet(${sqlPath(join(dataDir, SNAPSHOT_FILES.payments))})`);
+  const payments = await query(`SELECT payment_date FROM read_parquet(${sqlStringLiteral(join(dataDir, SNAPSHOT_FILES.payments))})`);
   assert.deepEqual(payments, [{ payment_date: '2012-07-10' }]);
 });
