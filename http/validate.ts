@@ -37,6 +37,23 @@ function toApiError(error: ErrorObject, route: Route): ApiError {
   return invalidParameter(name, spec ? describeSchema(name, spec) : `${name} is invalid`);
 }
 
+const STRICT_NUMBER: Record<string, RegExp> = {
+  integer: /^-?\d{1,15}$/,
+  number: /^-?\d{1,15}(\.\d{1,15})?$/,
+  boolean: /^(true|false)$/,
+};
+
+/**
+ * Query values are text. ajv's own coercion is loose ("1e400" -> Infinity, "0x10" -> 16, " 5" -> 5),
+ * so numbers and booleans must be plain decimals / true / false before they are converted.
+ */
+function coerceStrictly(name: string, spec: ParamSpec, raw: string): unknown {
+  const type = spec.schema.type;
+  if (type !== 'integer' && type !== 'number' && type !== 'boolean') return raw;
+  if (!STRICT_NUMBER[type].test(raw)) throw invalidParameter(name, describeSchema(name, spec));
+  return type === 'boolean' ? raw === 'true' : Number(raw);
+}
+
 /** Resolves bare flags (`?days` -> period=days) into their parameter. */
 function applyBareFlags(route: Route, input: Record<string, string>, flagKeys: Set<string>): void {
   for (const [name, spec] of Object.entries(route.params)) {
@@ -70,6 +87,7 @@ export function buildValidator(route: Route, path: string): ParamValidator {
     const input: Record<string, string> = {};
     for (const [key, value] of Object.entries(query)) {
       if (value === undefined) continue;
+      if (inPath.has(key)) throw invalidParameter(key, `${key} is given in the path; do not repeat it in the query`);
       if (!allowed.includes(key)) {
         throw invalidParameter(key, `unknown parameter ${key}; this endpoint takes: ${allowed.filter((k) => !flagKeys.has(k)).join(', ')}`);
       }
@@ -84,7 +102,11 @@ export function buildValidator(route: Route, path: string): ParamValidator {
       if (normalize === 'upper') input[name] = value.toUpperCase();
       if (normalize === 'lower') input[name] = value.toLowerCase();
     }
-    const params: Record<string, unknown> = { ...input };
+    const params: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(input)) {
+      const spec = route.params[name];
+      params[name] = spec ? coerceStrictly(name, spec, value) : value;
+    }
     if (!validate(params)) throw toApiError(validate.errors![0], route);
     for (const check of route.checks ?? []) {
       const error = check.check(params);

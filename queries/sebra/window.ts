@@ -20,6 +20,9 @@ export const CURRENCY_SQL = "($currency = '' OR currency = $currency)";
 
 /** 404 when the snapshot has no payment day at all inside the window (in any currency). */
 export async function requirePaymentDays(db: Database, window: DateWindow): Promise<void> {
+  if (window.from !== null && window.to !== null && window.from > window.to) {
+    throw notFound(`the window is empty: year and from/to do not overlap (${window.from} is after ${window.to})`);
+  }
   const [row] = await db.all(`SELECT count(*) AS days FROM sebra_daily WHERE ${WINDOW_SQL}`, windowBounds(window));
   if (Number(row.days) === 0) {
     const from = window.from ?? 'the first day';
