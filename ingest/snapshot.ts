@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Database } from '../engine/database.ts';
-import { sqlStringLiteral } from '../engine/parquet.ts';
+import { loadParquetInto, sqlStringLiteral } from '../engine/parquet.ts';
 import { parseSebraFile } from './sebra/detect.ts';
 import { MalformedSourceError, type Currency, type SebraDayReport, type SebraSourceFormat } from './sebra/types.ts';
 
@@ -219,18 +219,14 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
   }
 }
 
+/** Each snapshot file is `<table>.parquet`, read with the engine's one Parquet loader. */
 async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void> {
   const tables = [
-    ['sebra_payments', SNAPSHOT_FILES.payments, PAYMENT_COLUMNS],
-    ['sebra_days', SNAPSHOT_FILES.days, DAY_COLUMNS],
-    ['imports', SNAPSHOT_FILES.imports, IMPORT_COLUMNS],
+    ['sebra_payments', PAYMENT_COLUMNS],
+    ['sebra_days', DAY_COLUMNS],
+    ['imports', IMPORT_COLUMNS],
   ] as const;
-  for (const [table, fileName, columns] of tables) {
-    const file = join(dataDir, fileName);
-    if (await exists(file)) {
-      await db.run(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM read_parquet(${sqlStringLiteral(file)})`);
-    }
-  }
+  for (const [table, columns] of tables) await loadParquetInto(db, table, dataDir, table, columns.split(', '));
 }
 
 async function stageNewRows(db: Database, parsed: ParsedFile[], imported: ImportRecord[], importDate: string): Promise<void> {

@@ -60,6 +60,11 @@ const SHAPES: Record<Period, PeriodShape> = {
   },
 };
 
+/** An item's fields in order: the period's key columns, then the label and the measures. */
+function itemFields(shape: PeriodShape): string[] {
+  return [...shape.keyColumns.split(', '), 'label', 'currency', 'total_amount', 'payment_count', 'observed_days', 'rank'];
+}
+
 /** Ranked per currency (amounts in different currencies are not comparable); ties by count, then key. */
 function periodsSql(shape: PeriodShape): string {
   return `
@@ -116,10 +121,7 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
   },
   response: periodsResponse,
   listRows: (body) => body.items as Row[],
-  listColumns: (body) => [
-    ...SHAPES[body.period as Period].keyColumns.split(', '),
-    'label', 'currency', 'total_amount', 'payment_count', 'observed_days', 'rank',
-  ],
+  listColumns: (body) => itemFields(SHAPES[body.period as Period]),
   async handle(params, { db, today }) {
     const shape = SHAPES[params.period];
     const window = sebraWindow(params, today);
@@ -128,18 +130,10 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
       ...sebraBindings(window, params.currency),
       limit: params.limit ?? Number.MAX_SAFE_INTEGER,
     });
+    const fields = itemFields(shape);
     const items = rows.map((row) => {
-      const { rank: position, ...rest } = row;
-      const keys = Object.fromEntries(shape.keyColumns.split(', ').map((key) => [key, rest[key]]));
-      return {
-        ...keys,
-        label: shape.label(row),
-        currency: rest.currency,
-        total_amount: rest.total_amount,
-        payment_count: rest.payment_count,
-        observed_days: rest.observed_days,
-        rank: position,
-      };
+      const withLabel: Row = { ...row, label: shape.label(row) };
+      return Object.fromEntries(fields.map((field) => [field, withLabel[field]]));
     });
     const body: ResponseBody = {
       endpoint: 'getPeriodsWithMostPayments',
