@@ -1,60 +1,45 @@
-// First start on a fresh clone: build the Parquet snapshot from the generated sample when it is missing.
-import { access, readdir } from 'node:fs/promises';
+// First start on a fresh clone: every source whose tables are missing from the snapshot gets its
+// sample generated (when data/sample/<name> is empty) and ingested.
 import { join } from 'node:path';
-import { generateSebraSample } from './sebra/sample.ts';
-import { ingestSebraFiles, SNAPSHOT_FILES } from './snapshot.ts';
-import { sebraSourceFiles } from './sourceFiles.ts';
+import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
+import { sebraSampleSource } from './sebra/sampleSource.ts';
+
+/** Every source with a sample, in the order they are built. */
+export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource];
 
 export interface BootstrapOptions {
   /** Snapshot folder (data/parquet). */
   dataDir: string;
-  /** Sample folder (data/sample); the SEBRA reports live in its "sebra" subfolder. */
+  /** Sample folder (data/sample); each source's files live in its own subfolder. */
   sampleDir: string;
   log?: (line: string) => void;
+  /** The sources to ensure; all of them by default. */
+  sources?: readonly SampleSource[];
 }
 
 export interface BootstrapResult {
-  /** True when the snapshot was missing and has been built now. */
+  /** True when some source was missing from the snapshot and has been built now. */
   built: boolean;
-  /** True when the sample reports had to be generated first. */
+  /** True when some source's sample files had to be generated first. */
   generated: boolean;
-}
-
-async function isMissingOrEmpty(dir: string): Promise<boolean> {
-  try {
-    return (await readdir(dir)).length === 0;
-  } catch {
-    return true;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 export async function ensureSnapshot(options: BootstrapOptions): Promise<BootstrapResult> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  if (await exists(join(options.dataDir, SNAPSHOT_FILES.payments))) return { built: false, generated: false };
-
-  const sebraDir = join(options.sampleDir, 'sebra');
-  const generated = await isMissingOrEmpty(sebraDir);
-  if (generated) {
-    log(`snapshot missing: generating the SEBRA sample in ${sebraDir}`);
-    await generateSebraSample(sebraDir);
+  const result: BootstrapResult = { built: false, generated: false };
+  for (const source of options.sources ?? SAMPLE_SOURCES) {
+    if (await source.isLoaded(options.dataDir)) continue;
+    const sampleDir = join(options.sampleDir, source.name);
+    if (await isMissingOrEmpty(sampleDir)) {
+      log(`snapshot missing ${source.name}: generating its sample in ${sampleDir}`);
+      await source.generate(sampleDir);
+      result.generated = true;
+    }
+    log(`building ${source.name} in ${options.dataDir} from ${sampleDir}`);
+    const started = Date.now();
+    const { files, rows } = await source.ingest({ dataDir: options.dataDir, sampleDir, log });
+    log(`snapshot ready: ${source.name}: ${files} files, ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    result.built = true;
   }
-  const files = await sebraSourceFiles(sebraDir);
-  log(`building the snapshot in ${options.dataDir} from ${files.length} sample files`);
-  const started = Date.now();
-  const { imported } = await ingestSebraFiles(files, {
-    dataDir: options.dataDir,
-    onProgress: (done, total) => {
-      if (done % 250 === 0 && done < total) log(`  ${done}/${total} files read`);
-    },
-  });
-  const rows = imported.reduce((sum, record) => sum + record.rowCount, 0);
-  log(`snapshot ready: ${imported.length} files, ${rows} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { built: true, generated };
+  return result;
 }

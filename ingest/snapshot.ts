@@ -1,34 +1,24 @@
 // Writes the SEBRA Parquet snapshot, all or nothing: every new file is parsed and checked before
 // anything is written; the new tables are written to a temporary folder inside the data folder and
 // renamed into place (imports.parquet last), so a failed ingest leaves the previous snapshot intact.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { Database } from '../engine/database.ts';
-import { loadParquetInto, sqlStringLiteral } from '../engine/parquet.ts';
+import { loadParquetInto } from '../engine/parquet.ts';
+import {
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, sha256OfFile,
+  type ImportRecord,
+} from './commit.ts';
 import { parseSebraFile } from './sebra/detect.ts';
-import { MalformedSourceError, type Currency, type SebraDayReport, type SebraSourceFormat } from './sebra/types.ts';
+import type { Currency, SebraDayReport, SebraSourceFormat } from './sebra/types.ts';
+
+export { IngestRejectedError, type ImportRecord };
 
 export const SNAPSHOT_FILES = {
   payments: 'sebra_payments.parquet',
   days: 'sebra_days.parquet',
   imports: 'imports.parquet',
 } as const;
-
-export interface ImportRecord {
-  dataset: string;
-  /** Source format id ('mof-xlsx' | 'portal-json' | 'report-tree'). */
-  source: string;
-  /** Base name of the imported file. */
-  sourceFile: string;
-  sourceUrl: string | null;
-  /** sha256 of the file bytes, hex. */
-  fileHash: string;
-  /** ISO timestamp (UTC) of the import. */
-  importDate: string;
-  rowCount: number;
-}
 
 export interface IngestOptions {
   dataDir: string;
@@ -48,54 +38,27 @@ export interface IngestResult {
   skipped: string[];
 }
 
-/** One or more files were malformed: nothing was written. The message lists every file, row and problem. */
-export class IngestRejectedError extends AggregateError {
-  constructor(readonly problems: MalformedSourceError[]) {
-    super(problems, `${problems.length} file(s) rejected, snapshot unchanged:\n${problems.map((p) => `  ${p.message}`).join('\n')}`);
-    this.name = 'IngestRejectedError';
-  }
-}
-
 const DATASET = 'sebra_payments';
 const PORTAL_DATASET_URL = 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24';
 
 const PAYMENT_COLUMNS =
   'payment_date, currency, programme, programme_code, account_code, account_description, amount, payment_count, source_file';
 const DAY_COLUMNS = 'payment_date, currency, status, source_file';
-const IMPORT_COLUMNS = 'dataset, source, source_file, source_url, file_hash, import_date, row_count';
 
 const CREATE_TABLES = [
   `CREATE TABLE sebra_payments (payment_date DATE, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
      account_code VARCHAR, account_description VARCHAR, amount DECIMAL(18,2), payment_count INTEGER, source_file VARCHAR)`,
   'CREATE TABLE sebra_days (payment_date DATE, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
-  `CREATE TABLE imports (dataset VARCHAR, source VARCHAR, source_file VARCHAR, source_url VARCHAR, file_hash VARCHAR,
-     import_date TIMESTAMP, row_count INTEGER)`,
   // Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
   `CREATE TABLE stage_payments (payment_date VARCHAR, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
      account_code VARCHAR, account_description VARCHAR, amount VARCHAR, payment_count INTEGER, source_file VARCHAR)`,
   'CREATE TABLE stage_days (payment_date VARCHAR, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
-  `CREATE TABLE stage_imports (dataset VARCHAR, source VARCHAR, source_file VARCHAR, source_url VARCHAR, file_hash VARCHAR,
-     import_date VARCHAR, row_count INTEGER)`,
 ];
 
 const ORDER = {
   sebra_payments: 'payment_date, currency, programme, account_code, account_description, programme_code, amount, source_file',
   sebra_days: 'payment_date, currency',
-  imports: 'import_date, source_file, file_hash',
 } as const;
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function sha256OfFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): string | null {
   if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
@@ -103,35 +66,11 @@ function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): strin
   return null;
 }
 
-/** "2026-03-04 05:06:07.890" (UTC), a literal DuckDB casts to TIMESTAMP. */
-function timestampLiteral(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace('Z', '');
-}
-
-async function loadImportRecords(db: Database, dataDir: string): Promise<ImportRecord[]> {
-  const file = join(dataDir, SNAPSHOT_FILES.imports);
-  if (!(await exists(file))) return [];
-  const rows = await db.all(
-    `SELECT dataset, source, source_file, source_url, file_hash,
-            strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count
-       FROM read_parquet(${sqlStringLiteral(file)}) ORDER BY ${ORDER.imports}`,
-  );
-  return rows.map((row) => ({
-    dataset: String(row.dataset),
-    source: String(row.source),
-    sourceFile: String(row.source_file),
-    sourceUrl: row.source_url === null ? null : String(row.source_url),
-    fileHash: String(row.file_hash),
-    importDate: String(row.import_date),
-    rowCount: Number(row.row_count),
-  }));
-}
-
 /** The import records of the snapshot in dataDir ([] when there is none yet). */
 export async function readImportRecords(dataDir: string): Promise<ImportRecord[]> {
   const db = await Database.open({ connections: 1 });
   try {
-    return await loadImportRecords(db, dataDir);
+    return await loadImportLedger(db, dataDir);
   } finally {
     await db.close();
   }
@@ -189,7 +128,8 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
   await mkdir(opts.dataDir, { recursive: true });
   const db = await Database.open({ connections: 1 });
   try {
-    const previousImports = await loadImportRecords(db, opts.dataDir);
+    for (const sql of CREATE_TABLES) await db.run(sql);
+    const previousImports = await loadImportLedger(db, opts.dataDir);
     const { parsed, skipped } = await parseNewFiles(
       files,
       new Set(previousImports.map((record) => record.fileHash)),
@@ -208,11 +148,14 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
       rowCount: report.rows.length,
     }));
 
-    for (const sql of CREATE_TABLES) await db.run(sql);
     await loadExistingSnapshot(db, opts.dataDir);
-    await stageNewRows(db, parsed, imported, timestampLiteral(importDate));
+    await stageNewRows(db, parsed);
     await mergeStagedRows(db);
-    await writeSnapshot(db, opts.dataDir);
+    await appendImportRecords(db, imported);
+    await commitTables(db, opts.dataDir, [
+      { table: 'sebra_payments', orderBy: ORDER.sebra_payments },
+      { table: 'sebra_days', orderBy: ORDER.sebra_days },
+    ]);
     return { imported, skipped };
   } finally {
     await db.close();
@@ -224,12 +167,11 @@ async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void
   const tables = [
     ['sebra_payments', PAYMENT_COLUMNS],
     ['sebra_days', DAY_COLUMNS],
-    ['imports', IMPORT_COLUMNS],
   ] as const;
   for (const [table, columns] of tables) await loadParquetInto(db, table, dataDir, table, columns.split(', '));
 }
 
-async function stageNewRows(db: Database, parsed: ParsedFile[], imported: ImportRecord[], importDate: string): Promise<void> {
+async function stageNewRows(db: Database, parsed: ParsedFile[]): Promise<void> {
   const payments = parsed.flatMap(({ file, report }) =>
     report.rows.map((row) => [
       row.paymentDate,
@@ -248,18 +190,6 @@ async function stageNewRows(db: Database, parsed: ParsedFile[], imported: Import
     'stage_days',
     parsed.map(({ file, report }) => [report.paymentDate, report.currency, report.status, basename(file)]),
   );
-  await db.appendRows(
-    'stage_imports',
-    imported.map((record) => [
-      record.dataset,
-      record.source,
-      record.sourceFile,
-      record.sourceUrl,
-      record.fileHash,
-      importDate,
-      record.rowCount,
-    ]),
-  );
 }
 
 /** A re-published day replaces the old one: drop the covered days, then insert the staged rows. */
@@ -274,26 +204,4 @@ async function mergeStagedRows(db: Database): Promise<void> {
        FROM stage_payments`,
   );
   await db.run(`INSERT INTO sebra_days (${DAY_COLUMNS}) SELECT CAST(payment_date AS DATE), currency, status, source_file FROM stage_days`);
-  await db.run(
-    `INSERT INTO imports (${IMPORT_COLUMNS})
-     SELECT dataset, source, source_file, source_url, file_hash, CAST(import_date AS TIMESTAMP), row_count FROM stage_imports`,
-  );
-}
-
-async function writeSnapshot(db: Database, dataDir: string): Promise<void> {
-  const temporary = await mkdtemp(join(dataDir, '.tmp-ingest-'));
-  try {
-    // imports.parquet goes last: until it is renamed, a re-run sees these files as new and redoes them.
-    const tables = [
-      ['sebra_payments', SNAPSHOT_FILES.payments],
-      ['sebra_days', SNAPSHOT_FILES.days],
-      ['imports', SNAPSHOT_FILES.imports],
-    ] as const;
-    for (const [table, fileName] of tables) {
-      await db.run(`COPY (SELECT * FROM ${table} ORDER BY ${ORDER[table]}) TO ${sqlStringLiteral(join(temporary, fileName))} (FORMAT PARQUET)`);
-    }
-    for (const [, fileName] of tables) await rename(join(temporary, fileName), join(dataDir, fileName));
-  } finally {
-    await rm(temporary, { recursive: true, force: true });
-  }
 }

@@ -30,14 +30,4 @@ export interface SebraDayReport {
   rows: SebraPaymentRow[];
 }
 
-/** A source file that cannot be read as its format. Names the file, the 1-based row when known, and the problem. */
-export class MalformedSourceError extends Error {
-  constructor(
-    readonly file: string,
-    readonly row: number | null,
-    readonly problem: string,
-  ) {
-    super(`${file}${row === null ? '' : `, row ${row}`}: ${problem}`);
-    this.name = 'MalformedSourceError';
-  }
-}
+export { MalformedSourceError } from '../errors.ts';

@@ -20,9 +20,9 @@ function ingestCli(args: string[], env: Record<string, string> = {}): Promise<{ 
 }
 
 test('usage errors exit 2', async () => {
-  const unknown = await ingestCli(['ptp', 'x']);
+  const unknown = await ingestCli(['nosuchsource', 'x']);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /unknown source "ptp"/);
+  assert.match(unknown.stderr, /unknown source "nosuchsource"/);
   const missing = await ingestCli(['sebra']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /missing <file-or-folder>/);

@@ -6,13 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
+import { sebraSampleSource } from '../../ingest/sebra/sampleSource.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
 before(async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'sebra-sample-'));
   const dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), log: () => undefined });
+  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), log: () => undefined, sources: [sebraSampleSource] });
   app = await startTestApp(dataDir);
 });
 after(() => app?.close());

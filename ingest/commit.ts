@@ -1,0 +1,92 @@
+// What every source's ingest shares: file hashes, the import ledger (imports.parquet) and the
+// all-or-nothing commit of Parquet tables. A domain's ingest opens a scratch database, loads its
+// existing tables and the import records, stages and merges the new rows, then calls commitTables.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Database } from '../engine/database.ts';
+import { loadParquetInto, snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
+
+export { IngestRejectedError, MalformedSourceError } from './errors.ts';
+
+export interface ImportRecord {
+  dataset: string;
+  /** Source format id (for example 'mof-xlsx', 'mvr-json'). */
+  source: string;
+  /** Base name of the imported file. */
+  sourceFile: string;
+  sourceUrl: string | null;
+  /** sha256 of the file bytes, hex. */
+  fileHash: string;
+  /** ISO timestamp (UTC) of the import. */
+  importDate: string;
+  rowCount: number;
+}
+
+export const IMPORT_COLUMNS = ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count'] as const;
+const IMPORT_ORDER = 'import_date, dataset, source_file, file_hash';
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Creates the `imports` table in a scratch database and fills it from the snapshot; returns the records. */
+export async function loadImportLedger(db: Database, dataDir: string): Promise<ImportRecord[]> {
+  await db.run(`CREATE TABLE imports (dataset VARCHAR, source VARCHAR, source_file VARCHAR, source_url VARCHAR,
+    file_hash VARCHAR, import_date TIMESTAMP, row_count INTEGER)`);
+  await loadParquetInto(db, 'imports', dataDir, 'imports', IMPORT_COLUMNS);
+  const rows = await db.all(
+    `SELECT dataset, source, source_file, source_url, file_hash,
+            strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count
+       FROM imports ORDER BY ${IMPORT_ORDER}`,
+  );
+  return rows.map((row) => ({
+    dataset: String(row.dataset),
+    source: String(row.source),
+    sourceFile: String(row.source_file),
+    sourceUrl: row.source_url === null ? null : String(row.source_url),
+    fileHash: String(row.file_hash),
+    importDate: String(row.import_date),
+    rowCount: Number(row.row_count),
+  }));
+}
+
+/** Appends records to the scratch `imports` table (created by loadImportLedger). */
+export async function appendImportRecords(db: Database, records: readonly ImportRecord[]): Promise<void> {
+  for (const r of records) {
+    await db.run(
+      `INSERT INTO imports VALUES ($dataset, $source, $sourceFile, $sourceUrl, $fileHash,
+         CAST(rtrim(replace($importDate, 'T', ' '), 'Z') AS TIMESTAMP), CAST($rowCount AS INTEGER))`,
+      { ...r, rowCount: String(r.rowCount) },
+    );
+  }
+}
+
+export interface TableToCommit {
+  /** Table in the scratch database; written to `<dataDir>/<table>.parquet`. */
+  table: string;
+  /** A total order, so the same data always gives the same file. */
+  orderBy: string;
+}
+
+/**
+ * Writes the tables to Parquet in a temporary folder inside dataDir, then renames them into place,
+ * `imports` last: until the ledger is renamed a re-run sees these files as new and redoes them, and
+ * a failure before that leaves the previous snapshot as it was.
+ */
+export async function commitTables(db: Database, dataDir: string, tables: readonly TableToCommit[]): Promise<void> {
+  const all = [...tables.filter((t) => t.table !== 'imports'), { table: 'imports', orderBy: IMPORT_ORDER }];
+  const temporary = await mkdtemp(join(dataDir, '.tmp-ingest-'));
+  try {
+    for (const { table, orderBy } of all) {
+      const target = sqlStringLiteral(join(temporary, `${table}.parquet`));
+      await db.run(`COPY (SELECT * FROM ${table} ORDER BY ${orderBy}) TO ${target} (FORMAT PARQUET)`);
+    }
+    for (const { table } of all) await rename(join(temporary, `${table}.parquet`), snapshotFile(dataDir, table));
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+}
