@@ -68,6 +68,12 @@ export interface Route<P = Record<string, unknown>> {
   params: Record<string, ParamSpec>;
   checks?: ReadonlyArray<CrossFieldCheck<P>>;
   response: JsonSchema;
+  /**
+   * Sample requests (path and query), at least one per path form. Each must answer 200 on the
+   * sample data (test/http/catalog-examples.test.ts checks it against the response schema); the
+   * docs show them as curl examples and the benchmark uses them as representative parameters.
+   */
+  examples: readonly string[];
   /** Rows for CSV and Arrow output; absent when the response is not a list. */
   listRows?: (body: ResponseBody) => Row[];
   /** Columns of an empty CSV/Arrow table; default: the properties of the response's `items`. */

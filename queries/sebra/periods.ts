@@ -97,6 +97,11 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
   method: 'GET',
   tag: 'sebra',
   paths: ['/api/sebra/getPeriodsWithMostPayments'],
+  examples: [
+    '/api/sebra/getPeriodsWithMostPayments?days&limit=10',
+    '/api/sebra/getPeriodsWithMostPayments?months&currency=BGN&year=2025',
+    '/api/sebra/getPeriodsWithMostPayments?period=weekdays&from=01-2026&to=10-2026',
+  ],
   summary: 'Days of month, months or weekdays with the most SEBRA payments',
   description:
     'Sums the payments of every HAS_PAYMENTS day in the window by day of month, calendar month or weekday, ' +

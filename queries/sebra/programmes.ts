@@ -26,6 +26,10 @@ export const getMostSponsoredProgramme = defineRoute<WindowParams & { limit?: nu
   method: 'GET',
   tag: 'sebra',
   paths: ['/api/sebra/getMostSponsoredProgramme', '/api/sebra/getMostSponsoredProgramme/{year}'],
+  examples: [
+    '/api/sebra/getMostSponsoredProgramme?from=01-2026&to=10-2026&limit=10',
+    '/api/sebra/getMostSponsoredProgramme/2025?currency=BGN&limit=5',
+  ],
   summary: 'Organisations (programmes) that received the most SEBRA payments',
   description:
     'Totals every organisation\'s payments in the window (a year, or from/to, or the full history) and ranks them per ' +

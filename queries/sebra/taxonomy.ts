@@ -70,6 +70,10 @@ export const getTaxonomyForYear = defineRoute<{ year: number; currency?: Currenc
   method: 'GET',
   tag: 'sebra',
   paths: ['/api/sebra/getTaxonomyForYear', '/api/sebra/getTaxonomyForYear/{year}'],
+  examples: [
+    '/api/sebra/getTaxonomyForYear?year=2025',
+    '/api/sebra/getTaxonomyForYear/2026?currency=EUR',
+  ],
   summary: 'SEBRA spend by economic account category for one calendar year',
   description:
     'Groups the payment codes of one calendar year into buckets (salaries, maintenance and capital always present; ' +
@@ -102,6 +106,10 @@ export const getTaxonomyForPeriod = defineRoute<{ from: string; to?: string; cur
   method: 'GET',
   tag: 'sebra',
   paths: ['/api/sebra/getTaxonomyForPeriod'],
+  examples: [
+    '/api/sebra/getTaxonomyForPeriod?from=01-2026&to=06-2026',
+    '/api/sebra/getTaxonomyForPeriod?from=01-01-2025&currency=BGN',
+  ],
   summary: 'SEBRA spend by economic account category for a date window',
   description: 'The taxonomy of getTaxonomyForYear over any window: from is required, to defaults to today.',
   paid: true,

@@ -103,6 +103,10 @@ export const getUnusualPayments = defineRoute<WindowParams & { limit: number }>(
   method: 'GET',
   tag: 'sebra',
   paths: ['/api/sebra/getUnusualPayments', '/api/sebra/getUnusualPayments/{year}'],
+  examples: [
+    '/api/sebra/getUnusualPayments?year=2025&limit=5',
+    '/api/sebra/getUnusualPayments/2026?currency=EUR',
+  ],
   summary: 'Unusual SEBRA payment days, programme payouts, expense spikes and payment counts',
   description:
     'Four lists over the window (a year, from/to, or the full history): days with an unusually high total (z >= 2), ' +

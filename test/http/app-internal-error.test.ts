@@ -12,7 +12,7 @@ test('an unexpected error is a 500 JSON that reveals nothing', async () => {
   await loadImports(db, '/nonexistent');
   const failing = defineRoute<Record<string, never>>({
     id: 'failing', method: 'GET', tag: 'test', paths: ['/api/test/failing'], summary: 's', description: 'd', paid: false,
-    params: {}, response: {},
+    params: {}, response: {}, examples: ['/api/test/failing'],
     async handle() {
       await db.all('SELECT * FROM no_such_table_secret_name');
       return {};

@@ -1,0 +1,51 @@
+// Every catalog route's sample requests, over the full generated sample as `npm start` serves it:
+// each answers 200 with a body that validates against the route's declared response schema, and
+// every path form of every route has at least one sample.
+import assert from 'node:assert/strict';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Ajv } from 'ajv';
+import { ensureSnapshot } from '../../ingest/bootstrap.ts';
+import { routes } from '../../queries/index.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+
+let app: TestApp;
+before(async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'catalog-examples-'));
+  const dataDir = path.join(root, 'parquet');
+  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), log: () => undefined });
+  app = await startTestApp(dataDir);
+});
+after(() => app?.close());
+
+test('every path form of every route has a sample request', () => {
+  for (const route of routes) {
+    assert.ok(route.examples.length > 0, `${route.id} has no examples`);
+    for (const template of route.paths) {
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
+      assert.ok(route.examples.some((example) => pattern.test(example)), `${route.id}: no example for ${template}`);
+    }
+    for (const example of route.examples) {
+      const matches = route.paths.some((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`).test(example));
+      assert.ok(matches, `${route.id}: example ${example} is not one of its paths`);
+    }
+  }
+});
+
+describe('every sample request answers 200 with a body matching the route\'s response schema', () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  for (const route of routes) {
+    for (const example of route.examples) {
+      test(`${route.id}: ${example}`, async () => {
+        const validate = ajv.compile(route.response);
+        const response = await app.request(example, { method: route.method });
+        const body = await response.json();
+        assert.equal(response.status, 200, `${example}: ${JSON.stringify(body)}`);
+        assert.ok(validate(body), `${example}: ${JSON.stringify(validate.errors)}`);
+        if (Array.isArray(body.items)) assert.ok(body.items.length > 0, `${example}: the sample should give some items`);
+      });
+    }
+  }
+});
