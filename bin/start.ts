@@ -1,12 +1,30 @@
 // `npm start`: build the snapshot from the sample data when it is missing, then serve.
-import { readConfig } from '../http/config.ts';
+import { readConfig, type ServerConfig } from '../http/config.ts';
+import { PaymentConfigError } from '../http/payments/config.ts';
 import { startServer } from '../http/server.ts';
 import { ensureSnapshot } from '../ingest/bootstrap.ts';
 
-const config = readConfig();
+/** A configuration problem is one clear line and exit code 1, not a stack trace. */
+function refuseToStart(error: unknown): never {
+  if (!(error instanceof PaymentConfigError)) throw error;
+  console.error(`refusing to start: ${error.message}`);
+  process.exit(1);
+}
+
+let config: ServerConfig;
+try {
+  config = readConfig();
+} catch (error) {
+  refuseToStart(error);
+}
 await ensureSnapshot({ dataDir: config.dataDir, sampleDir: config.sampleDir, log: (line: string) => console.log(line) });
-const { server, db } = await startServer(config);
-console.log(`serving ${config.dataDir} on ${config.baseUrl}`);
+const { server, db } = await startServer(config, {
+  log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
+}).catch(refuseToStart);
+const payments = config.payments.payTo
+  ? `payments to ${config.payments.payTo} on ${config.payments.networks.join(', ')}`
+  : 'payments not configured: only loopback and allowlisted clients are served paid routes';
+console.log(`serving ${config.dataDir} on ${config.baseUrl} (${config.nodeEnv}; ${payments})`);
 
 function shutdown(): void {
   server.close(() => {

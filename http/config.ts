@@ -1,5 +1,6 @@
 // The run contract's environment variables (see README "Configuration").
 import path from 'node:path';
+import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
 
 export interface ServerConfig {
   port: number;
@@ -8,8 +9,10 @@ export interface ServerConfig {
   dataDir: string;
   sampleDir: string;
   nodeEnv: string;
+  payments: PaymentSettings;
 }
 
+/** Throws PaymentConfigError (a clear message naming the variable) for bad payment settings. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${env.PORT})`);
@@ -21,5 +24,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: path.resolve(env.DATA_DIR ?? 'data/parquet'),
     sampleDir: path.resolve(env.SAMPLE_DIR ?? 'data/sample'),
     nodeEnv: env.NODE_ENV ?? 'development',
+    payments: readPaymentSettings(env),
   };
 }

@@ -4,8 +4,12 @@ import type Koa from 'koa';
 import { QueryTimeoutError } from '../engine/database.ts';
 import { ApiError, type ErrorCode } from '../queries/shared/errors.ts';
 
+/** Codes of the payment layer, besides the catalog's. */
+export type PaymentErrorCode =
+  | 'payment_required' | 'invalid_payment' | 'payment_in_progress' | 'payments_not_configured' | 'facilitator_unavailable';
+
 export interface ErrorBody {
-  error: { status: number; code: ErrorCode | 'payment_required'; message: string; param: string | null };
+  error: { status: number; code: ErrorCode | PaymentErrorCode; message: string; param: string | null };
 }
 
 export function errorBody(status: number, code: ErrorBody['error']['code'], message: string, param: string | null = null): ErrorBody {

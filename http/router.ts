@@ -38,6 +38,7 @@ export function buildRouter(options: RouterOptions): Router {
         const params = validate(ctx.query as RawQuery, (ctx as unknown as { params: Record<string, string> }).params ?? {});
         const format = negotiateFormat(ctx, route);
         ctx.state.route = route;
+        ctx.state.pathTemplate = path;
         ctx.state.params = params;
         ctx.state.format = format;
         await next();

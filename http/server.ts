@@ -4,6 +4,7 @@ import { Database } from '../engine/database.ts';
 import { loadSnapshot, routes } from '../queries/index.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
+import { createPayments } from './payments/index.ts';
 
 /** An engine holding the snapshot in memory, with file access and settings locked. */
 export async function openSnapshot(dataDir: string): Promise<Database> {
@@ -13,9 +14,21 @@ export async function openSnapshot(dataDir: string): Promise<Database> {
   return db;
 }
 
-export async function startServer(config: ServerConfig): Promise<{ server: Server; db: Database }> {
+export interface StartOptions {
+  now?: () => Date;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Checks the payment settings against the facilitator (throws PaymentConfigError when a configured
+ * network is not live), loads the snapshot and listens.
+ */
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<{ server: Server; db: Database }> {
+  const payments = createPayments({ routes, settings: config.payments, baseUrl: config.baseUrl, now: options.now, log: options.log });
+  await payments.start();
   const db = await openSnapshot(config.dataDir);
-  const app = await createApp({ db, routes });
+  const app = await createApp({ db, routes, now: options.now, beforeHandler: [payments.middleware],
+    logError: options.log && ((error) => options.log!("internal error", error)) });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
   });

@@ -1,0 +1,130 @@
+// A local x402 facilitator for development and tests: the official x402Facilitator with the exact
+// EVM scheme, settling on the in-process chain, served over HTTP (POST /verify, POST /settle,
+// GET /supported) like a hosted one. Optionally requires an authorization header, so the server's
+// per-path facilitator headers can be exercised.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { x402Facilitator } from '@x402/core/facilitator';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { createWalletClient, custom, publicActions } from 'viem';
+import { DEV_NETWORK, devChain, type DevChain } from './chain.ts';
+
+const MAX_BODY_BYTES = 256 * 1024;
+
+export interface FacilitatorOptions {
+  chain: DevChain;
+  port?: number;
+  host?: string;
+  /** When set, every request must carry `Authorization: <value>`; others get 401. */
+  authorization?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | null;
+  body: unknown;
+}
+
+export interface LocalFacilitator {
+  url: string;
+  port: number;
+  /** Every request received, in order (tests read it). */
+  requests: RecordedRequest[];
+  /** Stops listening; `start()` listens again on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export function createLocalFacilitator(chain: DevChain): x402Facilitator {
+  const client = createWalletClient({ chain: devChain, transport: custom(chain.provider), account: chain.addresses.facilitator })
+    .extend(publicActions);
+  const signer = toFacilitatorEvmSigner({ ...client, address: chain.addresses.facilitator } as never);
+  return registerExactEvmScheme(new x402Facilitator(), { signer, networks: DEV_NETWORK });
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'Content-Type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+export async function startLocalFacilitator(options: FacilitatorOptions): Promise<LocalFacilitator> {
+  const facilitator = createLocalFacilitator(options.chain);
+  const requests: RecordedRequest[] = [];
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const authorization = request.headers.authorization ?? null;
+    const raw = request.method === 'POST' ? await readBody(request) : '';
+    let body: { paymentPayload?: unknown; paymentRequirements?: unknown } = {};
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return send(response, 400, { error: 'invalid JSON' });
+    }
+    requests.push({ method: request.method ?? '', path, authorization, body });
+    if (options.authorization !== undefined && authorization !== options.authorization) {
+      return send(response, 401, { error: 'unauthorized' });
+    }
+    if (request.method === 'GET' && path === '/supported') return send(response, 200, facilitator.getSupported());
+    if (request.method === 'POST' && (path === '/verify' || path === '/settle')) {
+      if (!body.paymentPayload || !body.paymentRequirements) return send(response, 400, { error: 'paymentPayload and paymentRequirements are required' });
+      const result = path === '/verify'
+        ? await facilitator.verify(body.paymentPayload as never, body.paymentRequirements as never)
+        : await facilitator.settle(body.paymentPayload as never, body.paymentRequirements as never);
+      return send(response, 200, result);
+    }
+    send(response, 404, { error: 'not found' });
+  };
+
+  let server: Server | undefined;
+  let port = options.port ?? 0;
+  const host = options.host ?? '127.0.0.1';
+  const start = async (): Promise<void> => {
+    const listening = createServer((request, response) => {
+      handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) send(response, 500, { error: error instanceof Error ? error.message : String(error) });
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(port, host, () => resolve());
+    });
+    port = (listening.address() as AddressInfo).port;
+    server = listening;
+  };
+  await start();
+  return {
+    get url() {
+      return `http://${host}:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    requests,
+    start,
+    async stop() {
+      const closing = server;
+      server = undefined;
+      if (!closing) return;
+      closing.closeAllConnections();
+      await new Promise<void>((resolve) => closing.close(() => resolve()));
+    },
+  };
+}

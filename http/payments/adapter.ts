@@ -1,0 +1,18 @@
+// The Koa side of the x402 HTTP resource server: how it reads a request.
+import type { HTTPAdapter } from '@x402/core/server';
+import type Koa from 'koa';
+
+export function koaAdapter(ctx: Koa.Context, baseUrl: string): HTTPAdapter {
+  return {
+    getHeader: (name) => ctx.get(name) || undefined,
+    getMethod: () => ctx.method,
+    getPath: () => ctx.path,
+    // The challenge's resource URL: the public address, not whatever Host the request carried.
+    getUrl: () => `${baseUrl}${ctx.originalUrl}`,
+    // Always JSON: this is an API, so the packages' HTML paywall page is never chosen.
+    getAcceptHeader: () => 'application/json',
+    getUserAgent: () => ctx.get('User-Agent'),
+    getQueryParams: () => ctx.query as Record<string, string | string[]>,
+    getQueryParam: (name) => ctx.query[name],
+  };
+}

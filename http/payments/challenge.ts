@@ -1,0 +1,88 @@
+// What a paid route asks for, built from the catalog and the payment settings: the x402 route
+// table the resource server enforces (one entry per path form: an `exact` USDC option per network,
+// the catalog's summary, and a Bazaar discovery extension from the parameter and response schemas),
+// and the same requirements in wire form for discovery documents, so the two cannot drift.
+import type { RouteConfig, RoutesConfig } from '@x402/core/server';
+import type { PaymentRequirements } from '@x402/core/types';
+import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { pathParamNames, type Route } from '../../queries/catalog.ts';
+import { koaPath } from '../router.ts';
+import type { PaymentSettings } from './config.ts';
+
+export const SERVICE_NAME = 'Public data service';
+/** Placeholder recipient in documents of a server without payment settings (development). */
+const UNCONFIGURED_PAY_TO = '0x0000000000000000000000000000000000000000';
+
+/** The key of a path form in the x402 route table: "GET /api/sebra/getTaxonomyForYear/:year". */
+export function paymentRouteKey(route: Route, path: string): string {
+  return `${route.method} ${koaPath(path)}`;
+}
+
+/** One `accepts` entry per configured network, in wire form. */
+export function paymentRequirements(settings: PaymentSettings): PaymentRequirements[] {
+  return settings.networks.map((network) => {
+    const asset = settings.assets[network]!;
+    return {
+      scheme: 'exact',
+      network: network as PaymentRequirements['network'],
+      amount: settings.amount,
+      asset: asset.address,
+      payTo: settings.payTo ?? UNCONFIGURED_PAY_TO,
+      maxTimeoutSeconds: settings.maxTimeoutSeconds,
+      extra: { name: asset.name, version: asset.version },
+    };
+  });
+}
+
+function queryExample(route: Route, path: string): Record<string, string> {
+  const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
+  const example = route.examples.find((candidate) => pattern.test(candidate));
+  if (!example) return {};
+  const query = new URL(example, 'http://example.invalid').searchParams;
+  return Object.fromEntries([...query.entries()].map(([key, value]) => [key, value === '' ? 'true' : value]));
+}
+
+/** The Bazaar discovery extension of one path form: its query and path parameters and output schema. */
+export function discoveryExtension(route: Route, path: string): Record<string, unknown> {
+  const inPath = new Set(pathParamNames(path));
+  const schemaOf = (names: string[]) => ({
+    properties: Object.fromEntries(names.map((name) => [name, { ...route.params[name]!.schema, description: route.params[name]!.description }])),
+    required: names.filter((name) => inPath.has(name) || route.params[name]!.required),
+  });
+  const queryNames = Object.keys(route.params).filter((name) => !inPath.has(name) && route.params[name]!.in.includes('query'));
+  const pathNames = [...inPath];
+  const example = queryExample(route, path);
+  return declareDiscoveryExtension({
+    input: Object.fromEntries(Object.entries(example).filter(([name]) => queryNames.includes(name))),
+    inputSchema: schemaOf(queryNames),
+    ...(pathNames.length > 0 ? { pathParamsSchema: schemaOf(pathNames) } : {}),
+    output: { schema: route.response as Record<string, unknown> },
+  } as Parameters<typeof declareDiscoveryExtension>[0]);
+}
+
+export function paymentRouteConfig(route: Route, path: string, settings: PaymentSettings): RouteConfig {
+  return {
+    accepts: paymentRequirements(settings).map((requirement) => ({
+      scheme: requirement.scheme,
+      network: requirement.network,
+      payTo: requirement.payTo,
+      price: { amount: requirement.amount, asset: requirement.asset, extra: requirement.extra },
+      maxTimeoutSeconds: requirement.maxTimeoutSeconds,
+    })),
+    description: route.summary,
+    mimeType: 'application/json',
+    serviceName: SERVICE_NAME,
+    tags: [route.tag],
+    extensions: discoveryExtension(route, path),
+  };
+}
+
+/** The x402 route table of every paid path form of the catalog. */
+export function paymentRoutesConfig(routes: readonly Route[], settings: PaymentSettings): RoutesConfig {
+  const table: Record<string, RouteConfig> = {};
+  for (const route of routes) {
+    if (!route.paid) continue;
+    for (const path of route.paths) table[paymentRouteKey(route, path)] = paymentRouteConfig(route, path, settings);
+  }
+  return table;
+}

@@ -1,0 +1,206 @@
+// Payment settings from the environment (README "Configuration"). Malformed values are refused
+// with a message naming the variable; production additionally requires the pay-to address and
+// the facilitator. In development without them payments are "not configured": loopback is served
+// and every other client of a paid route gets 503.
+import { isIPv4, isIPv6 } from 'node:net';
+
+export interface PaymentAsset {
+  /** Token contract address. */
+  address: string;
+  /** EIP-712 domain name and version of the token. */
+  name: string;
+  version: string;
+}
+
+export type FacilitatorPath = 'verify' | 'settle' | 'supported';
+
+export interface FacilitatorSettings {
+  url: string;
+  /** Extra request headers per facilitator path (authentication). */
+  headers: Partial<Record<FacilitatorPath, Record<string, string>>>;
+  timeoutMs: number;
+}
+
+export interface PaymentSettings {
+  production: boolean;
+  /** null when payments are not configured (development only). */
+  payTo: string | null;
+  facilitator: FacilitatorSettings | null;
+  networks: string[];
+  assets: Record<string, PaymentAsset>;
+  /** Atomic units of USDC (6 decimals): "10000" is USD 0.01. */
+  amount: string;
+  maxTimeoutSeconds: number;
+  exemptLoopback: boolean;
+  /** IPs and CIDRs served without payment. */
+  allowlist: string[];
+  trustProxy: boolean;
+  /** The revenue ledger file (JSON lines). */
+  ledgerPath: string;
+}
+
+/** USD 0.01 in USDC's 6-decimal units: the one price of every paid route. */
+export const PRICE_ATOMIC = '10000';
+export const PRICE_USD = '0.01';
+export const DEFAULT_NETWORKS = ['eip155:8453', 'eip155:137', 'eip155:42161'];
+
+/** Circle's USDC per network (FiatToken v2: EIP-712 name "USD Coin", version "2"). */
+export const USDC: Record<string, PaymentAsset> = {
+  'eip155:8453': { address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', name: 'USD Coin', version: '2' },
+  'eip155:137': { address: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', name: 'USD Coin', version: '2' },
+  'eip155:42161': { address: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', name: 'USD Coin', version: '2' },
+  'eip155:84532': { address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', name: 'USDC', version: '2' },
+  'eip155:421614': { address: '0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d', name: 'USD Coin', version: '2' },
+};
+
+export const NETWORK_NAMES: Record<string, string> = {
+  'eip155:8453': 'Base',
+  'eip155:137': 'Polygon',
+  'eip155:42161': 'Arbitrum One',
+  'eip155:84532': 'Base Sepolia',
+  'eip155:421614': 'Arbitrum Sepolia',
+  'eip155:31337': 'Local development chain',
+};
+
+export class PaymentConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PaymentConfigError';
+  }
+}
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const CAIP2_EVM = /^eip155:[1-9][0-9]*$/;
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new PaymentConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new PaymentConfigError(`${name} must be a positive integer (got "${raw}")`);
+  return Number(raw);
+}
+
+function parseJson(env: NodeJS.ProcessEnv, name: string): unknown {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new PaymentConfigError(`${name} must be JSON (got "${raw}")`);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readAssets(env: NodeJS.ProcessEnv): Record<string, PaymentAsset> {
+  const overrides = parseJson(env, 'X402_ASSETS');
+  if (overrides === undefined) return { ...USDC };
+  if (!isPlainObject(overrides)) throw new PaymentConfigError('X402_ASSETS must be a JSON object keyed by network');
+  const assets = { ...USDC };
+  for (const [network, asset] of Object.entries(overrides)) {
+    if (!CAIP2_EVM.test(network)) throw new PaymentConfigError(`X402_ASSETS: "${network}" is not a CAIP-2 EVM network such as eip155:8453`);
+    if (!isPlainObject(asset) || typeof asset.address !== 'string' || !ADDRESS.test(asset.address)) {
+      throw new PaymentConfigError(`X402_ASSETS["${network}"].address must be a 0x-prefixed 20-byte hex address`);
+    }
+    assets[network] = {
+      address: asset.address,
+      name: typeof asset.name === 'string' ? asset.name : 'USD Coin',
+      version: typeof asset.version === 'string' ? asset.version : '2',
+    };
+  }
+  return assets;
+}
+
+function readNetworks(env: NodeJS.ProcessEnv, assets: Record<string, PaymentAsset>): string[] {
+  const raw = env.X402_NETWORKS;
+  const networks = raw === undefined || raw.trim() === '' ? DEFAULT_NETWORKS : raw.split(',').map((n) => n.trim()).filter(Boolean);
+  for (const network of networks) {
+    if (!CAIP2_EVM.test(network)) throw new PaymentConfigError(`X402_NETWORKS: "${network}" is not a CAIP-2 EVM network such as eip155:8453`);
+    if (!assets[network]) throw new PaymentConfigError(`X402_NETWORKS: no USDC asset known for ${network}; add it with X402_ASSETS`);
+  }
+  return [...new Set(networks)];
+}
+
+function readAllowlist(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.X402_ALLOWLIST ?? '';
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIPv4(address!) ? 4 : isIPv6(address!) ? 6 : 0;
+    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new PaymentConfigError(`X402_ALLOWLIST: "${entry}" is not an IP address or CIDR`);
+    }
+  }
+  return entries;
+}
+
+function readFacilitatorHeaders(env: NodeJS.ProcessEnv): FacilitatorSettings['headers'] {
+  const parsed = parseJson(env, 'X402_FACILITATOR_HEADERS');
+  if (parsed === undefined) return {};
+  const problem = 'X402_FACILITATOR_HEADERS must be a JSON object keyed by path (verify, settle, supported), each an object of header strings';
+  if (!isPlainObject(parsed)) throw new PaymentConfigError(problem);
+  const headers: FacilitatorSettings['headers'] = {};
+  for (const [path, values] of Object.entries(parsed)) {
+    if (path !== 'verify' && path !== 'settle' && path !== 'supported') throw new PaymentConfigError(`${problem}; unknown path "${path}"`);
+    if (!isPlainObject(values) || !Object.values(values).every((v) => typeof v === 'string')) throw new PaymentConfigError(problem);
+    headers[path] = values as Record<string, string>;
+  }
+  return headers;
+}
+
+function readFacilitatorUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): PaymentSettings {
+  const production = (env.NODE_ENV ?? 'development') === 'production';
+  const payToRaw = env.X402_PAY_TO?.trim() || null;
+  const facilitatorRaw = env.X402_FACILITATOR_URL?.trim() || null;
+  if (production && (!payToRaw || !facilitatorRaw)) {
+    const missing = [!payToRaw && 'X402_PAY_TO', !facilitatorRaw && 'X402_FACILITATOR_URL'].filter(Boolean).join(' and ');
+    throw new PaymentConfigError(`NODE_ENV=production requires ${missing}: paid routes cannot be served without a pay-to address and a facilitator`);
+  }
+  if (Boolean(payToRaw) !== Boolean(facilitatorRaw)) {
+    throw new PaymentConfigError(`set both X402_PAY_TO and X402_FACILITATOR_URL, or neither (got only ${payToRaw ? 'X402_PAY_TO' : 'X402_FACILITATOR_URL'})`);
+  }
+  if (payToRaw && !ADDRESS.test(payToRaw)) throw new PaymentConfigError(`X402_PAY_TO must be a 0x-prefixed 20-byte hex address (got "${payToRaw}")`);
+  const assets = readAssets(env);
+  return {
+    production,
+    payTo: payToRaw,
+    facilitator: facilitatorRaw
+      ? {
+          url: readFacilitatorUrl(facilitatorRaw),
+          headers: readFacilitatorHeaders(env),
+          timeoutMs: positiveInteger(env, 'X402_FACILITATOR_TIMEOUT_MS', 15_000),
+        }
+      : null,
+    networks: readNetworks(env, assets),
+    assets,
+    amount: PRICE_ATOMIC,
+    maxTimeoutSeconds: positiveInteger(env, 'X402_MAX_TIMEOUT_SECONDS', 300),
+    exemptLoopback: flag(env, 'X402_EXEMPT_LOOPBACK', !production),
+    allowlist: readAllowlist(env),
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    ledgerPath: env.REVENUE_LEDGER?.trim() || 'data/revenue/ledger.jsonl',
+  };
+}

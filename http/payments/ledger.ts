@@ -1,0 +1,100 @@
+// The revenue ledger: one JSON line per settled payment, appended and fsynced before the paid answer
+// leaves. A crash mid-write can leave at most a torn last line; readers skip it and the next append
+// starts on a fresh line, so every complete record survives restarts.
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface RevenueRecord {
+  /** ISO timestamp of the settlement. */
+  time: string;
+  /** Catalog operation id. */
+  route: string;
+  /** The request path and query that was paid for. */
+  resource: string;
+  network: string;
+  payer: string;
+  /** Atomic units of the asset (USDC: 6 decimals). */
+  amount: string;
+  asset: string;
+  transaction: string;
+}
+
+export class RevenueLedger {
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(readonly path: string) {}
+
+  /** Appends one record durably; appends are serialised in call order. */
+  append(record: RevenueRecord): Promise<void> {
+    const write = this.pending.then(() => this.write(record));
+    this.pending = write.catch(() => undefined);
+    return write;
+  }
+
+  private async write(record: RevenueRecord): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    const file = await open(this.path, 'a+');
+    try {
+      const { size } = await file.stat();
+      let prefix = '';
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await file.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) prefix = '\n'; // isolate a torn line left by a crash
+      }
+      await file.appendFile(`${prefix}${JSON.stringify(record)}\n`);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  }
+}
+
+/** Every complete record of a ledger file ([] when there is none); torn lines are skipped. */
+export async function readRevenue(path: string): Promise<RevenueRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const records: RevenueRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const record = JSON.parse(line) as RevenueRecord;
+      if (typeof record.time === 'string' && typeof record.amount === 'string') records.push(record);
+    } catch {
+      // a torn line from an interrupted write
+    }
+  }
+  return records;
+}
+
+export interface RevenueTotal {
+  key: string;
+  payments: number;
+  /** Sum of atomic units. */
+  amount: bigint;
+}
+
+/** Totals per key (day, route or network), sorted by key. */
+export function revenueTotals(records: readonly RevenueRecord[], keyOf: (record: RevenueRecord) => string): RevenueTotal[] {
+  const totals = new Map<string, RevenueTotal>();
+  for (const record of records) {
+    const key = keyOf(record);
+    const total = totals.get(key) ?? { key, payments: 0, amount: 0n };
+    total.payments += 1;
+    total.amount += BigInt(record.amount);
+    totals.set(key, total);
+  }
+  return [...totals.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** Atomic USDC units as a decimal string: 10000n -> "0.010000". */
+export function formatUsdc(amount: bigint): string {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString().padStart(7, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`;
+}

@@ -1,0 +1,104 @@
+// Paid-route test rig: the in-process chain, the local facilitator over HTTP on loopback, and the
+// app with payments configured from environment-style settings (as `npm start` reads them).
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Hex } from 'viem';
+import { createApp } from '../../http/app.ts';
+import { readPaymentSettings } from '../../http/payments/config.ts';
+import { createPayments, type Payments } from '../../http/payments/index.ts';
+import { openSnapshot } from '../../http/server.ts';
+import type { Route } from '../../queries/catalog.ts';
+import { DEV_NETWORK, startDevChain, type DevChain } from '../../devchain/chain.ts';
+import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/facilitator.ts';
+import type { Database } from '../../engine/database.ts';
+import { FIXED_NOW } from './app.ts';
+
+export interface PaidApp {
+  base: string;
+  payments: Payments;
+  ledgerPath: string;
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The environment of a server paid on the local chain; loopback is not exempt, so tests pay. */
+export function devPaymentEnv(chain: DevChain, facilitatorUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'development',
+    X402_PAY_TO: chain.addresses.payTo,
+    X402_FACILITATOR_URL: facilitatorUrl,
+    X402_NETWORKS: DEV_NETWORK,
+    X402_ASSETS: JSON.stringify({ [DEV_NETWORK]: { address: chain.token, name: 'USD Coin', version: '2' } }),
+    X402_EXEMPT_LOOPBACK: 'false',
+    ...extra,
+  };
+}
+
+export async function startPaidApp(options: {
+  db: Database;
+  routes: readonly Route[];
+  env: NodeJS.ProcessEnv;
+  /** Skip the /supported check (for settings the local facilitator does not support). */
+  skipStart?: boolean;
+}): Promise<PaidApp> {
+  const ledgerPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-')), 'revenue.jsonl');
+  const settings = readPaymentSettings({ REVENUE_LEDGER: ledgerPath, ...options.env });
+  // Listen first: the challenge's resource URL needs the base address, known once a port is bound.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const payments = createPayments({ routes: options.routes, settings, baseUrl: base, now: () => FIXED_NOW, log: () => undefined });
+  if (!options.skipStart) await payments.start();
+  const app = await createApp({
+    db: options.db,
+    routes: options.routes,
+    now: () => FIXED_NOW,
+    beforeHandler: [payments.middleware],
+    logError: () => undefined,
+  });
+  server.on('request', app.callback());
+  return {
+    base,
+    payments,
+    ledgerPath,
+    request: (requestPath, init) => fetch(base + requestPath, init),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The official client: @x402/fetch with a viem account; spend controls off for the test token. */
+export function payingFetch(privateKey: Hex): typeof fetch {
+  const client = new x402Client();
+  client.register('eip155:*', new ExactEvmScheme(privateKeyToAccount(privateKey)));
+  client.setSpendControls(false);
+  return wrapFetchWithPayment(fetch, client) as typeof fetch;
+}
+
+export function officialClient(privateKey: Hex): x402Client {
+  const client = new x402Client();
+  client.register('eip155:*', new ExactEvmScheme(privateKeyToAccount(privateKey)));
+  client.setSpendControls(false);
+  return client;
+}
+
+export interface PaymentRig {
+  chain: DevChain;
+  facilitator: LocalFacilitator;
+  db: Database;
+}
+
+export async function startPaymentRig(dataDir: string, facilitatorAuthorization?: string): Promise<PaymentRig> {
+  const chain = await startDevChain();
+  const facilitator = await startLocalFacilitator({ chain, authorization: facilitatorAuthorization });
+  const db = await openSnapshot(dataDir);
+  return { chain, facilitator, db };
+}
