@@ -6,6 +6,7 @@ import { snapshotImportDate } from '../queries/imports.ts';
 import { isoToday } from '../queries/shared/window.ts';
 import { errorHandler, emptyResponseHandler } from './errors.ts';
 import { buildRouter } from './router.ts';
+import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 
 export interface AppOptions {
   db: Database;
@@ -16,6 +17,8 @@ export interface AppOptions {
   timeZone?: string;
   beforeHandler?: Koa.Middleware[];
   logError?: (error: unknown) => void;
+  /** The free docs' base address and payment facts; default: BASE_URL and the payment settings of the environment. */
+  docs?: Partial<DocsOptions>;
 }
 
 export async function createApp(options: AppOptions): Promise<Koa> {
@@ -33,6 +36,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     if (ctx.path !== '/healthz') return next();
     ctx.body = { status: 'ok', import_date: importDate };
   });
+  app.use(docsMiddleware({ ...docsDefaults(), routes: options.routes, now, ...options.docs }));
   const router = buildRouter({
     db: options.db,
     routes: options.routes,

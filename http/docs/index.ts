@@ -1,0 +1,133 @@
+// The free documentation and discovery paths, generated from the catalog. Each artefact is built
+// once per app on first use (the catalog and the base address do not change while serving) and
+// sent with a strong ETag, public caching, and 304 on a matching If-None-Match; HEAD is answered
+// by the same routes without a body.
+import { createHash } from 'node:crypto';
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { Route } from '../../queries/catalog.ts';
+import { readConfig } from '../config.ts';
+import { errorBody } from '../errors.ts';
+import { buildRobots, buildSitemap } from './crawler.ts';
+import { buildWellKnownX402 } from './discovery.ts';
+import { HTML_CSP, buildApiPage, buildDocsIndex, buildDomainPage, buildNotFoundPage } from './html.ts';
+import { buildLlmsTxt } from './llms.ts';
+import { buildMarkdown, type DocsInput } from './markdown.ts';
+import { buildOpenApi } from './openapi.ts';
+import { paymentInfoFromSettings, type PaymentInfo, type PaymentRequirementsFor } from './paymentInfo.ts';
+
+export { defaultPaymentInfo, paymentInfoFromSettings, type PaymentInfo, type PaymentRequirementsFor } from './paymentInfo.ts';
+
+export interface DocsOptions {
+  routes: readonly Route[];
+  /** The public address (BASE_URL) used in every absolute link, without a trailing slash. */
+  baseUrl: string;
+  payment: PaymentInfo;
+  /** The x402 route table's requirements per paid path form; default: built from `payment`. */
+  paymentRequirementsFor?: PaymentRequirementsFor;
+  /** Clock for the discovery items' lastUpdated (when the documents were built). */
+  now?: () => Date;
+}
+
+/** Seconds a client or proxy may reuse a document before asking again (with its ETag). */
+export const DOCS_MAX_AGE = 300;
+
+interface Artefact {
+  body: Buffer;
+  type: string;
+  etag: string;
+  html: boolean;
+}
+
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function artefact(text: string, type: string): Artefact {
+  const body = Buffer.from(text, 'utf8');
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { body, type, etag, html: type === HTML };
+}
+
+function send(ctx: Koa.Context, document: Artefact): void {
+  ctx.set('Cache-Control', `public, max-age=${DOCS_MAX_AGE}`);
+  ctx.set('ETag', document.etag);
+  if (document.html) ctx.set('Content-Security-Policy', HTML_CSP);
+  else ctx.set('Access-Control-Allow-Origin', '*');
+  ctx.type = document.type;
+  ctx.status = 200;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  ctx.body = document.body;
+}
+
+function notFound(ctx: Koa.Context, input: DocsInput): void {
+  ctx.set('Cache-Control', 'no-cache');
+  if (ctx.accepts('json', 'html') === 'html') {
+    ctx.set('Content-Security-Policy', HTML_CSP);
+    ctx.type = HTML;
+    ctx.body = buildNotFoundPage(input, ctx.path);
+  } else {
+    ctx.type = JSON_TYPE;
+    ctx.body = errorBody(404, 'not_found', `no documentation for ${ctx.path}; the domains are listed at /docs`);
+  }
+  ctx.status = 404;
+}
+
+export function docsRouter(options: DocsOptions): Router {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const input: DocsInput = { routes: options.routes, baseUrl, payment: options.payment };
+  const now = options.now ?? (() => new Date());
+  const cache = new Map<string, Artefact | null>();
+  const cached = (key: string, build: () => Artefact | null): Artefact | null => {
+    if (!cache.has(key)) cache.set(key, build());
+    return cache.get(key)!;
+  };
+  const serve = (key: string, build: () => Artefact): Koa.Middleware => (ctx) => send(ctx, cached(key, build)!);
+
+  const apiPage = serve('api', () => artefact(buildApiPage(input), HTML));
+  const docsIndex = serve('docs', () => artefact(buildDocsIndex(input), HTML));
+  const tags = new Set(options.routes.map((route) => route.tag));
+
+  const router = new Router({ strict: true });
+  router.get('/api', apiPage);
+  router.get('/api/', apiPage);
+  router.get('/api/docs', apiPage);
+  router.get('/api/docs.md', serve('markdown', () => artefact(buildMarkdown(input), 'text/markdown; charset=utf-8')));
+  router.get('/docs', docsIndex);
+  router.get('/docs/', docsIndex);
+  router.get('/docs/:category/', (ctx) => {
+    const category = ctx.params.category!;
+    const page = tags.has(category) ? cached(`docs/${category}`, () => artefact(buildDomainPage(input, category)!, HTML)) : null;
+    if (!page) return notFound(ctx, input);
+    send(ctx, page);
+  });
+  router.get('/docs/:category', (ctx) => {
+    if (!tags.has(ctx.params.category!)) return notFound(ctx, input);
+    ctx.status = 301;
+    ctx.redirect(`/docs/${encodeURIComponent(ctx.params.category!)}/`);
+  });
+  router.get('/openapi.json', serve('openapi', () => artefact(JSON.stringify(buildOpenApi(input), null, 2), JSON_TYPE)));
+  router.get('/llms.txt', serve('llms', () => artefact(buildLlmsTxt(input), 'text/plain; charset=utf-8')));
+  router.get('/.well-known/x402', serve('x402', () =>
+    artefact(JSON.stringify(buildWellKnownX402({ ...input, paymentRequirementsFor: options.paymentRequirementsFor, lastUpdated: now().toISOString() }), null, 2), JSON_TYPE)));
+  router.get('/robots.txt', serve('robots', () => artefact(buildRobots(baseUrl), 'text/plain; charset=utf-8')));
+  router.get('/sitemap.xml', serve('sitemap', () => artefact(buildSitemap(options.routes, baseUrl), 'application/xml; charset=utf-8')));
+  return router;
+}
+
+/** The router's routes and its 405 answers (with Allow) for other methods on the free paths. */
+export function docsMiddleware(options: DocsOptions): Koa.Middleware {
+  const router = docsRouter(options);
+  const routes = router.routes() as unknown as Koa.Middleware;
+  const allowed = router.allowedMethods() as unknown as Koa.Middleware;
+  return (ctx, next) => routes(ctx, () => allowed(ctx, next));
+}
+
+/** The defaults of a server started from the environment: BASE_URL and the configured payment facts. */
+export function docsDefaults(): Pick<DocsOptions, 'baseUrl' | 'payment'> {
+  const config = readConfig();
+  return { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) };
+}
