@@ -3,9 +3,10 @@
 import { join } from 'node:path';
 import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
 import { sebraSampleSource } from './sebra/sampleSource.ts';
+import { ptpSampleSource } from './ptp/sampleSource.ts';
 
 /** Every source with a sample, in the order they are built. */
-export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource];
+export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource];
 
 export interface BootstrapOptions {
   /** Snapshot folder (data/parquet). */

@@ -6,9 +6,10 @@ import { parseArgs } from 'node:util';
 import { UsageError, type IngestCommand } from './command.ts';
 import { IngestRejectedError } from './errors.ts';
 import { sebraIngestCommand } from './sebra/command.ts';
+import { ptpIngestCommand } from './ptp/command.ts';
 
 /** One command per source. */
-const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand];
+const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand];
 
 function usage(): string {
   return COMMANDS.map((c) => `usage: npm run ingest -- ${c.source} ${c.usage} [--data-dir DIR]`).join('\n');

@@ -3,11 +3,13 @@ import type { Database } from '../engine/database.ts';
 import type { Route } from './catalog.ts';
 import { loadImports } from './imports.ts';
 import { loadSebra, sebraRoutes } from './sebra/index.ts';
+import { loadPtp, ptpRoutes } from './ptp/index.ts';
 
-export const routes: readonly Route[] = [...sebraRoutes];
+export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes];
 
 /** Loads the Parquet snapshot in `dataDir` into in-memory tables and builds the shared rollups. */
 export async function loadSnapshot(db: Database, dataDir: string): Promise<void> {
   await loadImports(db, dataDir);
   await loadSebra(db, dataDir);
+  await loadPtp(db, dataDir);
 }
