@@ -100,7 +100,7 @@ export const HTML_CSP = [
   "default-src 'none'",
   `style-src 'sha256-${sha256Base64(STYLE)}'`,
   `script-src 'sha256-${sha256Base64(SCRIPT)}'`,
-  "img-src 'self'",
+  "img-src 'self' data:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
@@ -121,6 +121,7 @@ function page(parts: PageParts): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(parts.title)}</title>
 <meta name="description" content="${escapeHtml(parts.description)}">
+<link rel="icon" href="data:,">
 <link rel="alternate" type="text/markdown" href="/api/docs.md">
 <link rel="service-desc" type="application/json" href="/openapi.json">
 <style>${STYLE}</style>

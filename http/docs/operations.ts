@@ -76,7 +76,7 @@ export function operationsOf(route: Route): Operation[] {
     for (const [name, spec] of Object.entries(route.params)) {
       if (inPath.includes(name) || !spec.in.includes('query')) continue;
       let description = spec.description;
-      if (spec.bareFlags?.length) {
+      if (spec.bareFlags?.length && !/bare flag/i.test(description)) {
         description += ` May be given as a bare flag: ${spec.bareFlags.map((flag) => `?${flag}`).join(', ')}.`;
       }
       params.push({ name, in: 'query', required: Boolean(spec.required), schema: spec.schema, description });
@@ -154,7 +154,7 @@ export function paramRows(route: Route): ParamRow[] {
   const rows: ParamRow[] = Object.entries(route.params).map(([name, spec]) => {
     const locations = [...new Set([...(spec.in.includes('query') ? ['query'] : []), ...(inAnyPath.has(name) ? ['path'] : [])])];
     let description = spec.description;
-    if (spec.bareFlags?.length) description += ` May be given as a bare flag: ${spec.bareFlags.map((flag) => `?${flag}`).join(', ')}.`;
+    if (spec.bareFlags?.length && !/bare flag/i.test(description)) description += ` May be given as a bare flag: ${spec.bareFlags.map((flag) => `?${flag}`).join(', ')}.`;
     return {
       name,
       location: locations.join(' or '),
