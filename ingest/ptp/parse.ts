@@ -21,10 +21,12 @@ function isCell(value: unknown): value is Cell {
 export function recordsFromJson(value: unknown, file: string): PtpRecord[] {
   let data: unknown = value;
   if (!Array.isArray(value)) {
+    if (typeof value === 'object' && value !== null && 'success' in value && value.success === false) {
+      throw new MalformedSourceError(file, null, 'the portal answer says "success": false');
+    }
     if (typeof value !== 'object' || value === null || !('data' in value)) {
       throw new MalformedSourceError(file, null, 'expected {"success":true,"data":[...]}, an array of rows or an array of objects');
     }
-    if ('success' in value && value.success === false) throw new MalformedSourceError(file, null, 'the portal answer says "success": false');
     data = value.data;
   }
   if (!Array.isArray(data) || data.length === 0) throw new MalformedSourceError(file, null, '"data" is not a non-empty array');

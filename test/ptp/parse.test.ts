@@ -1,0 +1,193 @@
+// The per-accident parsers on hand-made files in both published forms (portal JSON rows, JSON
+// objects, CSV with `;` or `,`, UTF-8 or CP1251), with the real quirks, and malformed inputs.
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { parsePtpFile } from '../../ingest/ptp/parse.ts';
+import { MalformedSourceError, type PtpRecord } from '../../ingest/ptp/types.ts';
+import { coordinates, crashDatetime, recase, settlement } from '../../ingest/ptp/values.ts';
+import { tempDir } from '../ingest/fixtures.ts';
+import { HEADERS, portalJson } from './fixture.ts';
+
+async function write(name: string, content: string | Uint8Array): Promise<string> {
+  const file = join(await tempDir('ptp-parse-'), name);
+  await writeFile(file, content);
+  return file;
+}
+
+function malformed(file: string, row: number | null, problem: RegExp) {
+  return (error: unknown) => {
+    assert.ok(error instanceof MalformedSourceError, `expected MalformedSourceError, got ${String(error)}`);
+    assert.equal(error.file, file);
+    assert.equal(error.row, row);
+    assert.match(error.problem, problem);
+    assert.ok(error.message.startsWith(`${file}${row === null ? '' : `, row ${row}`}: `), error.message);
+    return true;
+  };
+}
+
+const pick = (r: PtpRecord) => [r.crashDatetime, r.region, r.location, r.latitude, r.longitude, r.coordinateFix, r.died, r.injured, r.participants, r.isMajor];
+
+describe('value quirks', () => {
+  test('both date formats are local Sofia time; zoned ISO and epoch milliseconds are converted to Sofia time', () => {
+    assert.equal(crashDatetime('15.03.2024 08:00'), '2024-03-15T08:00:00');
+    assert.equal(crashDatetime('5.3.2024 8:07'), '2024-03-05T08:07:00');
+    assert.equal(crashDatetime('15.03.2024 г. 08:00:30'), '2024-03-15T08:00:30');
+    assert.equal(crashDatetime('2024-03-15 08:00'), '2024-03-15T08:00:00');
+    assert.equal(crashDatetime('2024-03-15T08:00:59'), '2024-03-15T08:00:59');
+    // Winter: Sofia is UTC+2; summer: UTC+3.
+    assert.equal(crashDatetime('2024-01-10T10:00:00Z'), '2024-01-10T12:00:00');
+    assert.equal(crashDatetime('2024-07-10T22:30:00Z'), '2024-07-11T01:30:00');
+    assert.equal(crashDatetime('2024-07-10T10:00:00+01:00'), '2024-07-10T12:00:00');
+    // ArcGIS epoch ms: 1710489600000 = 2024-03-15T08:00:00Z = 10:00 in Sofia (UTC+2 until 31 March).
+    assert.equal(crashDatetime(1710489600000), '2024-03-15T10:00:00');
+    // A date without time takes the separate hour column, else midnight.
+    assert.equal(crashDatetime('15.03.2024', [17, 45, 0]), '2024-03-15T17:45:00');
+    assert.equal(crashDatetime('2024-03-15'), '2024-03-15T00:00:00');
+    for (const bad of ['31.02.2024 10:00', '15/03/2024 10:00', '2024-03-15 25:00', '', 'вчера']) {
+      assert.throws(() => crashDatetime(bad), /date|blank/, bad);
+    }
+  });
+
+  test('coordinates: decimal comma, swapped pair, blank or zero, outside Bulgaria', () => {
+    assert.deepEqual(coordinates('42,6977', '23,3219'), { latitude: '42.6977', longitude: '23.3219', fix: 'as_given' });
+    assert.deepEqual(coordinates('23,3219', '42,6977'), { latitude: '42.6977', longitude: '23.3219', fix: 'swapped' });
+    assert.deepEqual(coordinates(42.6977, 23.3219), { latitude: '42.6977', longitude: '23.3219', fix: 'as_given' });
+    assert.deepEqual(coordinates('', '23.3'), { latitude: null, longitude: null, fix: 'missing' });
+    assert.deepEqual(coordinates('0', '0'), { latitude: null, longitude: null, fix: 'missing' });
+    assert.deepEqual(coordinates('51.5', '-0.12'), { latitude: null, longitude: null, fix: 'out_of_area' });
+    assert.throws(() => coordinates('42°41′', '23.3'), /latitude "42°41′" is not a decimal number/);
+  });
+
+  test('names: upper case re-cased, settlement prefix normalised', () => {
+    assert.equal(recase('СТАРА ЗАГОРА'), 'Стара Загора');
+    assert.equal(recase('ДОБРИЧ-СЕЛСКА'), 'Добрич-Селска');
+    assert.equal(recase('Велико Търново'), 'Велико Търново');
+    assert.equal(settlement('ГР.ПЛОВДИВ'), 'гр. Пловдив');
+    assert.equal(settlement('с.Труд'), 'с. Труд');
+    assert.equal(settlement('  гр.  Велико   Търново '), 'гр. Велико Търново');
+    assert.equal(settlement('С. ДОЛНО ОСЕНОВО'), 'с. Долно Осеново');
+    assert.equal(settlement(''), null);
+  });
+});
+
+describe('JSON as the portal serves it', () => {
+  test('header row then string rows: upper-case regions, decimal commas, swapped and missing coordinates', async () => {
+    const file = await write('ptp.json', portalJson());
+    const parsed = await parsePtpFile(file);
+    assert.equal(parsed.format, 'mvr-json');
+    assert.equal(parsed.records.length, 11);
+    // Row numbers: the header is row 1.
+    assert.deepEqual(parsed.records.map((r) => r.sourceRow), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    assert.deepEqual(pick(parsed.records[0]), ['2024-03-15T08:00:00', 'Пловдив', 'гр. Пловдив', '42.10000', '24.75000', 'as_given', 1, 0, 2, true]);
+    assert.equal(parsed.records[0].regionCode, 'PDV');
+    // c1: blank participants -> null, no coordinates.
+    assert.deepEqual(pick(parsed.records[8]), ['2025-02-14T10:00:00', 'София-град', 'гр. София', null, null, 'missing', 3, 0, null, true]);
+    // d1: swapped.
+    assert.deepEqual(pick(parsed.records[9]).slice(3, 6), ['42.69000', '23.32000', 'swapped']);
+    // e1: СОФИЙСКА is the district.
+    assert.deepEqual([parsed.records[10].regionCode, parsed.records[10].region], ['SFO', 'Софийска']);
+  });
+
+  test('a bare array of rows, and a list of objects keyed by the headers (numbers as numbers)', async () => {
+    const row = ['2025-07-10 22:05', 'Пловдив', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '2', '1', '3', '1', '42.125', '24.75'];
+    const bare = await parsePtpFile(await write('bare.json', JSON.stringify([HEADERS, row])));
+    assert.deepEqual(pick(bare.records[0]), ['2025-07-10T22:05:00', 'Пловдив', 'гр. Пловдив', '42.125', '24.75', 'as_given', 2, 1, 3, true]);
+    const objects = [
+      { OBJECTID: 7, 'Дата и час на ПТП': '10.07.2025 22:05', 'Област': 'Пловдив', 'Община': 'Пловдив', 'Населено място': 'гр. Пловдив',
+        'Вид на ПТП': 'Челен удар', 'Място на ПТП': 'Извън населено място', 'Брой загинали': 2, 'Брой ранени': 1,
+        'Брой участници': 3, 'Тежки ПТП': 1, 'Географска ширина': 42.125, 'Географска дължина': 24.75 },
+      { 'Дата и час на ПТП': '11.07.2025 06:00', 'Област': 'варна', 'Община': 'Варна', 'Населено място': 'гр. Варна',
+        'Вид на ПТП': 'Самокатастрофа', 'Място на ПТП': 'В населено място', 'Брой загинали': '', 'Брой ранени': '',
+        'Брой участници': 1, 'Географска ширина': null, 'Географска дължина': null },
+    ];
+    const parsed = await parsePtpFile(await write('objects.json', JSON.stringify({ success: true, data: objects })));
+    assert.deepEqual(pick(parsed.records[0]), ['2025-07-10T22:05:00', 'Пловдив', 'гр. Пловдив', '42.125', '24.75', 'as_given', 2, 1, 3, true]);
+    // Blank killed/injured read as 0; no serious flag: derived (0 + 0 -> false); objects numbered from 1.
+    assert.deepEqual(pick(parsed.records[1]), ['2025-07-11T06:00:00', 'Варна', 'гр. Варна', null, null, 'missing', 0, 0, 1, false]);
+    assert.deepEqual(parsed.records.map((r) => r.sourceRow), [1, 2]);
+  });
+});
+
+describe('CSV', () => {
+  const csvHeader = ['OBJECTID', ...HEADERS, 'Вид на пътя'];
+  test('semicolon CSV with BOM, decimal commas, ISO dates, a quoted field with the separator', async () => {
+    const lines = [
+      csvHeader.join(';'),
+      '1;2024-05-05 12:00;ВАРНА;Варна;гр. Варна;Блъскане между МПС;В населено място;1;3;2;1;43,2;27,9;Улица',
+      '2;2024-05-06 12:00;ВАРНА;Варна;гр. Варна;"Блъскане; с ремарке";В населено място;0;1;2;;27,9;43,2;Улица',
+      '',
+      '3;2024-05-07 08:30;СОФИЯ;Столична;гр. София;Самокатастрофа;В населено място;0;0;1;0;;;Улица',
+    ];
+    const parsed = await parsePtpFile(await write('ptp.csv', `\uFEFF${lines.join('\r\n')}\r\n`));
+    assert.equal(parsed.format, 'mvr-csv');
+    assert.deepEqual(parsed.records.map(pick), [
+      ['2024-05-05T12:00:00', 'Варна', 'гр. Варна', '43.2', '27.9', 'as_given', 1, 3, 2, true],
+      ['2024-05-06T12:00:00', 'Варна', 'гр. Варна', '43.2', '27.9', 'swapped', 0, 1, 2, true],
+      ['2024-05-07T08:30:00', 'София-град', 'гр. София', null, null, 'missing', 0, 0, 1, false],
+    ]);
+    assert.equal(parsed.records[1].crashType, 'Блъскане; с ремарке');
+    // Rows are CSV lines: the empty line 4 is skipped, so the third record is line 5.
+    assert.deepEqual(parsed.records.map((r) => r.sourceRow), [2, 3, 5]);
+  });
+
+  test('comma CSV with dotted dates; CP1251 bytes are read as Cyrillic', async () => {
+    const content = `${HEADERS.join(',')}\n15.03.2024 08:00,ПЛОВДИВ,Пловдив,гр. Пловдив,Челен удар,Извън населено място,1,0,2,1,"42,1","24,75"\n`;
+    const utf8 = await parsePtpFile(await write('comma.csv', content));
+    assert.deepEqual(pick(utf8.records[0]), ['2024-03-15T08:00:00', 'Пловдив', 'гр. Пловдив', '42.1', '24.75', 'as_given', 1, 0, 2, true]);
+    const cp1251 = Uint8Array.from([...content].map((char) => {
+      const code = char.codePointAt(0)!;
+      if (code < 0x80) return code;
+      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0; // А..я
+      throw new Error(`no CP1251 byte for ${char}`);
+    }));
+    const legacy = await parsePtpFile(await write('cp1251.csv', cp1251));
+    assert.deepEqual(legacy.records.map(pick), utf8.records.map(pick));
+  });
+});
+
+describe('malformed files name the file, the row and the problem', () => {
+  test('a missing required column (the header row)', async () => {
+    const file = await write('cols.json', JSON.stringify([HEADERS.filter((h) => h !== 'Брой ранени' && h !== 'Област'), []]));
+    await assert.rejects(parsePtpFile(file), malformed(file, 1, /missing column\(s\) "Област", "Брой ранени"/));
+  });
+
+  test('bad cells: date, region, count, coordinate, flag', async () => {
+    const good = ['15.03.2024 08:00', 'ПЛОВДИВ', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '1', '0', '2', '1', '42,1', '24,75'];
+    const cases: Array<[number, string, RegExp]> = [
+      [0, '32.03.2024 08:00', /not a valid date/],
+      [1, 'НАРНИЯ', /region "НАРНИЯ" is not a Bulgarian oblast/],
+      [1, '', /region \(Област\) is blank/],
+      [6, 'две', /killed \(Брой загинали\) "две" is not a whole number/],
+      [7, '-1', /injured \(Брой ранени\) "-1" is not a whole number/],
+      [10, '42.1.5', /latitude "42.1.5" is not a decimal number/],
+      [9, 'може би', /serious-accident flag "може би" is not 0\/1/],
+    ];
+    for (const [column, value, problem] of cases) {
+      const bad = [...good];
+      bad[column] = value;
+      const file = await write('bad.json', portalJson([['x', ...good], ['y', ...bad]]));
+      await assert.rejects(parsePtpFile(file), malformed(file, 3, problem), value);
+    }
+  });
+
+  test('not JSON, the wrong shape, a failed portal answer, no rows, an unknown extension', async () => {
+    const broken = await write('broken.json', '{"success": true, "data": [');
+    await assert.rejects(parsePtpFile(broken), malformed(broken, null, /not valid JSON/));
+    const shape = await write('shape.json', '{"rows": []}');
+    await assert.rejects(parsePtpFile(shape), malformed(shape, null, /expected \{"success":true,"data":\[\.\.\.\]\}/));
+    const failed = await write('failed.json', '{"success": false, "errors": ["no such resource"]}');
+    await assert.rejects(parsePtpFile(failed), malformed(failed, null, /"success": false/));
+    const headerOnly = await write('header.json', JSON.stringify([HEADERS]));
+    await assert.rejects(parsePtpFile(headerOnly), malformed(headerOnly, null, /no accident rows/));
+    const cell = await write('cell.json', JSON.stringify([HEADERS, [{ nested: 1 }]]));
+    await assert.rejects(parsePtpFile(cell), malformed(cell, 2, /cell 1 is not a string or number/));
+    const empty = await write('empty.csv', '');
+    await assert.rejects(parsePtpFile(empty), malformed(empty, null, /empty/));
+    const ragged = await write('ragged.csv', `${HEADERS.join(';')}\n1;2\n`);
+    await assert.rejects(parsePtpFile(ragged), malformed(ragged, 2, /not readable as CSV/));
+    const xlsx = await write('ptp.xlsx', 'x');
+    await assert.rejects(parsePtpFile(xlsx), malformed(xlsx, null, /unknown file type ".xlsx"/));
+  });
+});
