@@ -111,9 +111,13 @@ test('/api renders every domain and route, copy buttons work, no errors, no requ
   for (const fact of ['USD 0.01', 'eip155:8453', 'eip155:137', 'eip155:42161', '402', 'PAYMENT-SIGNATURE']) assert.ok(paying.includes(fact), fact);
 
   // The page's own script runs under its CSP: a copy button reacts (clipboard or selection fallback).
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const button = page.locator('button[data-copy]').first();
+  const command = await page.locator('.example code').first().innerText();
   await button.click();
-  assert.match(await button.innerText(), /^(Copied|Press Ctrl\+C)$/);
+  await page.waitForFunction(() => document.querySelector('button[data-copy]')?.textContent !== 'Copy', undefined, { timeout: 5000 });
+  assert.equal(await button.innerText(), 'Copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), command);
 
   await page.screenshot({ path: path.join(OUTPUT, 'api.png'), fullPage: true });
   assert.deepEqual(problems, []);
