@@ -1,0 +1,156 @@
+// The PTP snapshot writer and its command: import records, re-ingest as a no-op, all-or-nothing
+// rejection, a newer file replacing the days it covers, and `npm run ingest -- ptp`.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Database } from '../../engine/database.ts';
+import { sqlStringLiteral } from '../../engine/parquet.ts';
+import { ingestPtpFiles, PTP_DATASET_URL } from '../../ingest/ptp/snapshot.ts';
+import { IngestRejectedError, readImportRecords } from '../../ingest/snapshot.ts';
+import { projectRoot, tempDir } from '../ingest/fixtures.ts';
+import { FIXTURE_ROWS, HEADERS, portalJson } from './fixture.ts';
+
+const NOW = () => new Date('2026-11-01T10:00:00Z');
+
+async function query(dataDir: string, sql: (file: (table: string) => string) => string) {
+  const db = await Database.open({ connections: 1 });
+  try {
+    return await db.all(sql((table) => `read_parquet(${sqlStringLiteral(join(dataDir, `${table}.parquet`))})`));
+  } finally {
+    await db.close();
+  }
+}
+
+async function snapshotBytes(dataDir: string): Promise<Map<string, Buffer>> {
+  const files = (await readdir(dataDir)).sort();
+  return new Map(await Promise.all(files.map(async (name) => [name, await readFile(join(dataDir, name))] as const)));
+}
+
+test('a file is imported with its record, then skipped; clusters and crashes are written', async () => {
+  const dir = await tempDir('ptp-ingest-');
+  const file = join(dir, 'ptp-fixture.json');
+  await writeFile(file, portalJson());
+  const dataDir = join(dir, 'parquet');
+  const first = await ingestPtpFiles([file], { dataDir, now: NOW });
+  assert.deepEqual(first.imported.map((r) => [r.dataset, r.source, r.sourceFile, r.sourceUrl, r.rowCount, r.importDate]), [
+    ['ptp_crashes', 'mvr-json', 'ptp-fixture.json', PTP_DATASET_URL, 11, '2026-11-01T10:00:00.000Z'],
+  ]);
+  assert.match(first.imported[0].fileHash, /^[0-9a-f]{64}$/);
+  // 11 rows: d1 swapped; c1, b4, e1 without coordinates; clusters A, B, C (fixture.ts).
+  assert.deepEqual(first.coordinates, { as_given: 7, swapped: 1, missing: 3, out_of_area: 0 });
+  assert.deepEqual([first.crashes, first.clusters], [11, 3]);
+  assert.deepEqual((await readdir(dataDir)).sort(), ['imports.parquet', 'ptp_crashes.parquet', 'ptp_locations.parquet']);
+  const records = await readImportRecords(dataDir);
+  assert.equal(records.length, 1);
+
+  const before = await snapshotBytes(dataDir);
+  const again = await ingestPtpFiles([file], { dataDir, now: NOW });
+  assert.deepEqual(again.imported, []);
+  assert.deepEqual(again.skipped, [file]);
+  assert.deepEqual(await snapshotBytes(dataDir), before);
+
+  const unclustered = await query(dataDir, (f) => `SELECT count(*)::INTEGER AS n FROM ${f('ptp_crashes')} WHERE location_id IS NULL`);
+  assert.equal(unclustered[0].n, 3);
+});
+
+test('one malformed file rejects the batch, names every bad file and row, and leaves the snapshot as it was', async () => {
+  const dir = await tempDir('ptp-ingest-');
+  const dataDir = join(dir, 'parquet');
+  const good = join(dir, 'a-good.json');
+  await writeFile(good, portalJson());
+  await ingestPtpFiles([good], { dataDir, now: NOW });
+  const before = await snapshotBytes(dataDir);
+
+  const newer = join(dir, 'b-newer.json');
+  await writeFile(newer, JSON.stringify([HEADERS, ['01.01.2026 10:00', 'ВАРНА', 'Варна', 'гр. Варна', 'Самокатастрофа', 'В населено място', '0', '1', '1', '1', '43,2', '27,9']]));
+  const bad = join(dir, 'c-bad.json');
+  await writeFile(bad, JSON.stringify([HEADERS, ['01.02.2026 10:00', 'МОРДОР', 'Варна', 'гр. Варна', 'x', 'y', '0', '1', '1', '1', '', '']]));
+  const badCsv = join(dir, 'd-bad.csv');
+  await writeFile(badCsv, `${HEADERS.join(';')}\n01.03.2026 10:00;ВАРНА;Варна;гр. Варна;x;y;0;1;1;1;north;27\n`);
+  await assert.rejects(ingestPtpFiles([newer, bad, badCsv], { dataDir, now: NOW }), (error: unknown) => {
+    assert.ok(error instanceof IngestRejectedError);
+    assert.deepEqual(error.problems.map((p) => [p.file, p.row]), [[bad, 2], [badCsv, 2]]);
+    assert.match(error.message, /2 file\(s\) rejected, snapshot unchanged/);
+    assert.match(error.message, /c-bad\.json, row 2: region "МОРДОР" is not a Bulgarian oblast/);
+    assert.match(error.message, /d-bad\.csv, row 2: latitude "north" is not a decimal number/);
+    return true;
+  });
+  assert.deepEqual(await snapshotBytes(dataDir), before);
+});
+
+test('a newer file replaces the accidents of the days it covers and keeps the others; clusters are redone', async () => {
+  const dir = await tempDir('ptp-ingest-');
+  const dataDir = join(dir, 'parquet');
+  const old = join(dir, 'old.json');
+  await writeFile(old, portalJson());
+  await ingestPtpFiles([old], { dataDir, now: NOW });
+  // The republished resource covers 01.01.2025..10.10.2025: a3, a4, b3, c1, d1, e1 are replaced by
+  // its two rows; a1, a2, b1, b4, b2 (2024) stay. a4 moves 2 km east and a3 is gone.
+  const republished = [
+    ['01.01.2025 00:30', 'ВАРНА', 'Варна', 'гр. Варна', 'Блъскане в неподвижно МПС', 'В населено място', '0', '0', '2', '0', '43,20000', '27,90000'],
+    ['10.10.2025 06:10', 'ПЛОВДИВ', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '2', '1', '3', '1', '42,12500', '24,80000'],
+  ];
+  const file = join(dir, 'new.json');
+  await writeFile(file, JSON.stringify({ success: true, data: [HEADERS, ...republished] }));
+  const result = await ingestPtpFiles([file], { dataDir, now: NOW });
+  assert.equal(result.crashes, 5 + 2);
+  const days = await query(dataDir, (f) => `SELECT strftime(crash_datetime, '%Y-%m-%d %H:%M') AS t FROM ${f('ptp_crashes')} ORDER BY ALL`);
+  assert.deepEqual(days.map((r) => r.t), ['2024-03-15 08:00', '2024-05-05 12:00', '2024-05-05 12:00', '2024-05-06 12:00', '2024-06-20 17:30', '2025-01-01 00:30', '2025-10-10 06:10']);
+  // Sites now: S1 (a1, a2), S4 (b1, b2, b3), and the moved a4 at 42.125, 24.80 (about 4975 m from S1): three single-seed clusters.
+  const locations = await query(dataDir, (f) => `SELECT location_id, crash_count FROM ${f('ptp_locations')} ORDER BY location_id`);
+  assert.deepEqual(locations.map((r) => [r.location_id, r.crash_count]), [[421000247500, 2], [421250248000, 1], [432000279000, 3]]);
+  assert.equal((await readImportRecords(dataDir)).length, 2);
+});
+
+test('two new files covering overlapping days in one batch are rejected', async () => {
+  const dir = await tempDir('ptp-ingest-');
+  const one = join(dir, 'one.json');
+  const two = join(dir, 'two.json');
+  await writeFile(one, portalJson(FIXTURE_ROWS.slice(0, 3)));
+  await writeFile(two, portalJson(FIXTURE_ROWS.slice(4, 6)));
+  await assert.rejects(ingestPtpFiles([one, two], { dataDir: join(dir, 'parquet') }), (error: unknown) => {
+    assert.ok(error instanceof IngestRejectedError);
+    assert.match(error.message, /two\.json: covers 2024-05-05\.\.2024-05-05, overlapping one\.json \(2024-03-15\.\.2025-02-01\) in the same batch/);
+    return true;
+  });
+});
+
+function ingestCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'ingest/cli.ts'), ...args], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+test('npm run ingest -- ptp <folder>: imports, reports coordinates, skips on a re-run; exit 1 on a bad file, 2 on an empty folder', async () => {
+  const sources = await tempDir('ptp-cli-');
+  const dataDir = join(await tempDir('ptp-cli-'), 'parquet');
+  await writeFile(join(sources, 'ptp.json'), portalJson());
+  await writeFile(join(sources, 'notes.txt'), 'not a source');
+  const first = await ingestCli(['ptp', sources, '--data-dir', dataDir]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /coordinates: 7 as given, 1 swapped, 3 missing, 0 outside Bulgaria/);
+  assert.match(first.stderr, /snapshot holds 11 accident\(s\) in 3 location cluster\(s\)/);
+  assert.match(first.stderr, /imported 1 file\(s\), 11 row\(s\); skipped 0 already imported/);
+  const second = await ingestCli(['ptp', sources, '--data-dir', dataDir]);
+  assert.match(second.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 1 already imported/);
+
+  const bad = join(await tempDir('ptp-cli-'), 'bad.csv');
+  await writeFile(bad, `${HEADERS.join(',')}\n31.02.2025 10:00,ВАРНА,Варна,гр. Варна,x,y,0,1,1,1,,\n`);
+  const rejected = await ingestCli(['ptp', bad, '--data-dir', dataDir]);
+  assert.equal(rejected.code, 1);
+  assert.ok(rejected.stderr.includes(`${bad}, row 2: not a valid date and time`), rejected.stderr);
+
+  const empty = await tempDir('ptp-cli-');
+  const usage = await ingestCli(['ptp', empty, '--data-dir', dataDir]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /no \.json or \.csv files/);
+});
