@@ -18,6 +18,8 @@ export interface FacilitatorOptions {
   host?: string;
   /** When set, every request must carry `Authorization: <value>`; others get 401. */
   authorization?: string;
+  /** Networks announced in /supported (default: the local chain only; others cannot settle). */
+  networks?: string[];
 }
 
 export interface RecordedRequest {
@@ -37,11 +39,11 @@ export interface LocalFacilitator {
   start(): Promise<void>;
 }
 
-export function createLocalFacilitator(chain: DevChain): x402Facilitator {
+export function createLocalFacilitator(chain: DevChain, networks: string[] = [DEV_NETWORK]): x402Facilitator {
   const client = createWalletClient({ chain: devChain, transport: custom(chain.provider), account: chain.addresses.facilitator })
     .extend(publicActions);
   const signer = toFacilitatorEvmSigner({ ...client, address: chain.addresses.facilitator } as never);
-  return registerExactEvmScheme(new x402Facilitator(), { signer, networks: DEV_NETWORK });
+  return registerExactEvmScheme(new x402Facilitator(), { signer, networks: networks as `${string}:${string}`[] });
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -66,7 +68,7 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 export async function startLocalFacilitator(options: FacilitatorOptions): Promise<LocalFacilitator> {
-  const facilitator = createLocalFacilitator(options.chain);
+  const facilitator = createLocalFacilitator(options.chain, options.networks);
   const requests: RecordedRequest[] = [];
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;

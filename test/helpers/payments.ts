@@ -44,8 +44,6 @@ export async function startPaidApp(options: {
   db: Database;
   routes: readonly Route[];
   env: NodeJS.ProcessEnv;
-  /** Skip the /supported check (for settings the local facilitator does not support). */
-  skipStart?: boolean;
 }): Promise<PaidApp> {
   const ledgerPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-')), 'revenue.jsonl');
   const settings = readPaymentSettings({ REVENUE_LEDGER: ledgerPath, ...options.env });
@@ -54,7 +52,10 @@ export async function startPaidApp(options: {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const payments = createPayments({ routes: options.routes, settings, baseUrl: base, now: () => FIXED_NOW, log: () => undefined });
-  if (!options.skipStart) await payments.start();
+  await payments.start().catch(async (error: unknown) => {
+    await new Promise((resolve) => server.close(resolve));
+    throw error;
+  });
   const app = await createApp({
     db: options.db,
     routes: options.routes,

@@ -1,0 +1,407 @@
+// x402 v2 end to end on loopback: the official client (@x402/fetch with a viem account) pays the
+// server through the local facilitator on the in-process chain. Balances are read from the token
+// contract, so "charged" and "not charged" are facts on the chain, not what the server says.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import { x402HTTPClient } from '@x402/core/client';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { privateKeyToAccount } from 'viem/accounts';
+import { toHex, type Hex } from 'viem';
+import { DEV_KEYS, DEV_NETWORK } from '../../devchain/chain.ts';
+import { startLocalFacilitator } from '../../devchain/facilitator.ts';
+import { defineRoute, type Route } from '../../queries/catalog.ts';
+import { routes } from '../../queries/index.ts';
+import { USDC } from '../../http/payments/config.ts';
+import { readRevenue } from '../../http/payments/ledger.ts';
+import { writeSebraSnapshot } from '../helpers/snapshot.ts';
+import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
+import {
+  devPaymentEnv, officialClient, payingFetch, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig,
+} from '../helpers/payments.ts';
+
+const PRICE = 10_000n;
+const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
+
+const failingRoute: Route = defineRoute<Record<string, never>>({
+  id: 'alwaysFails', method: 'GET', tag: 'test', paths: ['/api/test/alwaysFails'], summary: 'fails', description: 'throws',
+  paid: true, params: {}, response: {}, examples: ['/api/test/alwaysFails'],
+  async handle() {
+    throw new Error('handler exploded');
+  },
+});
+const testRoutes = [...routes, failingRoute];
+
+let rig: PaymentRig;
+let app: PaidApp;
+before(async () => {
+  rig = await startPaymentRig(await writeSebraSnapshot(fixturePayments, fixtureDays));
+  app = await startPaidApp({ db: rig.db, routes: testRoutes, env: devPaymentEnv(rig.chain, rig.facilitator.url) });
+});
+after(async () => {
+  await app?.close();
+  await rig?.facilitator.stop();
+  await rig?.db.close();
+});
+
+const payer = () => rig.chain.addresses.payer;
+const payTo = () => rig.chain.addresses.payTo;
+async function balances(): Promise<{ payer: bigint; payTo: bigint }> {
+  return { payer: await rig.chain.balanceOf(payer()), payTo: await rig.chain.balanceOf(payTo()) };
+}
+const settleCalls = () => rig.facilitator.requests.filter((r) => r.path === '/settle').length;
+
+async function challengeFor(paidApp: PaidApp, path: string): Promise<PaymentRequired> {
+  const response = await paidApp.request(path);
+  assert.equal(response.status, 402);
+  return decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+}
+
+/** A payment signed by the official client for the server's own challenge. */
+async function officialPaymentHeader(paidApp: PaidApp, path: string, key: Hex = DEV_KEYS.payer): Promise<string> {
+  const client = new x402HTTPClient(officialClient(key));
+  const payload = await client.createPaymentPayload(await challengeFor(paidApp, path));
+  return client.encodePaymentSignatureHeader(payload)['PAYMENT-SIGNATURE']!;
+}
+
+/**
+ * A hand-signed EIP-3009 authorization for tampering: `accepted` is the server's own requirement,
+ * the authorization and signature are what an attacker or a broken client would send.
+ */
+async function forgedPaymentHeader(
+  challenge: PaymentRequired,
+  changes: { to?: string; value?: string; validBefore?: string; signerKey?: Hex; accepted?: Partial<PaymentRequirements> },
+): Promise<string> {
+  const requirement = challenge.accepts[0]!;
+  const from = privateKeyToAccount(DEV_KEYS.payer).address;
+  const signer = privateKeyToAccount(changes.signerKey ?? DEV_KEYS.payer);
+  const authorization = {
+    from,
+    to: (changes.to ?? requirement.payTo) as Hex,
+    value: changes.value ?? requirement.amount,
+    validAfter: '0',
+    validBefore: changes.validBefore ?? String(Math.floor(Date.now() / 1000) + 300),
+    nonce: toHex(randomBytes(32)),
+  };
+  const signature = await signer.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: requirement.asset as Hex },
+    types: {
+      TransferWithAuthorization: [
+        { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
+        { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+      ],
+    },
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
+  });
+  const payload: PaymentPayload = {
+    x402Version: 2,
+    resource: challenge.resource,
+    accepted: { ...requirement, ...changes.accepted },
+    payload: { signature, authorization },
+  };
+  return encodePaymentSignatureHeader(payload);
+}
+
+async function errorOf(response: Response): Promise<{ status: number; code: string; reason?: string; message: string }> {
+  const body = await response.json();
+  return { status: body.error.status, code: body.error.code, reason: body.reason, message: body.error.message };
+}
+
+describe('the challenge', () => {
+  test('an unpaid request gets 402, a JSON body and PAYMENT-REQUIRED with every field', async () => {
+    // A facilitator announcing the three production networks too (it could only settle locally).
+    const networks = [DEV_NETWORK, 'eip155:8453', 'eip155:137', 'eip155:42161'];
+    const wide = await startLocalFacilitator({ chain: rig.chain, networks });
+    const multi = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, wide.url, { X402_NETWORKS: networks.join(',') }) });
+    try {
+      const response = await multi.request(TAXONOMY);
+      assert.equal(response.status, 402);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.match(response.headers.get('content-type')!, /^application\/json/);
+      const body = await response.json();
+      assert.equal(body.error.code, 'payment_required');
+      assert.equal(body.error.status, 402);
+
+      const challenge = decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+      assert.equal(challenge.x402Version, 2);
+      const route = routes.find((r) => r.id === 'getTaxonomyForYear')!;
+      assert.equal(challenge.resource.url, `${multi.base}${TAXONOMY}`);
+      assert.equal(challenge.resource.description, route.summary);
+      assert.equal(challenge.resource.mimeType, 'application/json');
+      assert.deepEqual(challenge.accepts.map((a) => a.network), [DEV_NETWORK, 'eip155:8453', 'eip155:137', 'eip155:42161']);
+      for (const accept of challenge.accepts) {
+        const asset = accept.network === DEV_NETWORK ? rig.chain.token : USDC[accept.network]!.address;
+        assert.deepEqual(accept, {
+          scheme: 'exact', network: accept.network, amount: '10000', asset, payTo: payTo(), maxTimeoutSeconds: 300,
+          extra: { name: 'USD Coin', version: '2' },
+        });
+      }
+      assert.equal(USDC['eip155:8453']!.address, '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913');
+      // Bazaar discovery: the query parameters of the catalog, with year required.
+      const bazaar = challenge.extensions!.bazaar as { info: any; schema: any };
+      assert.equal(bazaar.info.input.type, 'http');
+      assert.equal(bazaar.info.input.method, 'GET');
+      const query = bazaar.schema.properties.input.properties.queryParams;
+      assert.deepEqual(Object.keys(query.properties).sort(), Object.keys(route.params).sort());
+      assert.deepEqual(query.required, ['year']);
+    } finally {
+      await multi.close();
+      await wide.stop();
+    }
+  });
+
+  test('a path form is challenged for its own URL, with its path parameter in the discovery schema', async () => {
+    const challenge = await challengeFor(app, '/api/sebra/getTaxonomyForYear/2024?currency=BGN');
+    assert.equal(challenge.resource.url, `${app.base}/api/sebra/getTaxonomyForYear/2024?currency=BGN`);
+    const bazaar = challenge.extensions!.bazaar as { schema: any };
+    assert.deepEqual(Object.keys(bazaar.schema.properties.input.properties.pathParams.properties), ['year']);
+  });
+
+  test('invalid parameters are a 400 before any payment question; unknown paths and /healthz never 402', async () => {
+    const invalid = await app.request('/api/sebra/getTaxonomyForYear?year=abc');
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.headers.get('payment-required'), null);
+    assert.equal((await errorOf(invalid)).code, 'invalid_parameter');
+    const health = await app.request('/healthz');
+    assert.equal(health.status, 200);
+    const unknown = await app.request('/api/nosuch/route');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('payment-required'), null);
+  });
+
+  test('a PAYMENT-SIGNATURE that is not a payload is a 400 naming the header', async () => {
+    const response = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': 'not base64 json!' } });
+    assert.equal(response.status, 400);
+    const body = await response.json();
+    assert.deepEqual([body.error.code, body.error.param], ['invalid_payment', 'PAYMENT-SIGNATURE']);
+  });
+});
+
+describe('paying', () => {
+  test('the official client pays once: 200, the receipt, balances moved by exactly 10000, one ledger line', async () => {
+    const start = await balances();
+    const ledgerBefore = (await readRevenue(app.ledgerPath)).length;
+    const response = await payingFetch(DEV_KEYS.payer)(`${app.base}${TAXONOMY}`);
+    assert.equal(response.status, 200);
+    const body = await response.json();
+    assert.equal(body.endpoint, 'getTaxonomyForYear');
+    assert.equal(body.year, 2024);
+    assert.match(response.headers.get('cache-control')!, /private/);
+    const receipt = decodePaymentResponseHeader(response.headers.get('payment-response')!);
+    assert.equal(receipt.success, true);
+    assert.equal(receipt.network, DEV_NETWORK);
+    assert.equal(receipt.payer, payer());
+    assert.match(receipt.transaction, /^0x[0-9a-f]{64}$/);
+    const end = await balances();
+    assert.equal(start.payer - end.payer, PRICE);
+    assert.equal(end.payTo - start.payTo, PRICE);
+
+    const ledger = await readRevenue(app.ledgerPath);
+    assert.equal(ledger.length, ledgerBefore + 1);
+    assert.deepEqual(ledger.at(-1), {
+      time: '2026-11-22T12:00:00.000Z', route: 'getTaxonomyForYear', resource: TAXONOMY, network: DEV_NETWORK,
+      payer: payer(), amount: '10000', asset: rig.chain.token, transaction: receipt.transaction,
+    });
+  });
+
+  test('a replayed payment is refused and charges nothing more', async () => {
+    const header = await officialPaymentHeader(app, TAXONOMY);
+    const first = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } });
+    assert.equal(first.status, 200);
+    const afterFirst = await balances();
+    const replay = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } });
+    assert.equal(replay.status, 402);
+    const error = await errorOf(replay);
+    assert.equal(error.code, 'payment_required');
+    assert.match(error.reason!, /nonce_already_used/);
+    assert.deepEqual(await balances(), afterFirst);
+  });
+
+  test('two concurrent requests with one signature get one answer and one charge', async () => {
+    const header = await officialPaymentHeader(app, TAXONOMY);
+    const start = await balances();
+    const answers = await Promise.all([1, 2].map(() => app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } })));
+    const statuses = answers.map((r) => r.status).sort();
+    assert.equal(statuses.filter((s) => s === 200).length, 1, `statuses: ${statuses}`);
+    assert.ok(statuses.every((s) => s === 200 || s === 402 || s === 409), `statuses: ${statuses}`);
+    const end = await balances();
+    assert.equal(start.payer - end.payer, PRICE);
+  });
+
+  test('tampered payments are refused with the reason, and nothing is charged or settled', async () => {
+    const challenge = await challengeFor(app, TAXONOMY);
+    const start = await balances();
+    const settles = settleCalls();
+    const attempts: Array<[string, Parameters<typeof forgedPaymentHeader>[1], RegExp]> = [
+      ['low amount', { value: '1', accepted: { amount: '1' } }, /No matching payment requirements/],
+      ['wrong recipient', { to: rig.chain.addresses.otherPayer }, /recipient/],
+      ['expired', { validBefore: String(Math.floor(Date.now() / 1000) - 60) }, /valid_before/],
+      ['wrong signer', { signerKey: DEV_KEYS.otherPayer }, /signature/],
+    ];
+    for (const [name, changes, reason] of attempts) {
+      const response = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': await forgedPaymentHeader(challenge, changes) } });
+      assert.equal(response.status, 402, name);
+      assert.ok(response.headers.get('payment-required'), `${name}: a fresh challenge`);
+      const error = await errorOf(response);
+      assert.match(error.reason!, reason, `${name}: ${error.reason}`);
+    }
+    assert.deepEqual(await balances(), start);
+    assert.equal(settleCalls(), settles);
+  });
+
+  test('invalid parameters with a valid payment: 400, never verified nor settled, nothing charged', async () => {
+    const header = await officialPaymentHeader(app, TAXONOMY);
+    const start = await balances();
+    const calls = rig.facilitator.requests.length;
+    const response = await app.request('/api/sebra/getTaxonomyForYear?year=1800', { headers: { 'PAYMENT-SIGNATURE': header } });
+    assert.equal(response.status, 400);
+    assert.equal((await errorOf(response)).code, 'invalid_parameter');
+    assert.equal(rig.facilitator.requests.length, calls);
+    assert.deepEqual(await balances(), start);
+  });
+
+  test('a handler that answers 404 or throws is not settled', async () => {
+    const start = await balances();
+    const settles = settleCalls();
+    const noData = '/api/sebra/getTaxonomyForYear?year=2019';
+    const notFound = await app.request(noData, { headers: { 'PAYMENT-SIGNATURE': await officialPaymentHeader(app, noData) } });
+    assert.equal(notFound.status, 404);
+    assert.equal(notFound.headers.get('payment-response'), null);
+    const failing = '/api/test/alwaysFails';
+    const thrown = await app.request(failing, { headers: { 'PAYMENT-SIGNATURE': await officialPaymentHeader(app, failing) } });
+    assert.equal(thrown.status, 500);
+    assert.equal((await errorOf(thrown)).code, 'internal_error');
+    assert.equal(thrown.headers.get('payment-response'), null);
+    assert.equal(settleCalls(), settles);
+    assert.deepEqual(await balances(), start);
+  });
+
+  test('facilitator down: 503 JSON, no data, nothing charged; paying works again once it is back', async () => {
+    const start = await balances();
+    const header = await officialPaymentHeader(app, TAXONOMY);
+    await rig.facilitator.stop();
+    try {
+      const response = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } });
+      assert.equal(response.status, 503);
+      const body = await response.json();
+      assert.equal(body.error.code, 'facilitator_unavailable');
+      assert.equal(body.items, undefined);
+      assert.equal(response.headers.get('payment-response'), null);
+    } finally {
+      await rig.facilitator.start();
+    }
+    assert.deepEqual(await balances(), start);
+    const again = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } });
+    assert.equal(again.status, 200);
+    assert.equal(start.payer - (await balances()).payer, PRICE);
+  });
+
+  test('the ledger holds exactly the settled payments', async () => {
+    const ledger = await readRevenue(app.ledgerPath);
+    const settled = rig.facilitator.requests.filter((r) => r.path === '/settle').length;
+    // Every settle call of this file succeeded (failures were refused before settlement).
+    assert.equal(ledger.length, settled);
+    assert.equal(new Set(ledger.map((r) => r.transaction)).size, ledger.length);
+    const paidTotal = ledger.reduce((sum, r) => sum + BigInt(r.amount), 0n);
+    assert.equal(paidTotal, PRICE * BigInt(settled));
+    const raw = await readFile(app.ledgerPath, 'utf8');
+    assert.equal(raw.split('\n').filter(Boolean).length, settled);
+  });
+});
+
+describe('who pays', () => {
+  const paidStatus = async (paidApp: PaidApp, headers: Record<string, string> = {}) => (await paidApp.request(TAXONOMY, { headers })).status;
+
+  test('development exempts loopback by default; behind a trusted proxy the forwarded client pays', async () => {
+    const env = devPaymentEnv(rig.chain, rig.facilitator.url, { X402_EXEMPT_LOOPBACK: '', TRUST_PROXY: 'true' });
+    const dev = await startPaidApp({ db: rig.db, routes, env });
+    try {
+      assert.equal(await paidStatus(dev), 200);
+      assert.equal(await paidStatus(dev, { 'X-Forwarded-For': '203.0.113.9, 127.0.0.1' }), 402);
+      assert.equal(await paidStatus(dev, { 'X-Forwarded-For': '127.0.0.1' }), 200);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  test('production turns the loopback exemption off', async () => {
+    const env = devPaymentEnv(rig.chain, rig.facilitator.url, { NODE_ENV: 'production', X402_EXEMPT_LOOPBACK: '' });
+    const production = await startPaidApp({ db: rig.db, routes, env });
+    try {
+      assert.equal(await paidStatus(production), 402);
+    } finally {
+      await production.close();
+    }
+  });
+
+  test('the allowlist takes IPs and CIDRs; X-Forwarded-For counts only with TRUST_PROXY', async () => {
+    const direct = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url, { X402_ALLOWLIST: '127.0.0.1' }) });
+    const proxied = await startPaidApp({
+      db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url, { X402_ALLOWLIST: '10.0.0.0/8, 2001:db8::/32', TRUST_PROXY: 'true' }),
+    });
+    const untrusted = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url, { X402_ALLOWLIST: '10.0.0.0/8' }) });
+    try {
+      assert.equal(await paidStatus(direct), 200);
+      assert.equal(await paidStatus(proxied, { 'X-Forwarded-For': '10.2.3.4' }), 200);
+      assert.equal(await paidStatus(proxied, { 'X-Forwarded-For': '2001:db8::7' }), 200);
+      assert.equal(await paidStatus(proxied, { 'X-Forwarded-For': '11.0.0.1' }), 402);
+      assert.equal(await paidStatus(untrusted, { 'X-Forwarded-For': '10.2.3.4' }), 402);
+    } finally {
+      await Promise.all([direct.close(), proxied.close(), untrusted.close()]);
+    }
+  });
+
+  test('development without payment settings serves loopback and answers others 503, never data', async () => {
+    const bare = await startPaidApp({ db: rig.db, routes, env: { NODE_ENV: 'development', TRUST_PROXY: 'true' } });
+    try {
+      assert.equal(await paidStatus(bare), 200);
+      const response = await bare.request(TAXONOMY, { headers: { 'X-Forwarded-For': '198.51.100.4' } });
+      assert.equal(response.status, 503);
+      const body = await response.json();
+      assert.equal(body.error.code, 'payments_not_configured');
+      assert.equal(body.items, undefined);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('the facilitator connection', () => {
+  test('per-path facilitator headers are sent; a facilitator that refuses them stops the start', async () => {
+    const guarded = await startLocalFacilitator({ chain: rig.chain, authorization: 'Bearer s3cret' });
+    try {
+      const auth = { Authorization: 'Bearer s3cret' };
+      const headers = JSON.stringify({ verify: auth, settle: auth, supported: auth });
+      const withAuth = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, guarded.url, { X402_FACILITATOR_HEADERS: headers }) });
+      try {
+        const response = await payingFetch(DEV_KEYS.otherPayer)(`${withAuth.base}${TAXONOMY}`);
+        assert.equal(response.status, 200);
+        assert.deepEqual(
+          [...new Set(guarded.requests.map((r) => `${r.path} ${r.authorization}`))].sort(),
+          ['/settle Bearer s3cret', '/supported Bearer s3cret', '/verify Bearer s3cret'],
+        );
+      } finally {
+        await withAuth.close();
+      }
+      await assert.rejects(
+        startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, guarded.url) }),
+        /could not be asked what it supports/,
+      );
+    } finally {
+      await guarded.stop();
+    }
+  });
+
+  test('a configured network the facilitator does not support stops the start with a clear message', async () => {
+    const env = devPaymentEnv(rig.chain, rig.facilitator.url, { X402_NETWORKS: `${DEV_NETWORK},eip155:8453` });
+    await assert.rejects(startPaidApp({ db: rig.db, routes, env }), /does not support exact x402 v2 payments on eip155:8453/);
+  });
+});
