@@ -1,0 +1,135 @@
+// Payment settings, the ledger and the start refusals, without a chain.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
+import { formatUsdc, readRevenue, RevenueLedger, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
+
+const projectRoot = path.resolve(import.meta.dirname, '../..');
+const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+test('development without settings: payments not configured, loopback exempt, the three networks', () => {
+  const settings = readPaymentSettings({});
+  assert.equal(settings.payTo, null);
+  assert.equal(settings.facilitator, null);
+  assert.equal(settings.exemptLoopback, true);
+  assert.deepEqual(settings.networks, DEFAULT_NETWORKS);
+  assert.deepEqual(DEFAULT_NETWORKS, ['eip155:8453', 'eip155:137', 'eip155:42161']);
+  assert.equal(settings.amount, '10000');
+  assert.equal(settings.trustProxy, false);
+});
+
+test('production requires the pay-to address and the facilitator, and exempts no loopback', () => {
+  assert.throws(() => readPaymentSettings({ NODE_ENV: 'production' }), /requires X402_PAY_TO and X402_FACILITATOR_URL/);
+  assert.throws(() => readPaymentSettings({ NODE_ENV: 'production', X402_PAY_TO: PAY_TO }), /requires X402_FACILITATOR_URL/);
+  const settings = readPaymentSettings({ NODE_ENV: 'production', X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'https://facilitator.example/x402/' });
+  assert.equal(settings.exemptLoopback, false);
+  assert.equal(settings.facilitator!.url, 'https://facilitator.example/x402');
+});
+
+test('malformed settings are refused naming the variable', () => {
+  const cases: Array<[NodeJS.ProcessEnv, RegExp]> = [
+    [{ X402_PAY_TO: '0x123', X402_FACILITATOR_URL: 'http://f' }, /X402_PAY_TO must be a 0x-prefixed 20-byte hex address/],
+    [{ X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'ftp://f' }, /X402_FACILITATOR_URL must be an http\(s\) URL/],
+    [{ X402_PAY_TO: PAY_TO }, /set both X402_PAY_TO and X402_FACILITATOR_URL/],
+    [{ X402_NETWORKS: 'base' }, /X402_NETWORKS: "base" is not a CAIP-2/],
+    [{ X402_NETWORKS: 'eip155:1' }, /no USDC asset known for eip155:1; add it with X402_ASSETS/],
+    [{ X402_ASSETS: '{"eip155:1":{"address":"nope"}}' }, /X402_ASSETS\["eip155:1"\].address/],
+    [{ X402_ASSETS: 'not json' }, /X402_ASSETS must be JSON/],
+    [{ X402_ALLOWLIST: '10.0.0.0/33' }, /X402_ALLOWLIST: "10.0.0.0\/33" is not an IP address or CIDR/],
+    [{ X402_ALLOWLIST: 'localhost' }, /X402_ALLOWLIST/],
+    [{ X402_EXEMPT_LOOPBACK: 'maybe' }, /X402_EXEMPT_LOOPBACK must be true or false/],
+    [{ TRUST_PROXY: 'sure' }, /TRUST_PROXY must be true or false/],
+    [{ X402_FACILITATOR_HEADERS: '{"Authorization":"Bearer x"}', X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'http://f' }, /keyed by path/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => readPaymentSettings(env), (error: unknown) => error instanceof PaymentConfigError && message.test(error.message), JSON.stringify(env));
+  }
+});
+
+test('X402_ASSETS adds a network and overrides a built-in one', () => {
+  const settings = readPaymentSettings({
+    X402_NETWORKS: 'eip155:31337, eip155:8453',
+    X402_ASSETS: JSON.stringify({ 'eip155:31337': { address: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512', name: 'USD Coin', version: '2' } }),
+  });
+  assert.deepEqual(settings.networks, ['eip155:31337', 'eip155:8453']);
+  assert.equal(settings.assets['eip155:31337']!.address, '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512');
+  assert.deepEqual(settings.assets['eip155:8453'], USDC['eip155:8453']);
+});
+
+function runStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/start.ts')], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+test('npm start in production refuses to start, with one clear line, when the payment settings are missing or malformed', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'refuse-'));
+  const missing = await runStart({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0' });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^refusing to start: NODE_ENV=production requires X402_PAY_TO and X402_FACILITATOR_URL/m);
+  const malformed = await runStart({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', X402_PAY_TO: 'me', X402_FACILITATOR_URL: 'http://127.0.0.1:9' });
+  assert.equal(malformed.code, 1);
+  assert.match(malformed.stderr, /refusing to start: X402_PAY_TO must be a 0x-prefixed/);
+});
+
+const record = (overrides: Partial<RevenueRecord>): RevenueRecord => ({
+  time: '2026-11-22T10:00:00.000Z', route: 'getTaxonomyForYear', resource: '/api/x', network: 'eip155:8453',
+  payer: '0xabc', amount: '10000', asset: '0xusdc', transaction: '0x1', ...overrides,
+});
+
+test('the ledger survives a torn last line: it is skipped and the next record starts on its own line', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-')), 'nested', 'ledger.jsonl');
+  const ledger = new RevenueLedger(file);
+  await ledger.append(record({ transaction: '0x1' }));
+  await appendFile(file, '{"time":"2026-11-22T10:00:01.000Z","route":"getTa'); // a crash mid-write
+  await Promise.all([ledger.append(record({ transaction: '0x2' })), ledger.append(record({ transaction: '0x3' }))]);
+  const records = await readRevenue(file);
+  assert.deepEqual(records.map((r) => r.transaction), ['0x1', '0x2', '0x3']);
+  assert.equal((await readFile(file, 'utf8')).split('\n').length, 5); // 3 records, the torn line, the final newline
+  assert.deepEqual(await readRevenue(path.join(path.dirname(file), 'absent.jsonl')), []);
+});
+
+test('revenue totals per key, and USDC formatting', () => {
+  const records = [
+    record({ time: '2026-11-21T23:59:59.000Z', network: 'eip155:137' }),
+    record({ time: '2026-11-22T00:00:00.000Z' }),
+    record({ time: '2026-11-22T08:00:00.000Z', route: 'getCard' }),
+  ];
+  assert.deepEqual(
+    revenueTotals(records, (r) => r.time.slice(0, 10)).map((t) => [t.key, t.payments, formatUsdc(t.amount)]),
+    [['2026-11-21', 1, '0.010000'], ['2026-11-22', 2, '0.020000']],
+  );
+  assert.deepEqual(revenueTotals(records, (r) => r.route).map((t) => [t.key, t.payments]), [['getCard', 1], ['getTaxonomyForYear', 2]]);
+  assert.equal(formatUsdc(1_234_567_890n), '1234.567890');
+  assert.equal(formatUsdc(0n), '0.000000');
+});
+
+test('npm run revenue prints the totals of the ledger', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'revenue-')), 'ledger.jsonl');
+  await writeFile(file, [record({}), record({ network: 'eip155:137', amount: '20000' })].map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/revenue.ts')], {
+      cwd: projectRoot, env: { PATH: process.env.PATH, REVENUE_LEDGER: file }, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve(text));
+  });
+  assert.match(output, /2 settled payment\(s\), 0\.030000 USDC/);
+  assert.match(output, /2026-11-22\s+2\s+0\.030000/);
+  assert.match(output, /eip155:137\s+1\s+0\.020000/);
+  assert.match(output, /eip155:8453\s+1\s+0\.010000/);
+});
