@@ -27,6 +27,8 @@ export interface RecordedRequest {
   path: string;
   authorization: string | null;
   body: unknown;
+  /** The facilitator's answer (verify or settle result), once given. */
+  result?: unknown;
 }
 
 export interface LocalFacilitator {
@@ -80,7 +82,8 @@ export async function startLocalFacilitator(options: FacilitatorOptions): Promis
     } catch {
       return send(response, 400, { error: 'invalid JSON' });
     }
-    requests.push({ method: request.method ?? '', path, authorization, body });
+    const recorded: RecordedRequest = { method: request.method ?? '', path, authorization, body };
+    requests.push(recorded);
     if (options.authorization !== undefined && authorization !== options.authorization) {
       return send(response, 401, { error: 'unauthorized' });
     }
@@ -90,6 +93,7 @@ export async function startLocalFacilitator(options: FacilitatorOptions): Promis
       const result = path === '/verify'
         ? await facilitator.verify(body.paymentPayload as never, body.paymentRequirements as never)
         : await facilitator.settle(body.paymentPayload as never, body.paymentRequirements as never);
+      recorded.result = result;
       return send(response, 200, result);
     }
     send(response, 404, { error: 'not found' });

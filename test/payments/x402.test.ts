@@ -9,8 +9,9 @@ import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePayment
 import { x402HTTPClient } from '@x402/core/client';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { privateKeyToAccount } from 'viem/accounts';
-import { toHex, type Hex } from 'viem';
-import { DEV_KEYS, DEV_NETWORK } from '../../devchain/chain.ts';
+import { createWalletClient, custom, toHex, type Hex } from 'viem';
+import { DEV_KEYS, DEV_NETWORK, devChain } from '../../devchain/chain.ts';
+import { compileTestToken } from '../../devchain/token.ts';
 import { startLocalFacilitator } from '../../devchain/facilitator.ts';
 import { defineRoute, type Route } from '../../queries/catalog.ts';
 import { routes } from '../../queries/index.ts';
@@ -23,6 +24,10 @@ import {
 } from '../helpers/payments.ts';
 
 const PRICE = 10_000n;
+const TRANSFER_WITH_AUTHORIZATION = [
+  { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+] as const;
 const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
 
 const failingRoute: Route = defineRoute<Record<string, never>>({
@@ -32,7 +37,17 @@ const failingRoute: Route = defineRoute<Record<string, never>>({
     throw new Error('handler exploded');
   },
 });
-const testRoutes = [...routes, failingRoute];
+/** What the next request to /api/test/drainsPayer does while its payment is verified but unsettled. */
+let duringHandler: () => Promise<void> = async () => undefined;
+const drainingRoute: Route = defineRoute<Record<string, never>>({
+  id: 'drainsPayer', method: 'GET', tag: 'test', paths: ['/api/test/drainsPayer'], summary: 'drains', description: 'runs a hook',
+  paid: true, params: {}, response: {}, examples: ['/api/test/drainsPayer'],
+  async handle() {
+    await duringHandler();
+    return { secret: 'data that must not leave unpaid' };
+  },
+});
+const testRoutes = [...routes, failingRoute, drainingRoute];
 
 let rig: PaymentRig;
 let app: PaidApp;
@@ -87,12 +102,7 @@ async function forgedPaymentHeader(
   };
   const signature = await signer.signTypedData({
     domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: requirement.asset as Hex },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
     primaryType: 'TransferWithAuthorization',
     message: {
       ...authorization,
@@ -284,6 +294,49 @@ describe('paying', () => {
     assert.deepEqual(await balances(), start);
   });
 
+  test('a settlement that fails after the handler: 402 with PAYMENT-RESPONSE success false, none of the data', async () => {
+    // A payer whose funds leave between verification and settlement (it signs a second
+    // authorization for its whole balance, which the facilitator's account submits first).
+    const drainedKey = toHex(randomBytes(32));
+    const drained = privateKeyToAccount(drainedKey);
+    const { abi } = await compileTestToken();
+    const wallet = createWalletClient({ chain: devChain, transport: custom(rig.chain.provider), account: rig.chain.addresses.facilitator });
+    await wallet.writeContract({ address: rig.chain.token, abi, functionName: 'mint', args: [drained.address, PRICE] });
+    duringHandler = async () => {
+      const authorization = {
+        from: drained.address, to: rig.chain.addresses.otherPayer, value: PRICE, validAfter: 0n,
+        validBefore: BigInt(Math.floor(Date.now() / 1000) + 300), nonce: toHex(randomBytes(32)),
+      };
+      const signature = await drained.signTypedData({
+        domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: rig.chain.token },
+        types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+        primaryType: 'TransferWithAuthorization',
+        message: authorization,
+      });
+      await wallet.writeContract({
+        address: rig.chain.token, abi, functionName: 'transferWithAuthorization',
+        args: [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce, signature],
+      });
+    };
+    try {
+      const ledgerBefore = (await readRevenue(app.ledgerPath)).length;
+      const payToBefore = await rig.chain.balanceOf(payTo());
+      const path = '/api/test/drainsPayer';
+      const response = await app.request(path, { headers: { 'PAYMENT-SIGNATURE': await officialPaymentHeader(app, path, drainedKey) } });
+      assert.equal(response.status, 402);
+      const text = await response.text();
+      assert.ok(!text.includes('must not leave'), text);
+      const receipt = decodePaymentResponseHeader(response.headers.get('payment-response')!);
+      assert.equal(receipt.success, false);
+      assert.match(receipt.errorReason!, /insufficient|balance|simulation|failed/i);
+      assert.equal(JSON.parse(text).error.code, 'payment_required');
+      assert.equal(await rig.chain.balanceOf(payTo()), payToBefore);
+      assert.equal((await readRevenue(app.ledgerPath)).length, ledgerBefore);
+    } finally {
+      duringHandler = async () => undefined;
+    }
+  });
+
   test('facilitator down: 503 JSON, no data, nothing charged; paying works again once it is back', async () => {
     const start = await balances();
     const header = await officialPaymentHeader(app, TAXONOMY);
@@ -306,9 +359,14 @@ describe('paying', () => {
 
   test('the ledger holds exactly the settled payments', async () => {
     const ledger = await readRevenue(app.ledgerPath);
-    const settled = rig.facilitator.requests.filter((r) => r.path === '/settle').length;
-    // Every settle call of this file succeeded (failures were refused before settlement).
+    const settlements = rig.facilitator.requests.filter((r) => r.path === '/settle');
+    const settled = settlements.filter((r) => (r.result as { success?: boolean }).success === true).length;
+    assert.ok(settlements.length > settled, 'the failed settlement above reached the facilitator');
     assert.equal(ledger.length, settled);
+    assert.deepEqual(
+      ledger.map((r) => r.transaction).sort(),
+      settlements.filter((r) => (r.result as { success?: boolean }).success).map((r) => (r.result as { transaction: string }).transaction).sort(),
+    );
     assert.equal(new Set(ledger.map((r) => r.transaction)).size, ledger.length);
     const paidTotal = ledger.reduce((sum, r) => sum + BigInt(r.amount), 0n);
     assert.equal(paidTotal, PRICE * BigInt(settled));
