@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import { x402HTTPClient } from '@x402/core/client';
@@ -455,6 +457,43 @@ describe('the facilitator connection', () => {
       );
     } finally {
       await guarded.stop();
+    }
+  });
+
+  test('a slow facilitator is a 503 after X402_FACILITATOR_TIMEOUT_MS; one answering nonsense is a 502; neither charges', async () => {
+    // In front of the real facilitator: /supported passes through, /verify stalls or breaks.
+    let verifyMode: 'stall' | 'html' = 'stall';
+    const front = createServer((request, response) => {
+      if (request.url === '/supported') {
+        void fetch(`${rig.facilitator.url}/supported`).then(async (real) => {
+          response.writeHead(real.status, { 'Content-Type': 'application/json' });
+          response.end(await real.text());
+        });
+      } else if (verifyMode === 'stall') {
+        setTimeout(() => response.end('{}'), 2_000);
+      } else {
+        response.writeHead(500, { 'Content-Type': 'text/html' });
+        response.end('<html>upstream exploded</html>');
+      }
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', () => resolve()));
+    const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const paid = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, frontUrl, { X402_FACILITATOR_TIMEOUT_MS: '300' }) });
+    try {
+      const start = await balances();
+      const slow = await paid.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': await officialPaymentHeader(paid, TAXONOMY) } });
+      assert.equal(slow.status, 503);
+      assert.equal((await errorOf(slow)).code, 'facilitator_unavailable');
+      assert.equal(slow.headers.get('retry-after'), '5');
+      verifyMode = 'html';
+      const broken = await paid.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': await officialPaymentHeader(paid, TAXONOMY) } });
+      assert.equal(broken.status, 502);
+      assert.equal((await errorOf(broken)).code, 'facilitator_unavailable');
+      assert.deepEqual(await balances(), start);
+    } finally {
+      await paid.close();
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
     }
   });
 
