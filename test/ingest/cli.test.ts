@@ -1,23 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { readImportRecords } from '../../ingest/snapshot.ts';
-import { countLayoutRows, currentLayoutRows, projectRoot, tempDir, writeJson, writeXlsx } from './fixtures.ts';
+import { countLayoutRows, currentLayoutRows, tempDir, writeJson, writeXlsx } from './fixtures.ts';
+import { runCli } from '../helpers/cli.ts';
 
-function ingestCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'ingest/cli.ts'), ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
+const ingestCli = (args: string[], env: Record<string, string> = {}) => runCli('ingest/cli.ts', args, env);
 
 test('usage errors exit 2', async () => {
   const unknown = await ingestCli(['nosuchsource', 'x']);

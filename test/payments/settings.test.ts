@@ -1,14 +1,13 @@
 // Payment settings, the ledger and the start refusals, without a chain.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
+import { runCli } from '../helpers/cli.ts';
 import { formatUsdc, readRevenue, RevenueLedger, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
 
-const projectRoot = path.resolve(import.meta.dirname, '../..');
 const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 test('development without settings: payments not configured, loopback exempt, the three networks', () => {
@@ -60,19 +59,8 @@ test('X402_ASSETS adds a network and overrides a built-in one', () => {
   assert.deepEqual(settings.assets['eip155:8453'], USDC['eip155:8453']);
 });
 
-function runStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/start.ts')], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
+/** bin/start.ts with only PATH from this environment, so no payment setting leaks in. */
+const runStart = (env: NodeJS.ProcessEnv) => runCli('bin/start.ts', [], { ...Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined])), PATH: process.env.PATH, ...env });
 
 test('npm start in production refuses to start, with one clear line, when the payment settings are missing or malformed', async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'refuse-'));
@@ -119,15 +107,7 @@ test('revenue totals per key, and USDC formatting', () => {
 test('npm run revenue prints the totals of the ledger', async () => {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'revenue-')), 'ledger.jsonl');
   await writeFile(file, [record({}), record({ network: 'eip155:137', amount: '20000' })].map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/revenue.ts')], {
-      cwd: projectRoot, env: { PATH: process.env.PATH, REVENUE_LEDGER: file }, stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve(text));
-  });
+  const { stdout: output } = await runCli('bin/revenue.ts', [], { REVENUE_LEDGER: file });
   assert.match(output, /2 settled payment\(s\), 0\.030000 USDC/);
   assert.match(output, /2026-11-22\s+2\s+0\.030000/);
   assert.match(output, /eip155:137\s+1\s+0\.020000/);

@@ -1,7 +1,6 @@
 // The PTP snapshot writer and its command: import records, re-ingest as a no-op, all-or-nothing
 // rejection, a newer file replacing the days it covers, and `npm run ingest -- ptp`.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -9,8 +8,9 @@ import { Database } from '../../engine/database.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { ingestPtpFiles, PTP_DATASET_URL } from '../../ingest/ptp/snapshot.ts';
 import { IngestRejectedError, readImportRecords } from '../../ingest/snapshot.ts';
-import { projectRoot, tempDir } from '../ingest/fixtures.ts';
+import { tempDir } from '../ingest/fixtures.ts';
 import { FIXTURE_ROWS, HEADERS, portalJson } from './fixture.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const NOW = () => new Date('2026-11-01T10:00:00Z');
 
@@ -117,18 +117,7 @@ test('two new files covering overlapping days in one batch are rejected', async 
   });
 });
 
-function ingestCli(args: string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'ingest/cli.ts'), ...args], {
-      cwd: projectRoot,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
+const ingestCli = (args: string[]) => runCli('ingest/cli.ts', args);
 
 test('npm run ingest -- ptp <folder>: imports, reports coordinates, skips on a re-run; exit 1 on a bad file, 2 on an empty folder', async () => {
   const sources = await tempDir('ptp-cli-');

@@ -1,0 +1,29 @@
+// Runs one of the project's command-line entry points (through tsx) the way npm would, and
+// collects its exit code and output.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const projectRoot = path.resolve(import.meta.dirname, '../..');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `script` is relative to the project root, e.g. 'ingest/cli.ts'. `env` is added to this process's. */
+export function runCli(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, script), ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
