@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import type { Database } from '../engine/database.ts';
 import { loadParquetInto, snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
 
-export { IngestRejectedError, MalformedSourceError } from './errors.ts';
+import { IngestRejectedError, MalformedSourceError } from './errors.ts';
+
+export { IngestRejectedError, MalformedSourceError };
 
 export interface ImportRecord {
   dataset: string;
@@ -89,4 +91,45 @@ export async function commitTables(db: Database, dataDir: string, tables: readon
   } finally {
     await rm(temporary, { recursive: true, force: true });
   }
+}
+
+export interface NewFile<T> {
+  file: string;
+  hash: string;
+  parsed: T;
+}
+
+/**
+ * Parses every file whose bytes were not imported before (nor repeated in the batch). `parse` gets
+ * the files accepted so far, to refuse one that conflicts with them; a MalformedSourceError from it
+ * is collected, and when any file failed IngestRejectedError lists them all, so nothing is written.
+ */
+export async function parseNewFiles<T>(
+  files: readonly string[],
+  knownHashes: ReadonlySet<string>,
+  parse: (file: string, accepted: ReadonlyArray<NewFile<T>>) => Promise<T>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<{ parsed: Array<NewFile<T>>; skipped: string[] }> {
+  const parsed: Array<NewFile<T>> = [];
+  const skipped: string[] = [];
+  const problems: MalformedSourceError[] = [];
+  const seen = new Set(knownHashes);
+  let done = 0;
+  for (const file of files) {
+    const hash = await sha256OfFile(file);
+    if (seen.has(hash)) {
+      skipped.push(file);
+    } else {
+      seen.add(hash);
+      try {
+        parsed.push({ file, hash, parsed: await parse(file, parsed) });
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+      }
+    }
+    onProgress?.(++done, files.length);
+  }
+  if (problems.length > 0) throw new IngestRejectedError(problems);
+  return { parsed, skipped };
 }

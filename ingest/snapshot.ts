@@ -6,8 +6,8 @@ import { basename } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { loadParquetInto } from '../engine/parquet.ts';
 import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, sha256OfFile,
-  type ImportRecord,
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
+  type ImportRecord, type NewFile,
 } from './commit.ts';
 import { parseSebraFile } from './sebra/detect.ts';
 import type { Currency, SebraDayReport, SebraSourceFormat } from './sebra/types.ts';
@@ -76,47 +76,20 @@ export async function readImportRecords(dataDir: string): Promise<ImportRecord[]
   }
 }
 
-interface ParsedFile {
-  file: string;
-  hash: string;
-  report: SebraDayReport;
-}
+type ParsedFile = NewFile<SebraDayReport>;
 
-/** Parses every file not imported before; throws IngestRejectedError listing all malformed files. */
-async function parseNewFiles(
-  files: string[],
-  knownHashes: Set<string>,
-  options: IngestOptions,
-): Promise<{ parsed: ParsedFile[]; skipped: string[] }> {
-  const parsed: ParsedFile[] = [];
-  const skipped: string[] = [];
-  const problems: MalformedSourceError[] = [];
+/** Every file not imported before, parsed; a second report for the same day in the batch is refused. */
+function parseNewSebraFiles(files: string[], knownHashes: Set<string>, options: IngestOptions) {
   const fileForDate = new Map<string, string>();
-  const seen = new Set(knownHashes);
-  let done = 0;
-  for (const file of files) {
-    const hash = await sha256OfFile(file);
-    if (seen.has(hash)) {
-      skipped.push(file);
-    } else {
-      seen.add(hash);
-      try {
-        const report = await parseSebraFile(file, { date: options.date, currency: options.currency });
-        const other = fileForDate.get(report.paymentDate);
-        if (other !== undefined) {
-          throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
-        }
-        fileForDate.set(report.paymentDate, file);
-        parsed.push({ file, hash, report });
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-      }
+  return parseNewFiles<SebraDayReport>(files, knownHashes, async (file) => {
+    const report = await parseSebraFile(file, { date: options.date, currency: options.currency });
+    const other = fileForDate.get(report.paymentDate);
+    if (other !== undefined) {
+      throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
     }
-    options.onProgress?.(++done, files.length);
-  }
-  if (problems.length > 0) throw new IngestRejectedError(problems);
-  return { parsed, skipped };
+    fileForDate.set(report.paymentDate, file);
+    return report;
+  }, options.onProgress);
 }
 
 /**
@@ -130,15 +103,11 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
   try {
     for (const sql of CREATE_TABLES) await db.run(sql);
     const previousImports = await loadImportLedger(db, opts.dataDir);
-    const { parsed, skipped } = await parseNewFiles(
-      files,
-      new Set(previousImports.map((record) => record.fileHash)),
-      opts,
-    );
+    const { parsed, skipped } = await parseNewSebraFiles(files, new Set(previousImports.map((record) => record.fileHash)), opts);
     if (parsed.length === 0) return { imported: [], skipped };
 
     const importDate = (opts.now ?? (() => new Date()))();
-    const imported: ImportRecord[] = parsed.map(({ file, hash, report }) => ({
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: report }) => ({
       dataset: DATASET,
       source: report.format,
       sourceFile: basename(file),
@@ -172,7 +141,7 @@ async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void
 }
 
 async function stageNewRows(db: Database, parsed: ParsedFile[]): Promise<void> {
-  const payments = parsed.flatMap(({ file, report }) =>
+  const payments = parsed.flatMap(({ file, parsed: report }) =>
     report.rows.map((row) => [
       row.paymentDate,
       row.currency,
@@ -188,7 +157,7 @@ async function stageNewRows(db: Database, parsed: ParsedFile[]): Promise<void> {
   await db.appendRows('stage_payments', payments);
   await db.appendRows(
     'stage_days',
-    parsed.map(({ file, report }) => [report.paymentDate, report.currency, report.status, basename(file)]),
+    parsed.map(({ file, parsed: report }) => [report.paymentDate, report.currency, report.status, basename(file)]),
   );
 }
 

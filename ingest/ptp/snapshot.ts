@@ -7,8 +7,7 @@ import { basename } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, sha256OfFile,
-  type ImportRecord,
+  appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile,
 } from '../commit.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
 import { parsePtpFile } from './parse.ts';
@@ -68,45 +67,23 @@ export interface PtpIngestResult {
   clusters: number;
 }
 
-interface ParsedFile {
-  file: string;
-  hash: string;
-  parsed: PtpFile;
-  firstDay: string;
-  lastDay: string;
-}
+/** A parsed file with the first and last accident day it covers. */
+type DatedPtpFile = PtpFile & { firstDay: string; lastDay: string };
+type ParsedFile = NewFile<DatedPtpFile>;
 
-async function parseNewFiles(files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
-  const parsed: ParsedFile[] = [];
-  const skipped: string[] = [];
-  const problems: MalformedSourceError[] = [];
-  const seen = new Set(knownHashes);
-  let done = 0;
-  for (const file of files) {
-    const hash = await sha256OfFile(file);
-    if (seen.has(hash)) {
-      skipped.push(file);
-    } else {
-      seen.add(hash);
-      try {
-        const result = await parsePtpFile(file);
-        const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
-        const entry = { file, hash, parsed: result, firstDay: days[0], lastDay: days[days.length - 1] };
-        const overlap = parsed.find((other) => other.firstDay <= entry.lastDay && entry.firstDay <= other.lastDay);
-        if (overlap) {
-          throw new MalformedSourceError(file, null,
-            `covers ${entry.firstDay}..${entry.lastDay}, overlapping ${basename(overlap.file)} (${overlap.firstDay}..${overlap.lastDay}) in the same batch`);
-        }
-        parsed.push(entry);
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-      }
+/** Every file not imported before, parsed; two new files covering overlapping days are refused. */
+function parseNewPtpFiles(files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
+  return parseNewFiles<DatedPtpFile>(files, knownHashes, async (file, accepted) => {
+    const result = await parsePtpFile(file);
+    const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
+    const entry = { ...result, firstDay: days[0]!, lastDay: days[days.length - 1]! };
+    const overlap = accepted.find(({ parsed: other }) => other.firstDay <= entry.lastDay && entry.firstDay <= other.lastDay);
+    if (overlap) {
+      throw new MalformedSourceError(file, null,
+        `covers ${entry.firstDay}..${entry.lastDay}, overlapping ${basename(overlap.file)} (${overlap.parsed.firstDay}..${overlap.parsed.lastDay}) in the same batch`);
     }
-    options.onProgress?.(++done, files.length);
-  }
-  if (problems.length > 0) throw new IngestRejectedError(problems);
-  return { parsed, skipped };
+    return entry;
+  }, options.onProgress);
 }
 
 /**
@@ -120,7 +97,7 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
     for (const sql of [CREATE_CRASHES, CREATE_LOCATIONS, CREATE_STAGE]) await db.run(sql);
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === PTP_DATASET).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, options);
+    const { parsed, skipped } = await parseNewPtpFiles(files, known, options);
     const coordinates: CoordinateCounts = { as_given: 0, swapped: 0, missing: 0, out_of_area: 0 };
     for (const { parsed: p } of parsed) for (const r of p.records) coordinates[r.coordinateFix]++;
     if (parsed.length === 0) return { imported: [], skipped, coordinates, crashes: 0, clusters: 0 };
@@ -166,7 +143,7 @@ async function stage(db: Database, parsed: readonly ParsedFile[]): Promise<void>
 
 /** Drops the held accidents of the days each new file covers, then inserts the new ones. */
 async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
-  for (const { firstDay, lastDay } of parsed) {
+  for (const { parsed: { firstDay, lastDay } } of parsed) {
     await db.run('DELETE FROM ptp_crashes WHERE CAST(crash_datetime AS DATE) BETWEEN CAST($first AS DATE) AND CAST($last AS DATE)', {
       first: firstDay,
       last: lastDay,
