@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
 import { sebraSampleSource } from './sebra/sampleSource.ts';
 import { ptpSampleSource } from './ptp/sampleSource.ts';
+import { agrifoodSampleSource } from './agrifood/sampleSource.ts';
 
 /** Every source with a sample, in the order they are built. */
-export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource];
+export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource, agrifoodSampleSource];
 
 export interface BootstrapOptions {
   /** Snapshot folder (data/parquet). */

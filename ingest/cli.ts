@@ -7,9 +7,10 @@ import { UsageError, type IngestCommand } from './command.ts';
 import { IngestRejectedError } from './errors.ts';
 import { sebraIngestCommand } from './sebra/command.ts';
 import { ptpIngestCommand } from './ptp/command.ts';
+import { agrifoodIngestCommand } from './agrifood/command.ts';
 
 /** One command per source. */
-const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand];
+const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand, agrifoodIngestCommand];
 
 function usage(): string {
   return COMMANDS.map((c) => `usage: npm run ingest -- ${c.source} ${c.usage} [--data-dir DIR]`).join('\n');

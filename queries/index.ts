@@ -4,12 +4,14 @@ import type { Route } from './catalog.ts';
 import { loadImports } from './imports.ts';
 import { loadSebra, sebraRoutes } from './sebra/index.ts';
 import { loadPtp, ptpRoutes } from './ptp/index.ts';
+import { agrifoodRoutes, loadAgrifood } from './agrifood/index.ts';
 
-export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes];
+export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes, ...agrifoodRoutes];
 
 /** Loads the Parquet snapshot in `dataDir` into in-memory tables and builds the shared rollups. */
 export async function loadSnapshot(db: Database, dataDir: string): Promise<void> {
   await loadImports(db, dataDir);
   await loadSebra(db, dataDir);
   await loadPtp(db, dataDir);
+  await loadAgrifood(db, dataDir);
 }
