@@ -5,9 +5,10 @@ import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
 import { sebraSampleSource } from './sebra/sampleSource.ts';
 import { ptpSampleSource } from './ptp/sampleSource.ts';
 import { agrifoodSampleSource } from './agrifood/sampleSource.ts';
+import { tradeSampleSource } from './trade/sampleSource.ts';
 
 /** Every source with a sample, in the order they are built. */
-export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource, agrifoodSampleSource];
+export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource, agrifoodSampleSource, tradeSampleSource];
 
 export interface BootstrapOptions {
   /** Snapshot folder (data/parquet). */

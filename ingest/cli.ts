@@ -8,9 +8,10 @@ import { IngestRejectedError } from './errors.ts';
 import { sebraIngestCommand } from './sebra/command.ts';
 import { ptpIngestCommand } from './ptp/command.ts';
 import { agrifoodIngestCommand } from './agrifood/command.ts';
+import { tradeIngestCommand } from './trade/command.ts';
 
 /** One command per source. */
-const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand, agrifoodIngestCommand];
+const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand, agrifoodIngestCommand, tradeIngestCommand];
 
 function usage(): string {
   return COMMANDS.map((c) => `usage: npm run ingest -- ${c.source} ${c.usage} [--data-dir DIR]`).join('\n');
