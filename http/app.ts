@@ -5,6 +5,7 @@ import type { Route } from '../queries/catalog.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { isoToday } from '../queries/shared/window.ts';
 import { errorHandler, emptyResponseHandler } from './errors.ts';
+import type { ResponseCache } from './cache.ts';
 import { buildRouter } from './router.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 
@@ -19,6 +20,8 @@ export interface AppOptions {
   logError?: (error: unknown) => void;
   /** The free docs' base address and payment facts; default: BASE_URL and the payment settings of the environment. */
   docs?: Partial<DocsOptions>;
+  /** The answer cache; default a fresh ResponseCache (the benchmark passes a zero-size one to time misses). */
+  cache?: ResponseCache;
 }
 
 export async function createApp(options: AppOptions): Promise<Koa> {
@@ -42,6 +45,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     routes: options.routes,
     today: () => isoToday(now(), timeZone),
     beforeHandler: options.beforeHandler,
+    cache: options.cache,
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

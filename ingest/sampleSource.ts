@@ -8,13 +8,20 @@ export interface SampleBuildOptions {
   log: (line: string) => void;
 }
 
+export interface SampleGenerateOptions {
+  scale?: number;
+}
+
 export interface SampleSource {
   /** Folder name under data/sample and the name in log lines ("sebra", "ptp", ...). */
   name: string;
   /** True when this source's tables are already in the snapshot. */
   isLoaded(dataDir: string): Promise<boolean>;
-  /** Writes the deterministic sample files into options.sampleDir. */
-  generate(sampleDir: string): Promise<void>;
+  /**
+   * Writes the deterministic sample files into sampleDir. `scale` (>= 1, default 1: the sample itself,
+   * byte for byte) multiplies the source's rows for benchmarks, in the same real formats.
+   */
+  generate(sampleDir: string, options?: SampleGenerateOptions): Promise<void>;
   /** Ingests every sample file of options.sampleDir; returns the number of files and rows imported. */
   ingest(options: SampleBuildOptions): Promise<{ files: number; rows: number }>;
 }

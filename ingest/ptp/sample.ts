@@ -10,7 +10,10 @@
 // Accidents are placed around the real cities of the places table (Gaussian scatter, wider for
 // larger cities), plus planted deadly hot spots (HOT_SPOTS) within 300 m of a fixed point.
 // Each year draws from its own seeded PRNG, so the files are identical on every run.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { CITIES, oblastByCode, settlementLabel, type City } from '../../queries/ptp/places.ts';
@@ -131,12 +134,16 @@ function makeCrash(random: Random, year: number, city: City, spot: HotSpot | nul
   };
 }
 
-/** The year's accidents, oldest first (ties: generation order). */
-export function generateYear(year: number): Crash[] {
+/**
+ * The year's accidents, oldest first (ties: generation order). A scale above 1 multiplies the ordinary
+ * accidents (the planted hot spots keep their numbers); scale 1 is the sample itself.
+ */
+export function generateYear(year: number, scale = 1): Crash[] {
+  if (!Number.isFinite(scale) || scale < 1) throw new RangeError(`sample scale must be a number >= 1 (got ${scale})`);
   const random = new Random(`ptp-${year}`);
   const crashes: Crash[] = [];
   const share = dayCount(year) / 365;
-  for (let i = 0; i < Math.round(CRASHES_PER_YEAR * share); i++) {
+  for (let i = 0; i < Math.round(CRASHES_PER_YEAR * scale * share); i++) {
     crashes.push(makeCrash(random, year, pickWeighted(random, CITIES, (c) => c.weight), null));
   }
   for (const spot of HOT_SPOTS) {
@@ -197,28 +204,57 @@ const STYLES: Record<number, Style & { form: 'portal-json' | 'objects-json' | 'c
   2026: { form: 'csv', delimiter: ',', date: 'iso-seconds', decimalComma: false, upperRegions: true, upperSettlements: 0 },
 };
 
-/** Writes the sample files into dir; returns their paths. */
-export async function generatePtpSample(dir: string): Promise<string[]> {
+/** Rows per write: a large scale never holds a whole file as one string. */
+const WRITE_CHUNK = 5_000;
+
+/**
+ * The file's text in pieces, exactly as one JSON.stringify / csv-stringify of all rows would write it
+ * (portal JSON: the compact form; object JSON: one-space indentation, each object indented once more).
+ */
+function* fileChunks(rows: readonly string[][], style: (typeof STYLES)[number]): Generator<string> {
+  const chunks = (from: number) => rows.slice(from, from + WRITE_CHUNK);
+  if (style.form === 'csv') {
+    yield stringify([HEADERS], { delimiter: style.delimiter, record_delimiter: '\r\n' });
+    for (let i = 0; i < rows.length; i += WRITE_CHUNK) yield stringify(chunks(i), { delimiter: style.delimiter, record_delimiter: '\r\n' });
+  } else if (style.form === 'portal-json') {
+    yield `{"success":true,"data":[${JSON.stringify(HEADERS)}`;
+    for (let i = 0; i < rows.length; i += WRITE_CHUNK) yield chunks(i).map((row) => `,${JSON.stringify(row)}`).join('');
+    yield ']}';
+  } else {
+    if (rows.length === 0) {
+      yield '[]';
+      return;
+    }
+    yield '[';
+    for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+      yield chunks(i)
+        .map((row, j) => `${i + j === 0 ? '' : ','}\n ${JSON.stringify(Object.fromEntries(HEADERS.map((h, k) => [h, row[k]])), null, 1).replace(/\n/g, '\n ')}`)
+        .join('');
+    }
+    yield '\n]';
+  }
+}
+
+export interface PtpSampleOptions {
+  /** Ordinary accidents per year multiplied by this (>= 1, default 1: the sample itself). */
+  scale?: number;
+}
+
+/** Writes the sample files into dir, streamed in chunks; returns their paths. */
+export async function generatePtpSample(dir: string, options: PtpSampleOptions = {}): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const files: string[] = [];
   for (const year of SAMPLE_YEARS) {
     const style = STYLES[year];
     const random = new Random(`ptp-style-${year}`);
-    const rows = generateYear(year).map((crash, i) => cells(crash, i, style, random));
-    let name: string;
-    let content: string;
-    if (style.form === 'csv') {
-      name = `ptp-${year}.csv`;
-      content = stringify([HEADERS, ...rows], { delimiter: style.delimiter, record_delimiter: '\r\n' });
-    } else if (style.form === 'portal-json') {
-      name = `ptp-${year}.json`;
-      content = JSON.stringify({ success: true, data: [HEADERS, ...rows] });
-    } else {
-      name = `ptp-${year}.json`;
-      content = JSON.stringify(rows.map((row) => Object.fromEntries(HEADERS.map((h, i) => [h, row[i]]))), null, 1);
+    const rows = generateYear(year, options.scale ?? 1).map((crash, i) => cells(crash, i, style, random));
+    const file = join(dir, `ptp-${year}.${style.form === 'csv' ? 'csv' : 'json'}`);
+    const out = createWriteStream(file, 'utf8');
+    for (const chunk of fileChunks(rows, style)) {
+      if (!out.write(chunk)) await once(out, 'drain');
     }
-    const file = join(dir, name);
-    await writeFile(file, content, 'utf8');
+    out.end();
+    await finished(out);
     files.push(file);
   }
   return files;

@@ -8,8 +8,8 @@ import { ingestPtpFiles, PTP_TABLES } from './snapshot.ts';
 export const ptpSampleSource: SampleSource = {
   name: 'ptp',
   isLoaded: (dataDir) => fileExists(join(dataDir, `${PTP_TABLES.crashes}.parquet`)),
-  generate: async (sampleDir) => {
-    await generatePtpSample(sampleDir);
+  generate: async (sampleDir, options) => {
+    await generatePtpSample(sampleDir, { scale: options?.scale });
   },
   async ingest({ dataDir, sampleDir }) {
     const { imported } = await ingestPtpFiles(await ptpSourceFiles(sampleDir), { dataDir });

@@ -280,15 +280,46 @@ function timingAllows(stream: Stream, date: string, payDay: number): boolean {
   }
 }
 
-/** The content of one day's report (deterministic in the date alone). */
-export function sampleDay(date: string): SampleDay {
+/**
+ * The organisations of a report at the given scale: the first ORGANISATIONS.length are the sample's
+ * own; a scale above 1 adds copies (`copy` 1, 2, ...) of the same templates with their own masked ids
+ * ("001" + four-digit copy number + "***"), names ("Народно събрание (2)") and random draws, until there
+ * are round(ORGANISATIONS.length * scale) of them.
+ */
+function scaledOrganisations(scale: number): Array<{ organisation: Organisation; copy: number }> {
+  const total = Math.max(ORGANISATIONS.length, Math.round(ORGANISATIONS.length * scale));
+  const list: Array<{ organisation: Organisation; copy: number }> = [];
+  for (let i = 0; i < total; i++) list.push({ organisation: ORGANISATIONS[i % ORGANISATIONS.length], copy: Math.floor(i / ORGANISATIONS.length) });
+  return list;
+}
+
+function checkScale(scale: number): void {
+  if (!Number.isFinite(scale) || scale < 1) throw new RangeError(`sample scale must be a number >= 1 (got ${scale})`);
+}
+
+/**
+ * The content of one day's report (deterministic in the date and the scale). At scale 1 the
+ * sample's own organisations; above 1, copies of them that draw from their own seeded PRNG (so the
+ * sample's organisations keep the same numbers at every scale) and carry none of the planted anomalies.
+ */
+export function sampleDay(date: string, scale = 1): SampleDay {
+  checkScale(scale);
   const currency: Currency = date < EURO_FROM ? 'BGN' : 'EUR';
   if (ANOMALIES.noPayments.has(date)) return { date, currency, sections: [] };
   const random = new Random(date);
+  const copyRandom = new Random(`${date} copies`);
   const toCents = (bgn: number) => Math.round((currency === 'BGN' ? bgn : bgn / BGN_PER_EUR) * 100);
   const countFactor = ANOMALIES.countSpike.get(date) ?? 1;
   const sections: SampleSection[] = [];
-  for (const organisation of ORGANISATIONS) {
+  for (const { organisation, copy } of scaledOrganisations(scale)) {
+    if (copy > 0) {
+      const lines = copyLines(organisation, date, copyRandom, countFactor, toCents);
+      if (lines.length > 0) {
+        const maskedId = `${organisation.system}${String(copy).padStart(4, '0')}***`;
+        sections.push({ name: `${organisation.name} (${copy + 1})`, maskedId, lines: mergeByLine(lines) });
+      }
+      continue;
+    }
     const lines: SampleLine[] = [];
     for (const stream of organisation.streams) {
       // Draw for every stream every day so one stream's schedule never shifts another's numbers.
@@ -310,6 +341,22 @@ export function sampleDay(date: string): SampleDay {
     sections.push({ name: organisation.name, maskedId: `${organisation.system}*******`, lines: mergeByLine(lines) });
   }
   return { date, currency, sections };
+}
+
+/** A scaled copy's lines: the template's streams with the copy's own draws, no planted anomalies. */
+function copyLines(organisation: Organisation, date: string, random: Random, countFactor: number, toCents: (bgn: number) => number): SampleLine[] {
+  const lines: SampleLine[] = [];
+  for (const stream of organisation.streams) {
+    const pays = random.chance(stream.probability);
+    const amountNoise = random.noise(0.35);
+    const countNoise = random.noise(0.3);
+    const negative = random.chance(stream.negativeShare ?? 0);
+    if (!pays || !timingAllows(stream, date, organisation.payDay)) continue;
+    const bgn = stream.amount * amountNoise * (negative ? -0.4 : 1);
+    const count = Math.min(2_000, Math.max(1, Math.round(stream.count * countNoise * countFactor)));
+    lines.push({ code: stream.code, description: stream.description ?? nameForCode(stream.code)!, count, cents: toCents(bgn) });
+  }
+  return lines;
 }
 
 /** One line per code (or uncoded description), coded lines first in code order. */
@@ -404,6 +451,12 @@ export async function rezipWithFixedDate(bytes: Buffer): Promise<Buffer> {
   return target.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 }, platform: 'DOS' });
 }
 
+/** The sheet as the open-data portal serves it: every cell text, empty cells "". */
+function portalJson(rows: Cell[][]): string {
+  const text = (cell: Cell) => (cell === null ? '' : typeof cell === 'number' ? String(cell) : cell);
+  return JSON.stringify({ success: true, data: rows.map((row) => row.map(text)) });
+}
+
 export function sampleFileName(isoDate: string): string {
   return `SEBRA-${ddmmyyyy(isoDate, '')}.xlsx`;
 }
@@ -411,17 +464,27 @@ export function sampleFileName(isoDate: string): string {
 export interface SampleOptions {
   from?: string;
   to?: string;
+  /** Organisations per report multiplied by this (>= 1, default 1: the sample itself). */
+  scale?: number;
+  /**
+   * 'xlsx' (default): the Ministry of Finance workbook; 'portal-json': the same sheet as data.egov.bg
+   * serves it ({"success":true,"data":[[cell text...]...]}), far cheaper to write and read at scale.
+   */
+  format?: 'xlsx' | 'portal-json';
   onProgress?: (done: number, total: number) => void;
 }
 
 /** Writes one XLSX per working day into dir; returns the files written, in date order. */
 export async function generateSebraSample(dir: string, options: SampleOptions = {}): Promise<string[]> {
+  const scale = options.scale ?? 1;
+  checkScale(scale);
   const days = workingDays(options.from ?? SAMPLE_FIRST_DAY, options.to ?? SAMPLE_LAST_DAY);
   await mkdir(dir, { recursive: true });
   const files: string[] = [];
   for (const date of days) {
-    const file = join(dir, sampleFileName(date));
-    await writeFile(file, await workbookBytes(sampleSheetRows(sampleDay(date))));
+    const rows = sampleSheetRows(sampleDay(date, scale));
+    const file = join(dir, options.format === 'portal-json' ? sampleFileName(date).replace(/\.xlsx$/, '.json') : sampleFileName(date));
+    await writeFile(file, options.format === 'portal-json' ? portalJson(rows) : await workbookBytes(rows));
     files.push(file);
     options.onProgress?.(files.length, days.length);
   }

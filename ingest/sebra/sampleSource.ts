@@ -8,8 +8,8 @@ import { generateSebraSample } from './sample.ts';
 export const sebraSampleSource: SampleSource = {
   name: 'sebra',
   isLoaded: (dataDir) => fileExists(join(dataDir, SNAPSHOT_FILES.payments)),
-  generate: async (sampleDir) => {
-    await generateSebraSample(sampleDir);
+  generate: async (sampleDir, options) => {
+    await generateSebraSample(sampleDir, { scale: options?.scale });
   },
   async ingest({ dataDir, sampleDir, log }) {
     const files = await sebraSourceFiles(sampleDir);

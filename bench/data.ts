@@ -1,0 +1,166 @@
+// Data at scale: each source's sample generated at a tier's factor in its real formats, ingested
+// through the real ingest path (timed: rows per second), next to DuckDB reading the same files
+// directly (read_csv / read_json into a table) as the floor.
+import { readdir, rm, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { Database } from '../engine/database.ts';
+import { sqlStringLiteral } from '../engine/parquet.ts';
+import { SAMPLE_SOURCES } from '../ingest/bootstrap.ts';
+import type { SampleSource } from '../ingest/sampleSource.ts';
+import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../ingest/sebra/sample.ts';
+import { perSecond, ratio } from './stats.ts';
+
+export interface Tier {
+  name: string;
+  /** Per source: the generator's scale factor (absent: 1, the sample itself). */
+  factors: Record<string, number>;
+}
+
+/**
+ * x100 is sized by the issue's minimums: SEBRA >= 10 million payment rows (the sample's 37 214 rows
+ * x 285 = 10.6 million), PTP >= 1 million accidents (5 706 x 176 = 1.0 million), agri-food and trade
+ * x 100; x10 is a tenth of that; x1 is the sample itself.
+ */
+export const TIERS: readonly Tier[] = [
+  { name: 'x1', factors: {} },
+  { name: 'x10', factors: { sebra: 28.5, ptp: 17.6, agrifood: 10, trade: 10 } },
+  { name: 'x100', factors: { sebra: 285, ptp: 176, agrifood: 100, trade: 100 } },
+];
+
+/** Sources whose generator takes a scale; the others are benchmarked at x1 in every tier. */
+export const SCALED_SOURCES: ReadonlySet<string> = new Set(['sebra', 'ptp']);
+
+/** SEBRA days sampled in the XLSX form at tiers above x1 (the whole range is written as portal JSON there). */
+export const SEBRA_XLSX_PROBE_DAYS = 20;
+
+export interface IngestFigures {
+  files: number;
+  bytes: number;
+  rows: number;
+  ms: number;
+  rowsPerSec: number | null;
+}
+
+export interface SourceData {
+  source: string;
+  /** Scale factor actually applied. */
+  factor: number;
+  /** File form the bulk was written in (mof-xlsx, portal-json, mixed ...). */
+  form: string;
+  generateMs: number;
+  ingest: IngestFigures;
+  /** DuckDB reading the same files into a table: null for XLSX (no reader without a download). */
+  floor: { form: string; files: number; ms: number; rowsPerSec: number | null } | null;
+  /** ingest rows/s divided by floor rows/s. */
+  ingestVsFloor: number | null;
+  /** SEBRA above x1: the XLSX form measured on SEBRA_XLSX_PROBE_DAYS days at the same scale. */
+  xlsxProbe?: IngestFigures;
+  note?: string;
+}
+
+async function filesIn(dir: string): Promise<Array<{ file: string; bytes: number }>> {
+  const names = (await readdir(dir)).sort();
+  return Promise.all(names.map(async (name) => ({ file: join(dir, name), bytes: (await stat(join(dir, name))).size })));
+}
+
+/** DuckDB reads each CSV / JSON file straight into a table; XLSX files are not counted. */
+export async function duckdbFloor(files: readonly string[]): Promise<{ files: number; ms: number }> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    let ms = 0;
+    let count = 0;
+    for (const [i, file] of files.entries()) {
+      const extension = extname(file).toLowerCase();
+      const reader =
+        extension === '.csv' ? `read_csv(${sqlStringLiteral(file)})`
+          : extension === '.json' ? `read_json(${sqlStringLiteral(file)}, maximum_object_size = 2000000000)`
+            : null;
+      if (!reader) continue;
+      const started = performance.now();
+      await db.run(`CREATE TABLE floor_${i} AS SELECT * FROM ${reader}`);
+      ms += performance.now() - started;
+      await db.run(`DROP TABLE floor_${i}`);
+      count++;
+    }
+    return { files: count, ms };
+  } finally {
+    await db.close();
+  }
+}
+
+async function timedIngest(source: SampleSource, sampleDir: string, dataDir: string): Promise<IngestFigures> {
+  const files = await filesIn(sampleDir);
+  const started = performance.now();
+  const { rows } = await source.ingest({ dataDir, sampleDir, log: () => undefined });
+  const ms = performance.now() - started;
+  return { files: files.length, bytes: files.reduce((sum, f) => sum + f.bytes, 0), rows, ms, rowsPerSec: perSecond(rows, ms) };
+}
+
+function formOf(files: readonly string[]): string {
+  const extensions = [...new Set(files.map((f) => extname(f).slice(1).toLowerCase()))].sort();
+  return extensions.join('+');
+}
+
+/** Generates, ingests and floors one source at one tier into workDir/<tier>/{sample,parquet}. */
+export async function prepareSource(source: SampleSource, tier: Tier, workDir: string, log: (line: string) => void): Promise<SourceData> {
+  const scaled = SCALED_SOURCES.has(source.name);
+  const factor = scaled ? (tier.factors[source.name] ?? 1) : 1;
+  const sampleDir = join(workDir, tier.name, 'sample', source.name);
+  const dataDir = join(workDir, tier.name, 'parquet');
+  await rm(sampleDir, { recursive: true, force: true });
+  log(`${tier.name} ${source.name}: generating at x${factor}`);
+  let started = performance.now();
+  const sebraBulkJson = source.name === 'sebra' && factor > 1;
+  if (sebraBulkJson) await generateSebraSample(sampleDir, { scale: factor, format: 'portal-json' });
+  else await source.generate(sampleDir, { scale: factor });
+  const generateMs = performance.now() - started;
+  log(`${tier.name} ${source.name}: ingesting`);
+  const ingest = await timedIngest(source, sampleDir, dataDir);
+  const files = (await filesIn(sampleDir)).map((f) => f.file);
+  let floorFiles = files;
+  let floorNote: string | undefined;
+  if (source.name === 'sebra' && !sebraBulkJson) {
+    // DuckDB has no XLSX reader without downloading an extension: its floor reads the portal-JSON copy of the same reports.
+    const copyDir = join(workDir, tier.name, 'floor-copy', 'sebra');
+    await rm(copyDir, { recursive: true, force: true });
+    floorFiles = await generateSebraSample(copyDir, { scale: factor, format: 'portal-json' });
+    floorNote = 'floor: DuckDB read_json of the portal-JSON copy of the same reports (DuckDB reads no XLSX without a downloaded extension)';
+  }
+  log(`${tier.name} ${source.name}: DuckDB floor`);
+  const floorRun = await duckdbFloor(floorFiles);
+  const floor = floorRun.files > 0 ? { form: formOf(floorFiles), files: floorRun.files, ms: floorRun.ms, rowsPerSec: perSecond(ingest.rows, floorRun.ms) } : null;
+  const result: SourceData = {
+    source: source.name, factor, form: formOf(files), generateMs, ingest, floor,
+    ingestVsFloor: ratio(ingest.rowsPerSec, floor?.rowsPerSec ?? null),
+    ...(floorNote ? { note: floorNote } : {}),
+  };
+  if (!scaled) result.note = `${result.note ? `${result.note}; ` : ''}generator takes no scale yet: x1 data`;
+  if (sebraBulkJson) {
+    result.note = 'bulk written as the portal-JSON form of the same daily reports; XLSX measured on a probe of the first days';
+    result.xlsxProbe = await sebraXlsxProbe(source, factor, join(workDir, tier.name, 'xlsx-probe'), log);
+  }
+  return result;
+}
+
+/** The XLSX path at a tier's scale, on the first SEBRA_XLSX_PROBE_DAYS working days (generated and ingested into a scratch snapshot). */
+async function sebraXlsxProbe(source: SampleSource, factor: number, probeDir: string, log: (line: string) => void): Promise<IngestFigures> {
+  await rm(probeDir, { recursive: true, force: true });
+  const days = workingDays(SAMPLE_FIRST_DAY, '2026-12-31').slice(0, SEBRA_XLSX_PROBE_DAYS);
+  log(`sebra xlsx probe: ${days.length} days at x${factor}`);
+  await generateSebraSample(join(probeDir, 'sample'), { scale: factor, from: days[0], to: days[days.length - 1] });
+  const figures = await timedIngest(source, join(probeDir, 'sample'), join(probeDir, 'parquet'));
+  await rm(probeDir, { recursive: true, force: true });
+  return figures;
+}
+
+/** Every sample source at one tier; returns the snapshot folder and the per-source figures. */
+export async function prepareTier(tier: Tier, workDir: string, sources: readonly string[] | undefined, log: (line: string) => void): Promise<{ dataDir: string; sources: SourceData[] }> {
+  const dataDir = join(workDir, tier.name, 'parquet');
+  await rm(join(workDir, tier.name), { recursive: true, force: true });
+  const figures: SourceData[] = [];
+  for (const source of SAMPLE_SOURCES) {
+    if (sources && !sources.includes(source.name)) continue;
+    figures.push(await prepareSource(source, tier, workDir, log));
+  }
+  return { dataDir, sources: figures };
+}

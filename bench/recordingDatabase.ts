@@ -1,0 +1,35 @@
+// A view of the engine that records every query a handler issues, so the same statements can be
+// re-run directly as the handler's SQL floor (the query cost without the handler's own work).
+import type { Database, SqlParams } from '../engine/database.ts';
+
+export interface RecordedQuery {
+  sql: string;
+  params: SqlParams;
+}
+
+/** The same Database, with `all` calls appended to `log`; every other member passes through. */
+export function recordingDatabase(db: Database, log: RecordedQuery[]): Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property === 'all') {
+        return (sql: string, params: SqlParams = {}) => {
+          log.push({ sql, params: { ...params } });
+          return target.all(sql, params);
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Table names a statement reads (FROM / JOIN targets that are plain identifiers), sorted, without CTE names. */
+export function tablesRead(sql: string): string[] {
+  const ctes = new Set([...sql.matchAll(/(?:\bWITH\b|,)\s*(?:RECURSIVE\s+)?([a-z_][a-z0-9_]*)\s+AS\s*(?:MATERIALIZED\s*)?\(/gi)].map((m) => m[1].toLowerCase()));
+  const tables = new Set<string>();
+  for (const match of sql.matchAll(/\b(?:FROM|JOIN)\s+([a-z_][a-z0-9_]*)\b/gi)) {
+    const name = match[1].toLowerCase();
+    if (!ctes.has(name) && !['unnest', 'range', 'generate_series', 'lateral', 'values', 'read_parquet'].includes(name)) tables.add(name);
+  }
+  return [...tables].sort();
+}

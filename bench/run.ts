@@ -1,0 +1,179 @@
+// `npm run bench [-- --quick] [--scales x1,x10,x100] [--sources sebra,ptp] [--no-paid]`:
+// data at each scale (generate, ingest, DuckDB floor), then per scale a separate measured process
+// (startup, RSS, every catalog example's handler vs its SQL floor and through HTTP), HTTP load with
+// autocannon against the app, a bare Koa route and the paid app; writes bench/results/<date>.{json,md}
+// and, for a full run, the README summary.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { DEV_KEYS, DEV_NETWORK, startDevChain, type DevChain } from '../devchain/chain.ts';
+import { startLocalFacilitator, type LocalFacilitator } from '../devchain/facilitator.ts';
+import { prepareTier, TIERS, type Tier } from './data.ts';
+import { presignPayments, runLoad, warm, type LoadResult } from './load.ts';
+import { checkTargets, renderMarkdown, updateReadme, writeReport, type BenchReport, type TierReport } from './report.ts';
+import type { TargetOptions, TargetReport } from './target.ts';
+
+export interface BenchOptions {
+  quick: boolean;
+  tiers: readonly Tier[];
+  /** Only these sample sources (and their domains' routes); all when absent. */
+  sources?: string[];
+  paid: boolean;
+  /** Scratch folder for generated samples and snapshots. */
+  workDir: string;
+  resultsDir: string;
+  /** README to refresh with the summary (full runs); none: leave it. */
+  readme?: string;
+  log: (line: string) => void;
+}
+
+const SETTINGS = {
+  quick: { runs: 10, connections: 10, loadSeconds: 3, paidRequests: 20 },
+  full: { runs: 60, connections: 10, loadSeconds: 8, paidRequests: 150 },
+} as const;
+
+/** Runs bench/target.ts in its own process; resolves with its report and a stop function. */
+async function startTarget(options: TargetOptions): Promise<{ report: TargetReport; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'target.ts'), JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const firstLine = await new Promise<string>((done, fail) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', done);
+    void exited.then((code) => fail(new Error(`bench target exited (${code}) before reporting`)));
+  });
+  return {
+    report: JSON.parse(firstLine) as TargetReport,
+    async stop() {
+      child.stdin!.end();
+      await exited;
+    },
+  };
+}
+
+interface PaymentRig {
+  chain: DevChain;
+  facilitator: LocalFacilitator;
+  env: Record<string, string>;
+}
+
+async function startPaymentRig(workDir: string): Promise<PaymentRig> {
+  const chain = await startDevChain();
+  const facilitator = await startLocalFacilitator({ chain });
+  const env = {
+    NODE_ENV: 'development',
+    X402_PAY_TO: chain.addresses.payTo,
+    X402_FACILITATOR_URL: facilitator.url,
+    X402_NETWORKS: DEV_NETWORK,
+    X402_ASSETS: JSON.stringify({ [DEV_NETWORK]: { address: chain.token, name: 'USD Coin', version: '2' } }),
+    X402_EXEMPT_LOOPBACK: 'false',
+    REVENUE_LEDGER: join(workDir, 'revenue.jsonl'),
+  };
+  return { chain, facilitator, env };
+}
+
+/** The domain tags whose routes are measured: the sources built (a source's name is its routes' tag). */
+function tagsFor(sources: string[] | undefined): string[] | undefined {
+  return sources;
+}
+
+async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | null): Promise<TierReport> {
+  const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
+  const data = await prepareTier(tier, options.workDir, options.sources, options.log);
+  options.log(`${tier.name}: measuring endpoints in a fresh process`);
+  const { report, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
+  const load: LoadResult[] = [];
+  try {
+    const paths = report.cases.filter((c) => c.status === 200).map((c) => c.url);
+    const app = `http://127.0.0.1:${report.ports.app}`;
+    await warm(app, paths);
+    options.log(`${tier.name}: HTTP load`);
+    load.push(await runLoad('bare-koa', { base: `http://127.0.0.1:${report.ports.bare}`, paths: ['/'], connections: settings.connections, durationS: settings.loadSeconds }));
+    load.push(await runLoad('mix', { base: app, paths, connections: settings.connections, durationS: settings.loadSeconds }));
+    if (rig && report.ports.paid !== null) {
+      const paid = `http://127.0.0.1:${report.ports.paid}`;
+      options.log(`${tier.name}: signing ${settings.paidRequests} payments`);
+      const signed = await presignPayments(paid, paths, settings.paidRequests, DEV_KEYS.payer);
+      // The paid answers come from the same warm cache: what is left is the payment's own cost.
+      await warm(app, paths);
+      let next = 0;
+      load.push(await runLoad('mix-paid', {
+        base: paid, paths, connections: settings.connections, amount: signed.length,
+        next: () => signed[next++ % signed.length],
+      }));
+    }
+  } finally {
+    await stop();
+  }
+  return {
+    tier: tier.name, factors: tier.factors, sources: data.sources, startupMs: report.startupMs,
+    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load,
+  };
+}
+
+export async function runBench(options: BenchOptions): Promise<{ report: BenchReport; files: { json: string; markdown: string } }> {
+  const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
+  const cpus = os.cpus();
+  const rig = options.paid ? await startPaymentRig(options.workDir) : null;
+  const tiers: TierReport[] = [];
+  try {
+    for (const tier of options.tiers) tiers.push(await measureTier(tier, options, rig));
+  } finally {
+    await rig?.facilitator.stop();
+  }
+  const report: BenchReport = {
+    date: new Date().toISOString().slice(0, 10),
+    mode: options.quick ? 'quick' : 'full',
+    machine: { cpus: cpus.length, cpuModel: cpus[0]?.model.trim() ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg() },
+    settings: { ...settings, paidRequests: options.paid ? settings.paidRequests : 0 },
+    tiers,
+    targets: checkTargets(tiers),
+    notes: [
+      'handler: the route handler called directly, cache off; SQL floor: the same statements the handler issued, re-run directly through the engine (prepared, rows converted), timed together.',
+      'HTTP p50/p99 per example: sequential requests through the full app with the answer cache off (every request a miss).',
+      'mix: every catalog example in turn over keep-alive connections, answer cache warm; bare-koa: a Koa app answering a small JSON body (the ceiling); mix-paid: the same mix, every request paid with its own EIP-3009 authorization (signed beforehand by the official client) and verified and settled through the local facilitator on the in-process chain (which runs in the load generator\'s process).',
+    ],
+  };
+  const files = await writeReport(options.resultsDir, report);
+  if (options.readme) {
+    await updateReadme(options.readme, `Latest run (${report.date}, ${report.mode}; the full report with every endpoint: [${files.markdown.split('/').slice(-3).join('/')}](${files.markdown.split('/').slice(-3).join('/')})):\n\n${renderMarkdown(report, { endpoints: false, title: false })}`);
+  }
+  return { report, files };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      scales: { type: 'string' },
+      sources: { type: 'string' },
+      'no-paid': { type: 'boolean', default: false },
+      'keep-data': { type: 'boolean', default: false },
+    },
+  });
+  const quick = values.quick!;
+  const names = (values.scales ?? (quick ? 'x1' : 'x1,x10,x100')).split(',').map((s) => s.trim());
+  const tiers = names.map((name) => {
+    const tier = TIERS.find((t) => t.name === name);
+    if (!tier) throw new Error(`unknown scale ${name}: one of ${TIERS.map((t) => t.name).join(', ')}`);
+    return tier;
+  });
+  const workDir = await mkdtemp(join(os.tmpdir(), 'bench-'));
+  const started = performance.now();
+  try {
+    const { report, files } = await runBench({
+      quick, tiers, sources: values.sources?.split(',').map((s) => s.trim()), paid: !values['no-paid'], workDir,
+      resultsDir: resolve('bench/results'), readme: quick ? undefined : resolve('README.md'),
+      log: (line) => process.stderr.write(`bench: ${line}\n`),
+    });
+    process.stdout.write(renderMarkdown(report, { endpoints: false }));
+    process.stderr.write(`bench: wrote ${files.json} and ${files.markdown} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+  } finally {
+    if (!values['keep-data']) await rm(workDir, { recursive: true, force: true });
+    else process.stderr.write(`bench: data kept in ${workDir}\n`);
+  }
+}

@@ -1,0 +1,176 @@
+// The measured process (one per scale): loads a snapshot, times every catalog example's handler
+// against its SQL floor and through HTTP without the cache, then serves the app (cache on), a bare
+// Koa route and, when payment settings are given, the paid app, for the load runs of the parent.
+// Protocol: one JSON line (TargetReport) on stdout when ready; exits when stdin closes.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { Database } from '../engine/database.ts';
+import { createApp } from '../http/app.ts';
+import { ResponseCache } from '../http/cache.ts';
+import { readPaymentSettings } from '../http/payments/config.ts';
+import { createPayments } from '../http/payments/index.ts';
+import { loadSnapshot, routes } from '../queries/index.ts';
+import type { Route } from '../queries/catalog.ts';
+import { benchCases, type BenchCase } from './examples.ts';
+import { recordingDatabase, tablesRead, type RecordedQuery } from './recordingDatabase.ts';
+import { summarize, timeRuns, type Summary } from './stats.ts';
+
+export const BENCH_NOW = new Date('2026-11-22T12:00:00Z');
+const TODAY = '2026-11-22';
+
+export interface TargetOptions {
+  dataDir: string;
+  /** Timed runs per example (handler, SQL floor and uncached HTTP each). */
+  runs: number;
+  /** Only these domain tags (all when absent). */
+  tags?: string[];
+  /** Payment environment (X402_* variables) for the paid app; none: no paid app. */
+  paymentEnv?: Record<string, string>;
+}
+
+export interface CaseResult {
+  routeId: string;
+  tag: string;
+  url: string;
+  /** HTTP status of the uncached request (200 expected). */
+  status: number;
+  /** The handler's error message when it did not answer (then handler and sqlFloor are null). */
+  error: string | null;
+  handler: Summary | null;
+  /** The handler's own statements re-run directly through the engine, timed together. */
+  sqlFloor: Summary | null;
+  statements: number;
+  /** Tables the statements read, with their row counts at this scale. */
+  tables: Record<string, number>;
+  /** Through HTTP with the answer cache off (a miss every time), sequential. */
+  httpUncached: Summary;
+  /** Response size in bytes (JSON). */
+  bytes: number;
+}
+
+export interface TargetReport {
+  startupMs: number;
+  rssBeforeMb: number;
+  rssAfterLoadMb: number;
+  heapUsedMb: number;
+  cases: CaseResult[];
+  ports: { app: number; bare: number; paid: number | null };
+  rssAfterRunMb: number;
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+async function serveKoa(app: Koa): Promise<{ server: Server; port: number }> {
+  const server = createServer(app.callback());
+  return { server, port: await listen(server) };
+}
+
+/** The ceiling: Koa answering a small JSON body with no work behind it. */
+export function bareKoa(): Koa {
+  const app = new Koa();
+  app.use((ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  return app;
+}
+
+async function measureCase(db: Database, route: Route, c: BenchCase, runs: number, uncachedBase: string): Promise<CaseResult> {
+  const recorded: RecordedQuery[] = [];
+  const recording = recordingDatabase(db, recorded);
+  let error: string | null = null;
+  await route.handle(c.params, { db: recording, today: TODAY }).catch((e: unknown) => {
+    error = e instanceof Error ? e.message : String(e);
+  });
+  const statements = [...recorded];
+  // A handler that answers an error (no data for its domain at this scale) is timed over HTTP only.
+  const handler = error ? null : summarize(await timeRuns(() => route.handle(c.params, { db, today: TODAY }), runs));
+  const sqlFloor = error
+    ? null
+    : summarize(
+        await timeRuns(async () => {
+          for (const q of statements) await db.all(q.sql, q.params);
+        }, runs),
+      );
+  let status = 0;
+  let bytes = 0;
+  const httpUncached = summarize(
+    await timeRuns(async () => {
+      const response = await fetch(uncachedBase + c.url);
+      const body = await response.arrayBuffer();
+      status = response.status;
+      bytes = body.byteLength;
+    }, runs),
+  );
+  const tables: Record<string, number> = {};
+  for (const table of [...new Set(statements.flatMap((q) => tablesRead(q.sql)))].sort()) {
+    const rows = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`).catch(() => null);
+    if (rows) tables[table] = Number(rows[0].n);
+  }
+  return { routeId: c.routeId, tag: c.tag, url: c.url, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, bytes };
+}
+
+export async function runTarget(options: TargetOptions): Promise<{ report: TargetReport; close: () => Promise<void> }> {
+  const rssBeforeMb = process.memoryUsage().rss / 2 ** 20;
+  const started = performance.now();
+  const db = await Database.open();
+  await loadSnapshot(db, options.dataDir);
+  await db.lockDown();
+  const startupMs = performance.now() - started;
+  const rssAfterLoadMb = process.memoryUsage().rss / 2 ** 20;
+  const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
+
+  const selected = routes.filter((r) => !options.tags || options.tags.includes(r.tag));
+  const now = () => BENCH_NOW;
+  const quiet = () => undefined;
+  const servers: Server[] = [];
+  const uncached = await serveKoa(await createApp({ db, routes: selected, now, logError: quiet, cache: new ResponseCache(0) }));
+  servers.push(uncached.server);
+  const cases: CaseResult[] = [];
+  for (const c of benchCases(selected)) {
+    cases.push(await measureCase(db, selected.find((r) => r.id === c.routeId)!, c, options.runs, `http://127.0.0.1:${uncached.port}`));
+  }
+  uncached.server.close();
+
+  const app = await serveKoa(await createApp({ db, routes: selected, now, logError: quiet }));
+  const bare = await serveKoa(bareKoa());
+  servers.push(app.server, bare.server);
+  let paidPort: number | null = null;
+  if (options.paymentEnv) {
+    // Listen first: the challenge's resource URL needs the bound address.
+    const server = createServer();
+    paidPort = await listen(server);
+    const payments = createPayments({
+      routes: selected, settings: readPaymentSettings(options.paymentEnv), baseUrl: `http://127.0.0.1:${paidPort}`, now, log: quiet,
+    });
+    await payments.start();
+    server.on('request', (await createApp({ db, routes: selected, now, logError: quiet, beforeHandler: [payments.middleware] })).callback());
+    servers.push(server);
+  }
+  const report: TargetReport = {
+    startupMs, rssBeforeMb, rssAfterLoadMb, heapUsedMb, cases,
+    ports: { app: app.port, bare: bare.port, paid: paidPort },
+    rssAfterRunMb: process.memoryUsage().rss / 2 ** 20,
+  };
+  return {
+    report,
+    async close() {
+      for (const server of servers) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+      await db.close();
+    },
+  };
+}
+
+// As a child process: options as JSON in argv[2].
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const options = JSON.parse(process.argv[2]) as TargetOptions;
+  const { report, close } = await runTarget(options);
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => void close().then(() => process.exit(0)));
+}
