@@ -5,8 +5,9 @@ import { loadImports } from './imports.ts';
 import { loadSebra, sebraRoutes } from './sebra/index.ts';
 import { loadPtp, ptpRoutes } from './ptp/index.ts';
 import { agrifoodRoutes, loadAgrifood } from './agrifood/index.ts';
+import { loadTrade, tradeRoutes } from './trade/index.ts';
 
-export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes, ...agrifoodRoutes];
+export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes, ...agrifoodRoutes, ...tradeRoutes];
 
 /** Loads the Parquet snapshot in `dataDir` into in-memory tables and builds the shared rollups. */
 export async function loadSnapshot(db: Database, dataDir: string): Promise<void> {
@@ -14,4 +15,5 @@ export async function loadSnapshot(db: Database, dataDir: string): Promise<void>
   await loadSebra(db, dataDir);
   await loadPtp(db, dataDir);
   await loadAgrifood(db, dataDir);
+  await loadTrade(db, dataDir); // after loadAgrifood: the market views read agri_prices
 }
