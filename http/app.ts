@@ -39,7 +39,9 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     if (ctx.path !== '/healthz') return next();
     ctx.body = { status: 'ok', import_date: importDate };
   });
-  app.use(docsMiddleware({ ...docsDefaults(), routes: options.routes, now, ...options.docs }));
+  // The environment's defaults only when the caller did not give both (they read BASE_URL and the payment settings).
+  const docsBase = options.docs?.baseUrl !== undefined && options.docs.payment !== undefined ? {} : docsDefaults();
+  app.use(docsMiddleware({ ...docsBase, routes: options.routes, now, ...options.docs }));
   const router = buildRouter({
     db: options.db,
     routes: options.routes,

@@ -4,6 +4,7 @@ import { Database } from '../engine/database.ts';
 import { loadSnapshot, routes } from '../queries/index.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
+import { paymentInfoFromSettings } from './docs/paymentInfo.ts';
 import { createPayments } from './payments/index.ts';
 
 /** An engine holding the snapshot in memory, with file access and settings locked. */
@@ -27,8 +28,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const payments = createPayments({ routes, settings: config.payments, baseUrl: config.baseUrl, now: options.now, log: options.log });
   await payments.start();
   const db = await openSnapshot(config.dataDir);
-  const app = await createApp({ db, routes, now: options.now, beforeHandler: [payments.middleware],
-    logError: options.log && ((error) => options.log!("internal error", error)) });
+  const app = await createApp({
+    db,
+    routes,
+    now: options.now,
+    beforeHandler: [payments.middleware],
+    docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
+    logError: options.log && ((error) => options.log!('internal error', error)),
+  });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
   });
