@@ -40,8 +40,9 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ctx.body = { status: 'ok', import_date: importDate };
   });
   // The environment's defaults only when the caller did not give both (they read BASE_URL and the payment settings).
-  const docsBase = options.docs?.baseUrl !== undefined && options.docs.payment !== undefined ? {} : docsDefaults();
-  app.use(docsMiddleware({ ...docsBase, routes: options.routes, now, ...options.docs }));
+  const given = options.docs;
+  const docsBase = given?.baseUrl !== undefined && given.payment !== undefined ? { baseUrl: given.baseUrl, payment: given.payment } : docsDefaults();
+  app.use(docsMiddleware({ ...given, ...docsBase, routes: options.routes, now }));
   const router = buildRouter({
     db: options.db,
     routes: options.routes,
