@@ -6,9 +6,10 @@ import { sebraSampleSource } from './sebra/sampleSource.ts';
 import { ptpSampleSource } from './ptp/sampleSource.ts';
 import { agrifoodSampleSource } from './agrifood/sampleSource.ts';
 import { tradeSampleSource } from './trade/sampleSource.ts';
+import { cardgameSampleSource } from './cardgame/sampleSource.ts';
 
 /** Every source with a sample, in the order they are built. */
-export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource, agrifoodSampleSource, tradeSampleSource];
+export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource, agrifoodSampleSource, tradeSampleSource, cardgameSampleSource];
 
 export interface BootstrapOptions {
   /** Snapshot folder (data/parquet). */

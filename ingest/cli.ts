@@ -9,9 +9,10 @@ import { sebraIngestCommand } from './sebra/command.ts';
 import { ptpIngestCommand } from './ptp/command.ts';
 import { agrifoodIngestCommand } from './agrifood/command.ts';
 import { tradeIngestCommand } from './trade/command.ts';
+import { cardgameIngestCommand } from './cardgame/command.ts';
 
 /** One command per source. */
-const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand, agrifoodIngestCommand, tradeIngestCommand];
+const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand, agrifoodIngestCommand, tradeIngestCommand, cardgameIngestCommand];
 
 function usage(): string {
   return COMMANDS.map((c) => `usage: npm run ingest -- ${c.source} ${c.usage} [--data-dir DIR]`).join('\n');

@@ -6,8 +6,9 @@ import { loadSebra, sebraRoutes } from './sebra/index.ts';
 import { loadPtp, ptpRoutes } from './ptp/index.ts';
 import { agrifoodRoutes, loadAgrifood } from './agrifood/index.ts';
 import { loadTrade, tradeRoutes } from './trade/index.ts';
+import { cardgameRoutes, loadCardgame } from './cardgame/index.ts';
 
-export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes, ...agrifoodRoutes, ...tradeRoutes];
+export const routes: readonly Route[] = [...sebraRoutes, ...ptpRoutes, ...agrifoodRoutes, ...tradeRoutes, ...cardgameRoutes];
 
 /** Loads the Parquet snapshot in `dataDir` into in-memory tables and builds the shared rollups. */
 export async function loadSnapshot(db: Database, dataDir: string): Promise<void> {
@@ -16,4 +17,5 @@ export async function loadSnapshot(db: Database, dataDir: string): Promise<void>
   await loadPtp(db, dataDir);
   await loadAgrifood(db, dataDir);
   await loadTrade(db, dataDir); // after loadAgrifood: the market views read agri_prices
+  await loadCardgame(db, dataDir);
 }
