@@ -50,7 +50,7 @@ const CHANGES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, s.previous_perio
 export const listMarketChanges = defineRoute<ListParams>({
   id: 'listMarketChanges',
   method: 'GET',
-  tag: 'trade',
+  tag: 'markets',
   paths: ['/api/v1/markets/changes'],
   examples: ['/api/v1/markets/changes', '/api/v1/markets/changes?countries=PL,BG&commodities=1001&min_percent=50', '/api/v1/markets/changes?commodities=maize,barley&limit=10&offset=5'],
   summary: 'Year-over-year market moves at or above a percent threshold',
@@ -102,7 +102,7 @@ const ANOMALIES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, ${decimal2('s.
 export const listMarketAnomalies = defineRoute<AnomalyParams>({
   id: 'listMarketAnomalies',
   method: 'GET',
-  tag: 'trade',
+  tag: 'markets',
   paths: ['/api/v1/markets/anomalies'],
   examples: ['/api/v1/markets/anomalies', '/api/v1/markets/anomalies?countries=BG,PL&min_percent=100&z=4', '/api/v1/markets/anomalies?commodities=wheat&limit=5'],
   summary: 'Unusual years of market prices and imports',
@@ -151,7 +151,7 @@ interface CompareParams extends PageParams {
 export const compareMarkets = defineRoute<CompareParams>({
   id: 'compareMarkets',
   method: 'GET',
-  tag: 'trade',
+  tag: 'markets',
   paths: ['/api/v1/markets/compare'],
   examples: ['/api/v1/markets/compare?countries=DE,FR,RO&commodity=1001', '/api/v1/markets/compare?countries=PL,HU&commodity=maize&date_from=2020&date_to=2023'],
   summary: 'Several countries\' markets for one product, side by side',

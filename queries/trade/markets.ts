@@ -41,7 +41,7 @@ interface MarketParams {
 export const getMarket = defineRoute<MarketParams>({
   id: 'getMarket',
   method: 'GET',
-  tag: 'trade',
+  tag: 'markets',
   paths: ['/api/v1/markets/{country}/{commodity}'],
   examples: ['/api/v1/markets/RO/1001', '/api/v1/markets/PL/wheat?year=2022', '/api/v1/markets/DE/1005?partner=UA&flow=import&date_from=2016&date_to=2020'],
   summary: 'A market: the average annual agri-food price of a product in a country, with its trade',
@@ -104,7 +104,7 @@ interface HistoryParams extends PageParams {
 export const getMarketHistory = defineRoute<HistoryParams>({
   id: 'getMarketHistory',
   method: 'GET',
-  tag: 'trade',
+  tag: 'markets',
   paths: ['/api/v1/markets/{country}/{commodity}/history'],
   examples: ['/api/v1/markets/RO/1001/history', '/api/v1/markets/HU/maize/history?date_from=2019&date_to=2024'],
   summary: 'The annual series of a market: price, imports, exports, trade balance',
@@ -154,7 +154,7 @@ const INSIGHTS_SQL = `SELECT metric, year AS period, ${decimal2('value')} AS val
 export const getMarketInsights = defineRoute<InsightsParams>({
   id: 'getMarketInsights',
   method: 'GET',
-  tag: 'trade',
+  tag: 'markets',
   paths: ['/api/v1/markets/{country}/{commodity}/insights'],
   examples: ['/api/v1/markets/PL/1001/insights', '/api/v1/markets/RO/wheat/insights?z=2'],
   summary: 'Year-over-year changes and z-score anomalies of a market',
