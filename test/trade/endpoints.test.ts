@@ -28,7 +28,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
+import { tempDir, TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
 before(async () => {
@@ -494,5 +494,41 @@ describe('/api/v1/markets/compare', () => {
     await fails('/api/v1/markets/compare?countries=RO,FR&commodity=1001&date_from=2023&date_to=2022', 400, 'date_from');
     await fails('/api/v1/markets/compare?countries=RO,XX&commodity=1001', 404);
     await fails('/api/v1/markets/compare?countries=RO,FR&commodity=soy', 404);
+  });
+});
+
+describe('output formats and an empty snapshot', () => {
+  test('lists as CSV', async () => {
+    const response = await app.get('/api/v1/trade/balance?country=RO&commodity=1001&format=csv');
+    assert.equal(response.status, 200);
+    const lines = String(response.body).trim().split(/\r?\n/);
+    assert.equal(lines.length, 5);
+    assert.match(lines[0], /^freq,period,period_start,period_end,imports,exports,trade_balance/);
+    assert.match(lines[3], /^A,2022,2022-01-01,2022-12-31,,9000\.00,,/);
+  });
+
+  test('every endpoint answers on a snapshot without trade or prices', async () => {
+    const empty = await startTestApp(await tempDir('trade-empty-'));
+    try {
+      const get = async (url: string) => {
+        const response = await empty.get(url);
+        assert.equal(response.status, 200, `${url}: ${JSON.stringify(response.body)}`);
+        return response.body;
+      };
+      assert.equal((await get('/api/v1/trade')).total, 0);
+      assert.equal((await get('/api/v1/trade/balance?country=DE&commodity=1001')).total, 0);
+      const partners = await get('/api/v1/trade/partners?reporter=DE&product=1001');
+      assert.deepEqual([partners.total, partners.selection, partners.data_quality.world_value], [0, { freq: null, periods: [] }, null]);
+      assert.equal((await get('/api/v1/changes')).total, 0);
+      assert.equal((await get('/api/v1/changes?dataset=cereals_prices')).total, 0);
+      assert.equal((await get('/api/v1/markets/DE/1001')).market, null);
+      assert.equal((await get('/api/v1/markets/DE/1001/history')).total, 0);
+      assert.deepEqual((await get('/api/v1/markets/DE/1001/insights')).items, []);
+      assert.equal((await get('/api/v1/markets/changes')).total, 0);
+      assert.equal((await get('/api/v1/markets/anomalies')).total, 0);
+      assert.equal((await get('/api/v1/markets/compare?countries=DE,FR&commodity=1001')).common_period, null);
+    } finally {
+      await empty.close();
+    }
   });
 });
