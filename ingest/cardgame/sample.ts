@@ -23,7 +23,7 @@ interface Noun { en: string; bg: string; g: Gender }
 
 // One adjective per class (by position), so generated names never repeat.
 const ADJECTIVES: readonly Adjective[] = [
-  { en: 'Ancient', bg: { m: 'Древен', f: 'Древна', n: 'Древно' } },
+  { en: 'Weathered', bg: { m: 'Обрулен', f: 'Обрулена', n: 'Обрулено' } },
   { en: 'Fierce', bg: { m: 'Свиреп', f: 'Свирепа', n: 'Свирепо' } },
   { en: 'Silent', bg: { m: 'Безмълвен', f: 'Безмълвна', n: 'Безмълвно' } },
   { en: 'Burning', bg: { m: 'Горящ', f: 'Горяща', n: 'Горящо' } },
