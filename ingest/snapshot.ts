@@ -76,19 +76,26 @@ export async function readImportRecords(dataDir: string): Promise<ImportRecord[]
   }
 }
 
-type ParsedFile = NewFile<SebraDayReport>;
+/** A parsed report once its rows are staged: everything but the rows, which would not fit in memory at scale. */
+type StagedReport = Omit<SebraDayReport, 'rows'> & { rowCount: number };
+type ParsedFile = NewFile<StagedReport>;
 
-/** Every file not imported before, parsed; a second report for the same day in the batch is refused. */
-function parseNewSebraFiles(files: string[], knownHashes: Set<string>, options: IngestOptions) {
+/**
+ * Every file not imported before, parsed and its rows appended to stage_payments at once (a batch of
+ * millions of rows is never held as objects); a second report for the same day in the batch is
+ * refused. A malformed file still stops the whole ingest: staging is in the scratch database only.
+ */
+function parseNewSebraFiles(db: Database, files: string[], knownHashes: Set<string>, options: IngestOptions) {
   const fileForDate = new Map<string, string>();
-  return parseNewFiles<SebraDayReport>(files, knownHashes, async (file) => {
-    const report = await parseSebraFile(file, { date: options.date, currency: options.currency });
+  return parseNewFiles<StagedReport>(files, knownHashes, async (file) => {
+    const { rows, ...report } = await parseSebraFile(file, { date: options.date, currency: options.currency });
     const other = fileForDate.get(report.paymentDate);
     if (other !== undefined) {
       throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
     }
     fileForDate.set(report.paymentDate, file);
-    return report;
+    await stagePayments(db, file, rows);
+    return { ...report, rowCount: rows.length };
   }, options.onProgress);
 }
 
@@ -103,7 +110,7 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
   try {
     for (const sql of CREATE_TABLES) await db.run(sql);
     const previousImports = await loadImportLedger(db, opts.dataDir);
-    const { parsed, skipped } = await parseNewSebraFiles(files, new Set(previousImports.map((record) => record.fileHash)), opts);
+    const { parsed, skipped } = await parseNewSebraFiles(db, files, new Set(previousImports.map((record) => record.fileHash)), opts);
     if (parsed.length === 0) return { imported: [], skipped };
 
     const importDate = (opts.now ?? (() => new Date()))();
@@ -114,11 +121,11 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
       sourceUrl: opts.sourceUrl ?? defaultSourceUrl(report.format, report.paymentDate),
       fileHash: hash,
       importDate: importDate.toISOString(),
-      rowCount: report.rows.length,
+      rowCount: report.rowCount,
     }));
 
     await loadExistingSnapshot(db, opts.dataDir);
-    await stageNewRows(db, parsed);
+    await stageDays(db, parsed);
     await mergeStagedRows(db);
     await appendImportRecords(db, imported);
     await commitTables(db, opts.dataDir, [
@@ -140,9 +147,10 @@ async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void
   for (const [table, columns] of tables) await loadParquetInto(db, table, dataDir, table, columns.split(', '));
 }
 
-async function stageNewRows(db: Database, parsed: ParsedFile[]): Promise<void> {
-  const payments = parsed.flatMap(({ file, parsed: report }) =>
-    report.rows.map((row) => [
+async function stagePayments(db: Database, file: string, rows: SebraDayReport['rows']): Promise<void> {
+  await db.appendRows(
+    'stage_payments',
+    rows.map((row) => [
       row.paymentDate,
       row.currency,
       row.programme,
@@ -154,7 +162,9 @@ async function stageNewRows(db: Database, parsed: ParsedFile[]): Promise<void> {
       basename(file),
     ]),
   );
-  await db.appendRows('stage_payments', payments);
+}
+
+async function stageDays(db: Database, parsed: ParsedFile[]): Promise<void> {
   await db.appendRows(
     'stage_days',
     parsed.map(({ file, parsed: report }) => [report.paymentDate, report.currency, report.status, basename(file)]),
