@@ -4,7 +4,7 @@
 // --dataset option when given, otherwise detected from the first record's field names.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { findMemberState } from '../../queries/shared/countries.ts';
+import { findMemberState } from '../../reference/countries.ts';
 import { MalformedSourceError } from '../errors.ts';
 import type { AgrifoodDataset, AgrifoodFile, AgriPriceRecord } from './types.ts';
 import { optionalText, parseMarketingYear, parsePortalDate, parsePrice, parseWeekNumber } from './values.ts';

@@ -12,9 +12,12 @@
 // year (week 1 holds 1 July) and pigmeat weeks counted from January (ISO weeks).
 // Prices follow a slow cycle, a random walk and the 2021-2022 surge, and PLANTED_MOVES are added on
 // top: one-week spikes and lasting steps large enough for the anomaly and change endpoints.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
-import { findMemberState } from '../../queries/shared/countries.ts';
+import { findMemberState } from '../../reference/countries.ts';
 import { Random } from '../ptp/random.ts';
 
 export const SAMPLE_FIRST_WEEK = '2016-01-04';
@@ -193,16 +196,27 @@ function movesOf(dataset: PlantedMove['dataset'], commodityId: string, state: st
   return PLANTED_MOVES.filter((m) => m.dataset === dataset && m.commodityId === commodityId && m.state === state);
 }
 
-function cerealSeries(): CerealSeries[] {
-  const series: CerealSeries[] = [];
+/** Markets per (state, product) at a scale: the sample's own (copy 0), then copies "Hamburg 2", ... */
+function marketCopies(scale: number): number[] {
+  if (!Number.isFinite(scale) || scale < 1) throw new RangeError(`sample scale must be a number >= 1 (got ${scale})`);
+  return Array.from({ length: Math.round(scale) }, (_, copy) => copy);
+}
+
+/** A scaled copy's suffix for names, codes and random keys ('' for the sample's own market). */
+const copySuffix = (copy: number, separator: string) => (copy === 0 ? '' : `${separator}${copy + 1}`);
+
+function cerealSeries(scale = 1): Array<CerealSeries & { copy: number }> {
+  const series: Array<CerealSeries & { copy: number }> = [];
   for (const state of SAMPLE_STATES) {
     const market = CEREAL_MARKETS[state];
     for (const product of CEREAL_PRODUCTS) {
       if (!market.products.includes(product.code)) continue;
-      series.push({
-        state, productName: product.name, productCode: product.code, marketName: market.market, marketCode: market.code,
-        stageName: market.stage, stageCode: market.stageCode, base: product.base,
-      });
+      for (const copy of marketCopies(scale)) {
+        series.push({
+          state, productName: product.name, productCode: product.code, marketName: `${market.market}${copySuffix(copy, ' ')}`,
+          marketCode: `${market.code}${copySuffix(copy, '')}`, stageName: market.stage, stageCode: market.stageCode, base: product.base, copy,
+        });
+      }
     }
   }
   return series;
@@ -210,16 +224,18 @@ function cerealSeries(): CerealSeries[] {
 
 type PortalRecord = Record<string, string | number | null>;
 
-export function cerealRecords(weeks: readonly string[], onlyStates?: readonly string[]): PortalRecord[] {
+export function cerealRecords(weeks: readonly string[], onlyStates?: readonly string[], scale = 1): PortalRecord[] {
   const records: PortalRecord[] = [];
-  for (const s of cerealSeries()) {
+  const wanted = new Set(weeks);
+  for (const s of cerealSeries(scale)) {
     if (onlyStates && !onlyStates.includes(s.state)) continue;
-    const key = `cereals:${s.state}:${s.productCode}`;
-    const prices = pricePath(key, s.base, sampleWeeks(), movesOf('cereals_prices', `cereals_prices:${s.productName}`, s.state));
+    const key = `cereals:${s.state}:${s.productCode}${copySuffix(s.copy, '#')}`;
+    const moves = s.copy === 0 ? movesOf('cereals_prices', `cereals_prices:${s.productName}`, s.state) : [];
+    const prices = pricePath(key, s.base, sampleWeeks(), moves);
     const all = sampleWeeks();
     const missing = missingWeeks(key, all.length);
     all.forEach((monday, index) => {
-      if (!weeks.includes(monday)) return;
+      if (!wanted.has(monday)) return;
       const week = marketingYearWeek(monday);
       records.push({
         memberStateCode: s.state,
@@ -243,18 +259,20 @@ export function cerealRecords(weeks: readonly string[], onlyStates?: readonly st
   return newestFirst(records);
 }
 
-export function oilseedRecords(weeks: readonly string[]): PortalRecord[] {
+export function oilseedRecords(weeks: readonly string[], scale = 1): PortalRecord[] {
   const records: PortalRecord[] = [];
   const all = sampleWeeks();
+  const wanted = new Set(weeks);
   for (const product of OILSEED_PRODUCTS) {
     for (const state of product.states) {
-      const key = `oilseeds:${state}:${product.product}`;
+     for (const copy of marketCopies(scale)) {
+      const key = `oilseeds:${state}:${product.product}${copySuffix(copy, '#')}`;
       const commodity = `oilseeds_prices:${product.product}|${product.productType}`;
-      const prices = pricePath(key, product.base, all, movesOf('oilseeds_prices', commodity, state));
+      const prices = pricePath(key, product.base, all, copy === 0 ? movesOf('oilseeds_prices', commodity, state) : []);
       const missing = missingWeeks(key, all.length);
-      const market = OILSEED_MARKETS[state];
+      const market = { ...OILSEED_MARKETS[state], market: `${OILSEED_MARKETS[state].market}${copySuffix(copy, ' ')}` };
       all.forEach((monday, index) => {
-        if (!weeks.includes(monday)) return;
+        if (!wanted.has(monday)) return;
         // Bulgaria's records come without memberStateName and endDate, as in the portal's own answer.
         const bulgarian = state === 'BG';
         records.push({
@@ -272,6 +290,7 @@ export function oilseedRecords(weeks: readonly string[]): PortalRecord[] {
           marketingYear: marketingYear(monday),
         });
       });
+     }
     }
   }
   return newestFirst(records);
@@ -310,16 +329,36 @@ function newestFirst(records: PortalRecord[]): PortalRecord[] {
 }
 
 /** Writes the four sample files into `dir`. */
-export async function generateAgrifoodSample(dir: string): Promise<string[]> {
+export interface AgrifoodSampleOptions {
+  /** Markets per cereal and oilseed series (>= 1, default 1: the sample itself); pigmeat has no markets and stays. */
+  scale?: number;
+}
+
+/** Writes the four sample files into `dir`, each in chunks (the text equals one JSON.stringify of the records). */
+export async function generateAgrifoodSample(dir: string, options: AgrifoodSampleOptions = {}): Promise<string[]> {
+  const scale = options.scale ?? 1;
   await mkdir(dir, { recursive: true });
   const weeks = sampleWeeks();
   const oldWeeks = weeks.filter((monday) => monday >= '2024-07-01' && monday <= '2025-06-23');
-  const files: Array<[string, PortalRecord[]]> = [
-    [SAMPLE_FILES.cerealsOld, cerealRecords(oldWeeks, ['FR'])],
-    [SAMPLE_FILES.cereals, cerealRecords(weeks)],
-    [SAMPLE_FILES.oilseeds, oilseedRecords(weeks)],
-    [SAMPLE_FILES.pigmeat, pigmeatRecords(weeks)],
+  const files: Array<[string, () => PortalRecord[]]> = [
+    [SAMPLE_FILES.cerealsOld, () => cerealRecords(oldWeeks, ['FR'])],
+    [SAMPLE_FILES.cereals, () => cerealRecords(weeks, undefined, scale)],
+    [SAMPLE_FILES.oilseeds, () => oilseedRecords(weeks, scale)],
+    [SAMPLE_FILES.pigmeat, () => pigmeatRecords(weeks)],
   ];
-  for (const [name, records] of files) await writeFile(join(dir, name), JSON.stringify(records));
+  for (const [name, records] of files) await writeJsonArray(join(dir, name), records());
   return files.map(([name]) => join(dir, name));
+}
+
+async function writeJsonArray(file: string, records: readonly PortalRecord[]): Promise<void> {
+  const out = createWriteStream(file, 'utf8');
+  const chunk = 5_000;
+  for (let i = 0; i <= records.length; i += chunk) {
+    const part = records.slice(i, i + chunk).map((r) => JSON.stringify(r)).join(',');
+    const text = `${i === 0 ? '[' : part ? ',' : ''}${part}${i + chunk >= records.length ? ']' : ''}`;
+    if (!out.write(text)) await once(out, 'drain');
+    if (i + chunk >= records.length) break;
+  }
+  out.end();
+  await finished(out);
 }

@@ -16,7 +16,7 @@ import { mkdir } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { CITIES, oblastByCode, settlementLabel, type City } from '../../queries/ptp/places.ts';
+import { CITIES, oblastByCode, settlementLabel, type City } from '../../reference/places.ts';
 import { Random } from './random.ts';
 
 export const SAMPLE_YEARS = [2023, 2024, 2025, 2026] as const;

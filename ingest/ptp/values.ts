@@ -1,7 +1,7 @@
 // Cell readers for the ministry's accident rows. Each returns the value or throws a plain Error with
 // the problem; the row reader adds the file and row. The real quirks live here: decimal commas and
 // swapped latitude/longitude, two date formats (and ArcGIS epoch milliseconds), upper-case names.
-import { findOblast, type Oblast } from '../../queries/ptp/places.ts';
+import { findOblast, type Oblast } from '../../reference/places.ts';
 import type { CoordinateFix } from './types.ts';
 
 export type Cell = string | number | boolean | null | undefined;

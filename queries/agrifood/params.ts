@@ -2,7 +2,7 @@
 // country and commodity values (unknown ones are 404s).
 import type { Database } from '../../engine/database.ts';
 import type { CrossFieldCheck, ParamSpec } from '../catalog.ts';
-import { findMemberState } from '../shared/countries.ts';
+import { findMemberState } from '../../reference/countries.ts';
 import { invalidParameter, notFound } from '../shared/errors.ts';
 import { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from './tables.ts';
 

@@ -4,7 +4,7 @@ import type { Row } from '../../engine/json.ts';
 import { defineRoute } from '../catalog.ts';
 import { invalidParameter, notFound } from '../shared/errors.ts';
 import { yearExcludesWindow } from '../shared/params.ts';
-import { findCities, findOblast, lookupKeys, OBLASTS } from './places.ts';
+import { findCities, findOblast, lookupKeys, OBLASTS } from '../../reference/places.ts';
 import { cityParam, crashLimitParam, ptpWindow, regionParam, WINDOW_SQL, windowBindings, windowFilters, windowParams, type PtpWindowParams } from './params.ts';
 import { cityResponse, regionResponse } from './schemas.ts';
 

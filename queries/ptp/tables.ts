@@ -3,7 +3,7 @@
 // found by (Cyrillic, official Latin transliteration, the places table's older spellings).
 import type { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
-import { CITIES, cityKeys, placeKey, settlementKeys } from './places.ts';
+import { CITIES, cityKeys, placeKey, settlementKeys } from '../../reference/places.ts';
 
 const CRASH_COLUMNS = [
   'crash_datetime', 'region_code', 'region', 'municipality', 'location', 'crash_type', 'ptp_place',

@@ -3,7 +3,7 @@
 // are 404s; malformed values are 400s naming the parameter.
 import type { Database } from '../../engine/database.ts';
 import type { CrossFieldCheck, ParamSpec } from '../catalog.ts';
-import { findMemberState } from '../shared/countries.ts';
+import { findMemberState } from '../../reference/countries.ts';
 import { invalidParameter, notFound, type ApiError } from '../shared/errors.ts';
 import { PRICE_PRODUCTS, PRODUCT_ALIASES, PRODUCTS } from './codes.ts';
 

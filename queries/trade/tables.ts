@@ -15,7 +15,7 @@
 import type { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import { lagChangesSql } from '../shared/changes.ts';
-import { MEMBER_STATES } from '../shared/countries.ts';
+import { MEMBER_STATES } from '../../reference/countries.ts';
 import { PRICE_DATASET, PRICE_PRODUCTS, PRODUCTS, REPORTER_AGGREGATES, WORLD } from './codes.ts';
 
 export const TRADE_FILE = 'trade_observations';

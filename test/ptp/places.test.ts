@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { CITIES, findCities, findOblast, OBLASTS, transliterate } from '../../queries/ptp/places.ts';
+import { CITIES, findCities, findOblast, OBLASTS, transliterate } from '../../reference/places.ts';
 import { distanceM } from '../../ingest/ptp/clusters.ts';
 import { projectRoot } from '../ingest/fixtures.ts';
 

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generatePtpSample, generateYear, HOT_SPOTS, SAMPLE_LAST_DAY, SAMPLE_YEARS } from '../../ingest/ptp/sample.ts';
 import { ptpSampleSource } from '../../ingest/ptp/sampleSource.ts';
-import { OBLASTS } from '../../queries/ptp/places.ts';
+import { OBLASTS } from '../../reference/places.ts';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 

@@ -1,7 +1,6 @@
 // EU member states (code <-> English name) and a resolver that accepts either, in any case.
 // Codes follow the EU's own convention (Eurostat / agri-food portal): Greece is EL, not GR;
 // GR and GB/UK are accepted as aliases of EL and of the United Kingdom (present in old series).
-import { invalidParameter, notFound } from './errors.ts';
 
 export interface MemberState {
   code: string;
@@ -69,15 +68,4 @@ export function findMemberState(input: string): MemberState | null {
 /** The member state's name for a code (any case), or null when the code is not a member state. */
 export function memberStateName(code: string): string | null {
   return findMemberState(code)?.name ?? null;
-}
-
-/**
- * Resolves a client's `country` (code or name) to a member state. Empty input is a 400 naming the
- * parameter; a value that is no member state is a 404.
- */
-export function resolveMemberState(input: string, param = 'country'): MemberState {
-  if (key(input) === '') throw invalidParameter(param, `${param} must be a member state code or name`);
-  const state = findMemberState(input);
-  if (!state) throw notFound(`${param} ${JSON.stringify(input)} is not an EU member state code or name (codes such as DE, FR, BG; names such as Germany)`);
-  return state;
 }
