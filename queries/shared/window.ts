@@ -84,7 +84,15 @@ export function windowBounds(window: DateWindow): { from: string; to: string } {
   return { from: window.from ?? OPEN_FROM, to: window.to ?? OPEN_TO };
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs more than a cached answer (bench). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date in the given time zone, ISO. */
 export function isoToday(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
