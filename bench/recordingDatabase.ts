@@ -33,3 +33,29 @@ export function tablesRead(sql: string): string[] {
   }
   return [...tables].sort();
 }
+
+export interface TimedStatement {
+  /** The statement's first line, shortened. */
+  sql: string;
+  ms: number;
+}
+
+/** The same Database, with the time of every run / all / appendRows call appended to `log` (startup profile). */
+export function timingDatabase(db: Database, log: TimedStatement[]): Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (property !== 'run' && property !== 'all' && property !== 'appendRows') return value.bind(target);
+      return async (first: string, ...rest: unknown[]) => {
+        const started = performance.now();
+        try {
+          return await (value as (...args: unknown[]) => Promise<unknown>).call(target, first, ...rest);
+        } finally {
+          const text = property === 'appendRows' ? `append into ${first}` : first.replace(/\s+/g, ' ').trim();
+          log.push({ sql: text.length > 100 ? `${text.slice(0, 97)}...` : text, ms: performance.now() - started });
+        }
+      };
+    },
+  });
+}

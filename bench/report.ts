@@ -27,6 +27,7 @@ export interface TierReport {
   factors: Record<string, number>;
   sources: SourceData[];
   startupMs: number;
+  startupSlowest: Array<{ sql: string; ms: number }>;
   rssAfterLoadMb: number;
   rssAfterRunMb: number;
   cases: CaseResult[];
@@ -148,6 +149,8 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     ...table(['scale', 'startup s (load snapshot + rollups)', 'RSS after load MB', 'RSS after the run MB'],
       report.tiers.map((t) => [t.tier, (t.startupMs / 1000).toFixed(2), t.rssAfterLoadMb.toFixed(0), t.rssAfterRunMb.toFixed(0)])),
     '',
+    ...report.tiers.flatMap((t) => t.startupSlowest.length === 0 ? [] : [
+      `Slowest startup statements at ${t.tier}: ${t.startupSlowest.slice(0, 4).map((s) => `\`${s.sql.replaceAll('`', "'").replaceAll('|', '/')}\` ${(s.ms / 1000).toFixed(2)} s`).join('; ')}.`, '']),
     '## HTTP load (loopback, autocannon)',
     '',
     ...table(['scale', 'run', 'connections', 'requests', 'non-2xx', 'req/s', 'p50 ms', 'p99 ms', 'vs bare Koa'],

@@ -32,7 +32,7 @@ export interface BenchOptions {
 
 const SETTINGS = {
   quick: { runs: 10, connections: 10, loadSeconds: 3, paidRequests: 20 },
-  full: { runs: 60, connections: 10, loadSeconds: 8, paidRequests: 150 },
+  full: { runs: 40, connections: 10, loadSeconds: 6, paidRequests: 120 },
 } as const;
 
 /** Runs bench/target.ts in its own process; resolves with its report and a stop function. */
@@ -110,7 +110,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
     await stop();
   }
   return {
-    tier: tier.name, factors: tier.factors, sources: data.sources, startupMs: report.startupMs,
+    tier: tier.name, factors: tier.factors, sources: data.sources, startupMs: report.startupMs, startupSlowest: report.startupSlowest,
     rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load,
   };
 }

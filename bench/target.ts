@@ -13,7 +13,7 @@ import { createPayments } from '../http/payments/index.ts';
 import { loadSnapshot, routes } from '../queries/index.ts';
 import type { Route } from '../queries/catalog.ts';
 import { benchCases, type BenchCase } from './examples.ts';
-import { recordingDatabase, tablesRead, type RecordedQuery } from './recordingDatabase.ts';
+import { recordingDatabase, tablesRead, timingDatabase, type RecordedQuery, type TimedStatement } from './recordingDatabase.ts';
 import { summarize, timeRuns, type Summary } from './stats.ts';
 
 export const BENCH_NOW = new Date('2026-11-22T12:00:00Z');
@@ -51,6 +51,8 @@ export interface CaseResult {
 
 export interface TargetReport {
   startupMs: number;
+  /** The slowest statements of the startup (load snapshot, build rollups), slowest first. */
+  startupSlowest: TimedStatement[];
   rssBeforeMb: number;
   rssAfterLoadMb: number;
   heapUsedMb: number;
@@ -116,7 +118,8 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
   const rssBeforeMb = process.memoryUsage().rss / 2 ** 20;
   const started = performance.now();
   const db = await Database.open();
-  await loadSnapshot(db, options.dataDir);
+  const startupStatements: TimedStatement[] = [];
+  await loadSnapshot(timingDatabase(db, startupStatements), options.dataDir);
   await db.lockDown();
   const startupMs = performance.now() - started;
   const rssAfterLoadMb = process.memoryUsage().rss / 2 ** 20;
@@ -150,7 +153,7 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
     servers.push(server);
   }
   const report: TargetReport = {
-    startupMs, rssBeforeMb, rssAfterLoadMb, heapUsedMb, cases,
+    startupMs, startupSlowest: [...startupStatements].sort((a, b) => b.ms - a.ms).slice(0, 8), rssBeforeMb, rssAfterLoadMb, heapUsedMb, cases,
     ports: { app: app.port, bare: bare.port, paid: paidPort },
     rssAfterRunMb: process.memoryUsage().rss / 2 ** 20,
   };

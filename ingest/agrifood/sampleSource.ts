@@ -13,8 +13,8 @@ export const agrifoodSampleSource: SampleSource = {
     for (const dataset of AGRIFOOD_DATASETS) if (!(await fileExists(join(dataDir, `${agrifoodTable(dataset)}.parquet`)))) return false;
     return true;
   },
-  generate: async (sampleDir) => {
-    await generateAgrifoodSample(sampleDir);
+  generate: async (sampleDir, options) => {
+    await generateAgrifoodSample(sampleDir, { scale: options?.scale });
   },
   async ingest({ dataDir, sampleDir }) {
     const { imported } = await ingestAgrifoodFiles(await agrifoodSourceFiles(sampleDir), { dataDir });

@@ -80,17 +80,19 @@ interface Flow {
 }
 
 /** One year's partner breakdown of one (reporter, product, flow). */
-function yearFlows(reporter: string, product: string, flow: 1 | 2, year: number): Flow[] {
-  const series = new Random(`trade:${reporter}:${product}:${flow}`);
+function yearFlows(reporter: string, product: string, flow: 1 | 2, year: number, variant = 0): Flow[] {
+  // A scaled variant (bench) draws its own numbers; variant 0 is the sample's own series.
+  const tag = variant === 0 ? '' : `#${variant}`;
+  const series = new Random(`trade:${reporter}:${product}:${flow}${tag}`);
   // Fixed per series: intra-EU share, partner weights and the two listed member states.
   const intraShare = 0.5 + series.next() * 0.3;
   const weights = EXTRA_EU_PARTNERS.map((partner) => (partner === 'UA' && flow === 1 ? 3 : 1) * (0.5 + series.next()));
   const weightSum = weights.reduce((a, b) => a + b, 0);
   const members = INTRA_EU_CANDIDATES.filter((c) => c !== reporter).slice(0, 2);
 
-  const noise = new Random(`trade:${reporter}:${product}:${flow}:${year}`);
+  const noise = new Random(`trade:${reporter}:${product}:${flow}:${year}${tag}`);
   const [g1, g2] = noise.gaussianPair();
-  const planted = PLANTED_MOVES.filter((m) => m.reporter === reporter && m.product === product && m.flow === flow && m.year === year)
+  const planted = PLANTED_MOVES.filter((m) => variant === 0 && m.reporter === reporter && m.product === product && m.flow === flow && m.year === year)
     .reduce((f, m) => f * m.factor, 1);
   const base = BASE_MEUR[reporter as keyof typeof BASE_MEUR][product as keyof (typeof BASE_MEUR)['DE']][flow - 1];
   const world = base * 1e6 * YEAR_INDEX[year] * (1 + 0.06 * g1) * planted;
@@ -110,13 +112,23 @@ function yearFlows(reporter: string, product: string, flow: 1 | 2, year: number)
   return parts.map(([partner, value]) => ({ partner, value: Math.round(value), quantity: Math.round((value / unitValue) * 100) / 100 }));
 }
 
-function rows(years: readonly number[], lastUpdate: string): string[][] {
+/**
+ * The products of the extract: at scale 1 the sample's three; above, each also in round(scale) - 1
+ * six-digit variants ("100101", "100102", ...) with their own numbers and no planted moves.
+ */
+function scaledProducts(scale: number): Array<{ code: string; base: string; variant: number }> {
+  if (!Number.isFinite(scale) || scale < 1) throw new RangeError(`sample scale must be a number >= 1 (got ${scale})`);
+  return SAMPLE_PRODUCTS.flatMap((base) =>
+    Array.from({ length: Math.round(scale) }, (_, variant) => ({ code: variant === 0 ? base : `${base}${String(variant).padStart(2, '0')}`, base, variant })));
+}
+
+function rows(years: readonly number[], lastUpdate: string, scale: number): string[][] {
   const out: string[][] = [];
   for (const reporter of SAMPLE_REPORTERS) {
-    for (const product of SAMPLE_PRODUCTS) {
+    for (const { code: product, base, variant } of scaledProducts(scale)) {
       for (const flow of [1, 2] as const) {
         for (const year of years) {
-          for (const { partner, value, quantity } of yearFlows(reporter, product, flow, year)) {
+          for (const { partner, value, quantity } of yearFlows(reporter, base, flow, year, variant)) {
             for (const [indicator, amount] of [['QUANTITY_IN_100KG', quantity.toFixed(2)], ['VALUE_IN_EUROS', String(value)]] as const) {
               const secret = CONFIDENTIAL.some((c) =>
                 c.reporter === reporter && c.partner === partner && c.product === product && c.flow === flow && c.year === year && c.indicator === indicator);
@@ -132,7 +144,12 @@ function rows(years: readonly number[], lastUpdate: string): string[][] {
 
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
-export async function generateTradeSample(dir: string): Promise<string[]> {
+export interface TradeSampleOptions {
+  /** Product variants per sample product (>= 1, default 1: the sample itself). */
+  scale?: number;
+}
+
+export async function generateTradeSample(dir: string, options: TradeSampleOptions = {}): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const files: Array<[string, number[], string]> = [
     [SAMPLE_TRADE_FILES.early, range(2016, 2020), '02/03/21 11:00:00'],
@@ -141,7 +158,7 @@ export async function generateTradeSample(dir: string): Promise<string[]> {
   const written: string[] = [];
   for (const [name, years, lastUpdate] of files) {
     const file = join(dir, name);
-    await writeFile(file, stringify([HEADER, ...rows(years, lastUpdate)]));
+    await writeFile(file, stringify([HEADER, ...rows(years, lastUpdate, options.scale ?? 1)]));
     written.push(file);
   }
   return written;

@@ -9,8 +9,8 @@ import { TRADE_DATASET } from './types.ts';
 export const tradeSampleSource: SampleSource = {
   name: 'trade',
   isLoaded: (dataDir) => fileExists(join(dataDir, `${TRADE_DATASET}.parquet`)),
-  generate: async (sampleDir) => {
-    await generateTradeSample(sampleDir);
+  generate: async (sampleDir, options) => {
+    await generateTradeSample(sampleDir, { scale: options?.scale });
   },
   async ingest({ dataDir, sampleDir }) {
     const { imported } = await ingestTradeFiles(await tradeSourceFiles(sampleDir), { dataDir });

@@ -1,0 +1,137 @@
+// The benchmark's own logic: percentiles, ratios, example resolution, the recorded-SQL floor's
+// table detection, target checks and report writing. Values are worked out by hand in comments.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { benchCases, matchPathForm, rawQuery } from '../../bench/examples.ts';
+import { tablesRead } from '../../bench/recordingDatabase.ts';
+import {
+  checkTargets, handlerVsFloor, isRollupBacked, README_END, README_START, renderMarkdown, replaceBetweenMarkers, writeReport,
+  type BenchReport, type TierReport,
+} from '../../bench/report.ts';
+import { percentile, perSecond, ratio, summarize, type Summary } from '../../bench/stats.ts';
+import type { CaseResult } from '../../bench/target.ts';
+import { routes } from '../../queries/index.ts';
+
+test('percentile is nearest-rank', () => {
+  const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  // p50 of 10 values: rank ceil(0.5 * 10) = 5 -> 5; p99: rank ceil(9.9) = 10 -> 10; p10: rank 1 -> 1.
+  assert.equal(percentile(sorted, 50), 5);
+  assert.equal(percentile(sorted, 99), 10);
+  assert.equal(percentile(sorted, 10), 1);
+  assert.equal(percentile([7], 99), 7);
+  // 200 values 1..200: p99 = rank 198.
+  assert.equal(percentile(Array.from({ length: 200 }, (_, i) => i + 1), 99), 198);
+  assert.throws(() => percentile([], 50), RangeError);
+  assert.throws(() => percentile([1], 0), RangeError);
+});
+
+test('summarize sorts its samples and reports p50, p99, mean, min, max', () => {
+  const summary = summarize([9, 1, 5, 3, 7]);
+  // sorted 1 3 5 7 9: p50 rank 3 -> 5, p99 rank 5 -> 9, mean 25 / 5 = 5.
+  assert.deepEqual(summary, { n: 5, p50: 5, p99: 9, mean: 5, min: 1, max: 9 });
+});
+
+test('ratio and perSecond refuse what cannot be compared', () => {
+  assert.equal(ratio(30, 10), 3);
+  assert.equal(ratio(null, 10), null);
+  assert.equal(ratio(5, 0), null);
+  assert.equal(ratio(5, null), null);
+  assert.equal(perSecond(500, 250), 2000);
+  assert.equal(perSecond(0, 250), null);
+  assert.equal(perSecond(10, 0), null);
+});
+
+test('examples resolve to their path form and validated parameters', () => {
+  const taxonomy = routes.find((r) => r.id === 'getTaxonomyForYear')!;
+  assert.deepEqual(matchPathForm(taxonomy, '/api/sebra/getTaxonomyForYear/2025'), {
+    template: '/api/sebra/getTaxonomyForYear/{year}', pathParams: { year: '2025' },
+  });
+  assert.equal(matchPathForm(taxonomy, '/api/sebra/getTaxonomyForYear/2025/extra'), null);
+  assert.deepEqual(rawQuery('?days&limit=5&x=1&x=2'), { days: '', limit: '5', x: ['1', '2'] });
+
+  const cases = benchCases(routes);
+  // Every example of every route, once, in catalog order.
+  assert.deepEqual(cases.map((c) => c.url), routes.flatMap((r) => r.examples));
+  const byPath = cases.find((c) => c.url.startsWith('/api/sebra/getTaxonomyForYear/'));
+  assert.ok(byPath);
+  assert.equal(typeof byPath.params.year, 'number', 'path parameters arrive coerced, as the handler gets them');
+});
+
+test('tablesRead lists FROM and JOIN tables, not CTE names', () => {
+  const sql = `WITH picked AS (SELECT * FROM sebra_daily WHERE x = $a), ranked AS (SELECT * FROM picked)
+    SELECT * FROM ranked r JOIN sebra_categories c ON c.k = r.k LEFT JOIN unnest($list) AS u ON true`;
+  assert.deepEqual(tablesRead(sql), ['sebra_categories', 'sebra_daily']);
+});
+
+const stat = (p50: number, p99 = p50): Summary => ({ n: 10, p50, p99, mean: p50, min: p50, max: p99 });
+
+function caseResult(url: string, tables: Record<string, number>, handler: number, floor: number, http: Summary): CaseResult {
+  return {
+    routeId: 'r', tag: 't', url, status: 200, error: null, handler: stat(handler), sqlFloor: stat(floor),
+    statements: 1, tables, httpUncached: http, bytes: 2048,
+  };
+}
+
+function tier(name: string, cases: CaseResult[], mix: number, bare: number, startupMs: number): TierReport {
+  const load = (label: string, reqPerSec: number) => ({
+    label, connections: 10, durationS: 1, requests: reqPerSec, non2xx: 0, errors: 0, reqPerSec, latencyP50Ms: 1, latencyP99Ms: 2,
+  });
+  return {
+    tier: name, factors: {}, startupMs, startupSlowest: [{ sql: 'CREATE TABLE x AS SELECT 1', ms: 1200 }], rssAfterLoadMb: 100, rssAfterRunMb: 120, cases,
+    load: [load('bare-koa', bare), load('mix', mix)],
+    sources: [{
+      source: 'ptp', factor: 1, form: 'csv+json', generateMs: 100,
+      ingest: { files: 4, bytes: 2 ** 20, rows: 1000, ms: 500, rowsPerSec: 2000 },
+      floor: { form: 'csv+json', files: 4, ms: 50, rowsPerSec: 20000 }, ingestVsFloor: 0.1,
+    }],
+  };
+}
+
+test('targets are checked at x10 and name every miss', () => {
+  const fast = caseResult('/api/a', { sebra_daily: 10 }, 2, 1, stat(4, 20));
+  const slowRollup = caseResult('/api/b', { sebra_daily: 10 }, 30, 5, stat(12, 60)); // 6x its floor, over both HTTP limits
+  const rowLevel = caseResult('/api/c', { ptp_crashes: 1000 }, 40, 20, stat(45, 90)); // not rollup-backed: no HTTP limit
+  assert.equal(isRollupBacked(rowLevel), false);
+  assert.equal(handlerVsFloor(slowRollup), 6);
+  const tiers = [tier('x1', [fast], 900, 1000, 500), tier('x10', [fast, slowRollup, rowLevel], 400, 1000, 16_000)];
+  const checks = checkTargets(tiers);
+  assert.deepEqual(checks.map((c) => [c.tier, c.met]), [['x10', false], ['x10', false], ['x10', false], ['x10', false]]);
+  assert.match(checks[0].detail, /\/api\/b p50 12\.0 \/ p99 60\.0 ms/);
+  assert.doesNotMatch(checks[0].detail, /\/api\/c/);
+  assert.match(checks[1].detail, /\/api\/b 6\.0x/);
+  assert.match(checks[2].detail, /^40% \(400 vs 1000 req\/s\)$/);
+  assert.equal(checks[3].detail, '16.0 s');
+  // Without x10, the largest scale measured is checked; here x1 meets every target.
+  assert.ok(checkTargets([tiers[0]]).every((c) => c.tier === 'x1' && c.met));
+});
+
+test('the report is written as JSON and Markdown, and the README block is replaced between its markers', async () => {
+  const tiers = [tier('x1', [caseResult('/api/a?x=1', { sebra_daily: 10 }, 2, 1, stat(4, 20))], 900, 1000, 500)];
+  const report: BenchReport = {
+    date: '2026-11-22', mode: 'quick',
+    machine: { cpus: 2, cpuModel: 'test', memoryGb: 24, node: 'v20', loadAverage: [0.5, 0.4, 0.3] },
+    settings: { runs: 10, connections: 10, loadSeconds: 1, paidRequests: 0 },
+    tiers, targets: checkTargets(tiers), notes: ['a note'],
+  };
+  const dir = await mkdtemp(join(os.tmpdir(), 'bench-report-'));
+  const files = await writeReport(dir, report);
+  assert.equal(files.json, join(dir, '2026-11-22.json'));
+  assert.deepEqual(JSON.parse(await readFile(files.json, 'utf8')), report);
+  const markdown = await readFile(files.markdown, 'utf8');
+  assert.match(markdown, /^# Benchmark 2026-11-22 \(quick\)/);
+  // ingest 2000 rows/s against a floor of 20000 rows/s: 0.1x; the mix at 900 of 1000 req/s: 0.9x.
+  assert.match(markdown, /\| x1 \| ptp \| 1 \| csv\+json \| 4 \| 1\.0 \| 1,000 \| 0\.1 \| 0\.5 \| 2,000 \| 20,000 \| 0\.1x \|/);
+  assert.match(markdown, /\| x1 \| mix \| 10 \| 900 \| 0 \| 900 \| 1\.00 \| 2\.00 \| 0\.9x \|/);
+  assert.match(markdown, /\| `\/api\/a\?x=1` \| 2\.00 \| 2\.00 \| 1\.00 \| 2\.0x \| 4\.00 \| 20\.0 \| yes \| 2\.0 \|/);
+  assert.match(markdown, /Slowest startup statements at x1: `CREATE TABLE x AS SELECT 1` 1\.20 s\./);
+  assert.doesNotMatch(renderMarkdown(report, { endpoints: false }), /api\/a\?x=1/);
+
+  const readme = join(dir, 'README.md');
+  await writeFile(readme, `intro\n${README_START}\nold table\n${README_END}\noutro\n`);
+  const text = await readFile(readme, 'utf8');
+  assert.equal(replaceBetweenMarkers(text, 'new table'), `intro\n${README_START}\nnew table\n${README_END}\noutro\n`);
+  assert.equal(replaceBetweenMarkers('no markers here', 'new'), 'no markers here');
+});

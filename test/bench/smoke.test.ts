@@ -1,0 +1,48 @@
+// Smoke run of `npm run bench -- --quick` on the PTP sample (one small source keeps it within CI
+// time): data, endpoint timings, HTTP load and the paid run all happen and the report is complete.
+// No wall-clock time is asserted.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { TIERS } from '../../bench/data.ts';
+import { runBench } from '../../bench/run.ts';
+import { routes } from '../../queries/index.ts';
+
+test('quick mode on the PTP sample writes a complete report', { timeout: 240_000 }, async () => {
+  const workDir = await mkdtemp(join(os.tmpdir(), 'bench-smoke-'));
+  try {
+    const { report, files } = await runBench({
+      quick: true, tiers: TIERS.filter((t) => t.name === 'x1'), sources: ['ptp'], paid: true,
+      workDir, resultsDir: join(workDir, 'results'), log: () => undefined,
+    });
+    assert.deepEqual(JSON.parse(await readFile(files.json, 'utf8')), JSON.parse(JSON.stringify(report)));
+    const [tier] = report.tiers;
+    assert.equal(tier.tier, 'x1');
+
+    const [ptp] = tier.sources;
+    assert.equal(ptp.source, 'ptp');
+    assert.equal(ptp.factor, 1);
+    assert.ok(ptp.ingest.rows > 0 && ptp.ingest.files === 4);
+    assert.ok(ptp.floor && ptp.floor.files === 4, 'DuckDB read every CSV and JSON file');
+
+    // Every PTP example is measured, answers 200, and has its handler, floor and HTTP timings.
+    const examples = routes.filter((r) => r.tag === 'ptp').flatMap((r) => r.examples);
+    assert.deepEqual(tier.cases.map((c) => c.url), examples);
+    for (const c of tier.cases) {
+      assert.equal(c.status, 200, c.url);
+      assert.equal(c.handler?.n, report.settings.runs);
+      assert.equal(c.sqlFloor?.n, report.settings.runs);
+      assert.ok(c.statements > 0 && 'ptp_crashes' in c.tables, `${c.url} reads ptp_crashes`);
+    }
+
+    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-paid']);
+    for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
+    assert.equal(tier.load[2].requests, report.settings.paidRequests, 'each signed payment used once');
+    assert.equal(report.targets.length, 4);
+    assert.match(await readFile(files.markdown, 'utf8'), /## Endpoint latency/);
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+});
