@@ -24,7 +24,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { expectError, expectOk, pick, startTestApp, type TestApp } from '../helpers/app.ts';
 import { writeAgrifoodFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
@@ -35,19 +35,8 @@ before(async () => {
 after(() => app?.close());
 
 const enc = encodeURIComponent;
-async function ok(url: string) {
-  const response = await app.get(url);
-  assert.equal(response.status, 200, `${url}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-async function fails(url: string, status: number, param?: string) {
-  const response = await app.get(url);
-  assert.equal(response.status, status, `${url}: ${JSON.stringify(response.body)}`);
-  assert.equal(response.body.error.status, status);
-  if (param !== undefined) assert.equal(response.body.error.param, param, url);
-  return response.body.error;
-}
-const pick = (items: any[], ...keys: string[]) => items.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])));
+const ok = (url: string) => expectOk(app, url);
+const fails = (url: string, status: number, param?: string) => expectError(app, url, status, param);
 
 describe('/api/v1/datasets', () => {
   test('a JSON array of the latest import record per dataset, with the version count', async () => {

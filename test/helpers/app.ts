@@ -1,4 +1,5 @@
 // An app over a snapshot, listening on an ephemeral loopback port, for in-process HTTP tests.
+import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../http/app.ts';
@@ -41,3 +42,22 @@ export async function startTestApp(dataDir: string, now: () => Date = () => FIXE
     },
   };
 }
+
+/** GET that must answer 200; returns the parsed body. */
+export async function expectOk(app: TestApp, url: string): Promise<any> {
+  const response = await app.get(url);
+  assert.equal(response.status, 200, `${url}: ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+/** GET that must answer `status` with the JSON error shape (naming `param` when given); returns the error. */
+export async function expectError(app: TestApp, url: string, status: number, param?: string | null): Promise<any> {
+  const response = await app.get(url);
+  assert.equal(response.status, status, `${url}: ${JSON.stringify(response.body)}`);
+  assert.equal(response.body.error.status, status);
+  if (param !== undefined) assert.equal(response.body.error.param, param, url);
+  return response.body.error;
+}
+
+/** The listed keys of each item, for comparing lists field by field. */
+export const pick = (items: any[], ...keys: string[]) => items.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])));

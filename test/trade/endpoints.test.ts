@@ -27,7 +27,7 @@
 //   Imports only: WORLD 2200; UA 1200 (54.55 %), BG 500 (22.73 %).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { expectError, expectOk, pick, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tempDir, TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
@@ -37,19 +37,8 @@ before(async () => {
 });
 after(() => app?.close());
 
-async function ok(url: string) {
-  const response = await app.get(url);
-  assert.equal(response.status, 200, `${url}: ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-async function fails(url: string, status: number, param?: string) {
-  const response = await app.get(url);
-  assert.equal(response.status, status, `${url}: ${JSON.stringify(response.body)}`);
-  assert.equal(response.body.error.status, status);
-  if (param !== undefined) assert.equal(response.body.error.param, param, url);
-  return response.body.error;
-}
-const pick = (items: any[], ...keys: string[]) => items.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])));
+const ok = (url: string) => expectOk(app, url);
+const fails = (url: string, status: number, param?: string) => expectError(app, url, status, param);
 
 describe('/api/v1/trade', () => {
   test('every published row, newest period first; default page 100', async () => {
