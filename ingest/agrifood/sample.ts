@@ -18,7 +18,7 @@ import { mkdir } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import { findMemberState } from '../../reference/countries.ts';
-import { Random } from '../ptp/random.ts';
+import { Random } from '../random.ts';
 
 export const SAMPLE_FIRST_WEEK = '2016-01-04';
 export const SAMPLE_LAST_WEEK = '2026-11-09';

@@ -17,7 +17,7 @@ import { finished } from 'node:stream/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { CITIES, oblastByCode, settlementLabel, type City } from '../../reference/places.ts';
-import { Random } from './random.ts';
+import { Random } from '../random.ts';
 
 export const SAMPLE_YEARS = [2023, 2024, 2025, 2026] as const;
 /** The last day the sample covers (inside the tests' clock, 2026-11-22). */

@@ -11,6 +11,7 @@ import JSZip from 'jszip';
 import { nameForCode } from './codes.ts';
 import { formatCents } from './money.ts';
 import type { Currency } from './types.ts';
+import { Random } from '../random.ts';
 
 export const SAMPLE_FIRST_DAY = '2024-01-02';
 export const SAMPLE_LAST_DAY = '2026-10-30';
@@ -26,42 +27,8 @@ const FIXED_HOLIDAYS = new Set(['01-01', '03-03', '05-01', '05-06', '05-24', '09
 // ---------------------------------------------------------------------------------------------
 // Randomness
 
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** FNV-1a, to derive one seed per day from the fixed seed. */
-function hashSeed(text: string): number {
-  let hash = 0x811c9dc5 ^ SEED;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
-class Random {
-  private readonly next: () => number;
-  constructor(key: string) {
-    this.next = mulberry32(hashSeed(key));
-  }
-  chance(probability: number): boolean {
-    return this.next() < probability;
-  }
-  /** Multiplicative noise around 1 (log-normal, sigma on the log scale). */
-  noise(sigma: number): number {
-    const u = Math.max(this.next(), 1e-12);
-    const v = this.next();
-    return Math.exp(sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
-  }
-  between(low: number, high: number): number {
-    return low + (high - low) * this.next();
-  }
-}
+/** Every stream of the SEBRA sample is keyed and mixed with the sample's fixed seed. */
+const randomFor = (key: string): Random => new Random(key, SEED);
 
 // ---------------------------------------------------------------------------------------------
 // Organisations and what they pay
@@ -306,8 +273,8 @@ export function sampleDay(date: string, scale = 1): SampleDay {
   checkScale(scale);
   const currency: Currency = date < EURO_FROM ? 'BGN' : 'EUR';
   if (ANOMALIES.noPayments.has(date)) return { date, currency, sections: [] };
-  const random = new Random(date);
-  const copyRandom = new Random(`${date} copies`);
+  const random = randomFor(date);
+  const copyRandom = randomFor(`${date} copies`);
   const toCents = (bgn: number) => Math.round((currency === 'BGN' ? bgn : bgn / BGN_PER_EUR) * 100);
   const countFactor = ANOMALIES.countSpike.get(date) ?? 1;
   const sections: SampleSection[] = [];

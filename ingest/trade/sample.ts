@@ -11,7 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { Random } from '../ptp/random.ts';
+import { Random } from '../random.ts';
 
 export const SAMPLE_TRADE_FILES = {
   early: 'comext-ds045409-cereals-2016-2020.csv',

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CLUSTER_RADIUS_M, clusterSites, distanceM, locationIdOf, type Cluster, type Site } from '../../ingest/ptp/clusters.ts';
-import { Random } from '../../ingest/ptp/random.ts';
+import { Random } from '../../ingest/random.ts';
 
 /** The definition, quadratic: for each site every other site is measured. */
 function referenceClusters(sites: readonly Site[]): Cluster[] {

@@ -1,5 +1,6 @@
-// A small seeded PRNG for the PTP sample: mulberry32 seeded by FNV-1a of a key, so each stream
-// (one per year) is fixed whatever else is generated.
+// The seeded randomness of every sample generator: mulberry32 seeded by FNV-1a of a key (mixed
+// with a generator's own seed), so each stream (one per day, year, series...) is fixed whatever
+// else is generated.
 
 function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
@@ -12,19 +13,22 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
+function fnv1a(text: string, seed: number): number {
+  let hash = 0x811c9dc5 ^ seed;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
 export class Random {
   readonly next: () => number;
-  constructor(key: string) {
-    this.next = mulberry32(fnv1a(key));
+  constructor(key: string, seed = 0) {
+    this.next = mulberry32(fnv1a(key, seed));
   }
   chance(probability: number): boolean {
     return this.next() < probability;
+  }
+  between(low: number, high: number): number {
+    return low + (high - low) * this.next();
   }
   /** Two independent standard normal values (Box-Muller). */
   gaussianPair(): [number, number] {
@@ -32,5 +36,11 @@ export class Random {
     const v = this.next();
     const r = Math.sqrt(-2 * Math.log(u));
     return [r * Math.cos(2 * Math.PI * v), r * Math.sin(2 * Math.PI * v)];
+  }
+  /** Multiplicative noise around 1 (log-normal, sigma on the log scale). */
+  noise(sigma: number): number {
+    const u = Math.max(this.next(), 1e-12);
+    const v = this.next();
+    return Math.exp(sigma * Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v));
   }
 }
