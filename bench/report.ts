@@ -39,6 +39,15 @@ export interface TargetCheck {
   tier: string;
   met: boolean;
   detail: string;
+  /** Every example that misses the target (the detail names the worst few). */
+  misses?: string[];
+}
+
+/** "3 of 10 miss; worst: a; b" with at most `shown` named. */
+function worst(items: Array<{ label: string; score: number }>, total: number, shown = 5): string {
+  const sorted = [...items].sort((a, b) => b.score - a.score);
+  const named = sorted.slice(0, shown).map((i) => i.label).join('; ');
+  return `${items.length} of ${total} miss; worst: ${named}${items.length > shown ? '; ...' : ''}`;
 }
 
 export interface BenchReport {
@@ -71,22 +80,27 @@ export function checkTargets(tiers: readonly TierReport[]): TargetCheck[] {
   const slowRollups = tier.cases.filter(
     (c) => isRollupBacked(c) && (c.httpUncached.p50 > TARGETS.rollupHttpP50Ms || c.httpUncached.p99 > TARGETS.rollupHttpP99Ms),
   );
+  const rollups = tier.cases.filter(isRollupBacked).length;
+  const slowLabel = (c: CaseResult) => `${c.url} p50 ${c.httpUncached.p50.toFixed(1)} / p99 ${c.httpUncached.p99.toFixed(1)} ms`;
   checks.push({
     target: `rollup-backed endpoints: HTTP p50 <= ${TARGETS.rollupHttpP50Ms} ms and p99 <= ${TARGETS.rollupHttpP99Ms} ms (cache off)`,
     tier: tier.tier,
     met: slowRollups.length === 0,
     detail: slowRollups.length === 0
-      ? `${tier.cases.filter(isRollupBacked).length} rollup-backed examples all within`
-      : slowRollups.map((c) => `${c.url} p50 ${c.httpUncached.p50.toFixed(1)} / p99 ${c.httpUncached.p99.toFixed(1)} ms`).join('; '),
+      ? `${rollups} rollup-backed examples all within`
+      : worst(slowRollups.map((c) => ({ label: slowLabel(c), score: c.httpUncached.p50 })), rollups),
+    misses: slowRollups.map(slowLabel),
   });
   const overFloor = tier.cases.filter((c) => (handlerVsFloor(c) ?? 0) > TARGETS.maxHandlerVsFloorP50);
+  const overLabel = (c: CaseResult) => `${c.url} ${handlerVsFloor(c)!.toFixed(1)}x`;
   checks.push({
     target: `no endpoint above ${TARGETS.maxHandlerVsFloorP50}x its SQL floor at p50`,
     tier: tier.tier,
     met: overFloor.length === 0,
     detail: overFloor.length === 0
       ? `largest ratio ${Math.max(0, ...tier.cases.map((c) => handlerVsFloor(c) ?? 0)).toFixed(2)}x`
-      : overFloor.map((c) => `${c.url} ${handlerVsFloor(c)!.toFixed(1)}x`).join('; '),
+      : worst(overFloor.map((c) => ({ label: overLabel(c), score: handlerVsFloor(c)! })), tier.cases.length),
+    misses: overFloor.map(overLabel),
   });
   const mix = findLoad(tier, 'mix');
   const bare = findLoad(tier, 'bare-koa');
@@ -177,11 +191,11 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
   return lines.join('\n');
 }
 
-/** Writes <dir>/<date>.json and <dir>/<date>.md; returns their paths. */
-export async function writeReport(dir: string, report: BenchReport): Promise<{ json: string; markdown: string }> {
+/** Writes <dir>/<name>.json and <dir>/<name>.md (name: the report's date by default); returns their paths. */
+export async function writeReport(dir: string, report: BenchReport, name = report.date): Promise<{ json: string; markdown: string }> {
   await mkdir(dir, { recursive: true });
-  const json = join(dir, `${report.date}.json`);
-  const markdown = join(dir, `${report.date}.md`);
+  const json = join(dir, `${name}.json`);
+  const markdown = join(dir, `${name}.md`);
   await writeFile(json, `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(markdown, renderMarkdown(report));
   return { json, markdown };

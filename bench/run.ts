@@ -4,9 +4,9 @@
 // autocannon against the app, a bare Koa route and the paid app; writes bench/results/<date>.{json,md}
 // and, for a full run, the README summary.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { DEV_KEYS, DEV_NETWORK, startDevChain, type DevChain } from '../devchain/chain.ts';
@@ -27,6 +27,8 @@ export interface BenchOptions {
   resultsDir: string;
   /** README to refresh with the summary (full runs); none: leave it. */
   readme?: string;
+  /** Report file name without extension; default the date. */
+  name?: string;
   log: (line: string) => void;
 }
 
@@ -138,23 +140,43 @@ export async function runBench(options: BenchOptions): Promise<{ report: BenchRe
       'mix: every catalog example in turn over keep-alive connections, answer cache warm; bare-koa: a Koa app answering a small JSON body (the ceiling); mix-paid: the same mix, every request paid with its own EIP-3009 authorization (signed beforehand by the official client) and verified and settled through the local facilitator on the in-process chain (which runs in the load generator\'s process).',
     ],
   };
-  const files = await writeReport(options.resultsDir, report);
-  if (options.readme) {
-    await updateReadme(options.readme, `Latest run (${report.date}, ${report.mode}; the full report with every endpoint: [${files.markdown.split('/').slice(-3).join('/')}](${files.markdown.split('/').slice(-3).join('/')})):\n\n${renderMarkdown(report, { endpoints: false, title: false })}`);
-  }
+  const files = await writeReport(options.resultsDir, report, options.name);
+  if (options.readme) await updateReadme(options.readme, readmeSummary(report, files.markdown));
   return { report, files };
+}
+
+/** Re-renders a written report (targets re-checked): its Markdown beside it and, unless named otherwise, the README summary. */
+async function rerender(jsonPath: string, readme: string | undefined): Promise<void> {
+  const report = JSON.parse(await readFile(jsonPath, 'utf8')) as BenchReport;
+  report.targets = checkTargets(report.tiers);
+  const files = await writeReport(dirname(jsonPath), report, basename(jsonPath, '.json'));
+  if (readme) await updateReadme(readme, readmeSummary(report, files.markdown));
+}
+
+function readmeSummary(report: BenchReport, markdownPath: string): string {
+  const link = markdownPath.split('/').slice(-3).join('/');
+  // The README's own section is a level-2 heading: the report's sections go one level down.
+  const body = renderMarkdown(report, { endpoints: false, title: false }).replace(/^## /gm, '### ');
+  return `Latest run (${report.date}, ${report.mode}; every endpoint at every scale: [${link}](${link})):\n\n${body}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
     options: {
+      render: { type: 'string' },
       quick: { type: 'boolean', default: false },
       scales: { type: 'string' },
       sources: { type: 'string' },
       'no-paid': { type: 'boolean', default: false },
       'keep-data': { type: 'boolean', default: false },
+      /** Report file name without extension (default: the date); a named run leaves the README alone. */
+      name: { type: 'string' },
     },
   });
+  if (values.render) {
+    await rerender(resolve(values.render), values.name ? undefined : resolve('README.md'));
+    process.exit(0);
+  }
   const quick = values.quick!;
   const names = (values.scales ?? (quick ? 'x1' : 'x1,x10,x100')).split(',').map((s) => s.trim());
   const tiers = names.map((name) => {
@@ -167,7 +189,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const { report, files } = await runBench({
       quick, tiers, sources: values.sources?.split(',').map((s) => s.trim()), paid: !values['no-paid'], workDir,
-      resultsDir: resolve('bench/results'), readme: quick ? undefined : resolve('README.md'),
+      resultsDir: resolve('bench/results'), readme: quick || values.name ? undefined : resolve('README.md'), name: values.name,
       log: (line) => process.stderr.write(`bench: ${line}\n`),
     });
     process.stdout.write(renderMarkdown(report, { endpoints: false }));

@@ -99,9 +99,10 @@ test('targets are checked at x10 and name every miss', () => {
   const tiers = [tier('x1', [fast], 900, 1000, 500), tier('x10', [fast, slowRollup, rowLevel], 400, 1000, 16_000)];
   const checks = checkTargets(tiers);
   assert.deepEqual(checks.map((c) => [c.tier, c.met]), [['x10', false], ['x10', false], ['x10', false], ['x10', false]]);
-  assert.match(checks[0].detail, /\/api\/b p50 12\.0 \/ p99 60\.0 ms/);
+  assert.match(checks[0].detail, /^1 of 2 miss; worst: \/api\/b p50 12\.0 \/ p99 60\.0 ms$/);
+  assert.deepEqual(checks[0].misses, ['/api/b p50 12.0 / p99 60.0 ms']);
   assert.doesNotMatch(checks[0].detail, /\/api\/c/);
-  assert.match(checks[1].detail, /\/api\/b 6\.0x/);
+  assert.equal(checks[1].detail, '1 of 3 miss; worst: /api/b 6.0x');
   assert.match(checks[2].detail, /^40% \(400 vs 1000 req\/s\)$/);
   assert.equal(checks[3].detail, '16.0 s');
   // Without x10, the largest scale measured is checked; here x1 meets every target.
