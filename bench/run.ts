@@ -140,7 +140,8 @@ export async function runBench(options: BenchOptions): Promise<{ report: BenchRe
       'mix: every catalog example in turn over keep-alive connections, answer cache warm; bare-koa: a Koa app answering a small JSON body (the ceiling); mix-paid: the same mix, every request paid with its own EIP-3009 authorization (signed beforehand by the official client) and verified and settled through the local facilitator on the in-process chain (which runs in the load generator\'s process).',
     ],
   };
-  const files = await writeReport(options.resultsDir, report, options.name);
+  // A quick run never replaces the day's full report.
+  const files = await writeReport(options.resultsDir, report, options.name ?? (options.quick ? `${report.date}-quick` : report.date));
   if (options.readme) await updateReadme(options.readme, readmeSummary(report, files.markdown));
   return { report, files };
 }
