@@ -33,7 +33,7 @@ export interface BenchOptions {
 }
 
 const SETTINGS = {
-  quick: { runs: 10, connections: 10, loadSeconds: 3, paidRequests: 20 },
+  quick: { runs: 5, connections: 10, loadSeconds: 2, paidRequests: 10 },
   full: { runs: 40, connections: 10, loadSeconds: 6, paidRequests: 120 },
 } as const;
 
