@@ -2,7 +2,7 @@
 // limits table (getCardsByClass: limit max 2000) and the 404s it states for the card lookups.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { expectError as expectApiError, startTestApp, type TestApp } from '../helpers/app.ts';
 import { fixtureSnapshot } from './fixture.ts';
 
 let app: TestApp;
@@ -11,17 +11,8 @@ before(async () => {
 });
 after(() => app?.close());
 
-async function expectError(path: string, status: 400 | 404, param: string | null): Promise<string> {
-  const response = await app.get(path);
-  assert.equal(response.status, status, `${path}: expected ${status}, got ${response.status} ${JSON.stringify(response.body)}`);
-  assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
-  const { error } = response.body;
-  assert.equal(error.status, status);
-  assert.equal(error.code, status === 400 ? 'invalid_parameter' : 'not_found');
-  assert.equal(error.param, param, `${path}: ${error.message}`);
-  assert.ok(error.message.length > 0);
-  return error.message;
-}
+const expectError = async (path: string, status: 400 | 404, param: string | null): Promise<string> =>
+  (await expectApiError(app, path, status, param)).message;
 
 function cases(name: string, status: 400 | 404, list: Array<[path: string, param: string | null]>): void {
   describe(name, () => {

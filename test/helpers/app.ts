@@ -54,9 +54,15 @@ export async function expectOk(app: TestApp, url: string): Promise<any> {
 export async function expectError(app: TestApp, url: string, status: number, param?: string | null): Promise<any> {
   const response = await app.get(url);
   assert.equal(response.status, status, `${url}: ${JSON.stringify(response.body)}`);
-  assert.equal(response.body.error.status, status);
-  if (param !== undefined) assert.equal(response.body.error.param, param, url);
-  return response.body.error;
+  assert.match(response.headers.get('content-type') ?? '', /^application\/json/, url);
+  assert.deepEqual(Object.keys(response.body), ['error'], url);
+  const { error } = response.body;
+  assert.equal(error.status, status);
+  const code = ({ 400: 'invalid_parameter', 404: 'not_found' } as Record<number, string>)[status];
+  if (code) assert.equal(error.code, code, url);
+  if (param !== undefined) assert.equal(error.param, param, `${url}: ${error.message}`);
+  assert.ok(error.message.length > 0, url);
+  return error;
 }
 
 /** The listed keys of each item, for comparing lists field by field. */
