@@ -1,0 +1,39 @@
+// npm run ingest -- agrifood <file-or-folder> [--dataset cereals_prices|oilseeds_prices|pigmeat_prices] [--source-url URL]
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { ingestAgrifoodFiles } from './snapshot.ts';
+import { AGRIFOOD_DATASETS, isAgrifoodDataset } from './types.ts';
+
+/** .json files of a folder (non-recursive) sorted by name; a file path is returned as is. */
+export async function agrifoodSourceFiles(path: string): Promise<string[]> {
+  if (!(await stat(path)).isDirectory()) return [path];
+  const names = await readdir(path);
+  return names.filter((name) => extname(name).toLowerCase() === '.json').sort().map((name) => join(path, name));
+}
+
+export const agrifoodIngestCommand: IngestCommand = {
+  source: 'agrifood',
+  usage: `<file-or-folder> [--dataset ${AGRIFOOD_DATASETS.join('|')}] [--source-url URL]`,
+  options: {
+    dataset: { type: 'string' },
+    'source-url': { type: 'string' },
+  },
+  async run({ path, dataDir, options, log }) {
+    const dataset = options.dataset as string | undefined;
+    if (dataset !== undefined && !isAgrifoodDataset(dataset)) {
+      throw new UsageError(`--dataset must be one of ${AGRIFOOD_DATASETS.join(', ')} (got "${dataset}")`);
+    }
+    const files = await agrifoodSourceFiles(path);
+    if (files.length === 0) throw new UsageError(`no .json files in ${path}`);
+    log(`ingest: ${files.length} file(s) into ${dataDir}${dataset ? ` as ${dataset}` : ' (dataset detected from the field names)'}`);
+    const result = await ingestAgrifoodFiles(files, { dataDir, dataset, sourceUrl: options['source-url'] as string | undefined });
+    for (const record of result.imported) log(`ingest: ${record.sourceFile}: ${record.dataset}, ${record.rowCount} record(s)`);
+    for (const [name, file] of Object.entries(result.current)) log(`ingest: ${name} now served from ${file}`);
+    return {
+      imported: result.imported.length,
+      rows: result.imported.reduce((sum, record) => sum + record.rowCount, 0),
+      skipped: result.skipped.length,
+    };
+  },
+};

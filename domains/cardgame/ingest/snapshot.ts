@@ -1,0 +1,112 @@
+// Writes the card sets into the snapshot, all or nothing. A new file for a language replaces that
+// language's whole set (the source publishes complete sets); the other language is kept. A file is
+// a no-op when its bytes are the language's current set (the hash is kept on every card row).
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import { appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { parseCardFile, type CardLanguage, type CardRecord } from './parse.ts';
+
+export const CARD_TABLE = 'cardgame_cards';
+export const CARD_SOURCE_URL = 'https://api.hearthstonejson.com/v1/latest/';
+export const CARD_COLUMNS = [
+  'lang', 'id', 'dbf_id', 'name', 'card_class', 'classes', 'class_members', 'collectible', 'cost', 'attack', 'health', 'durability', 'armor',
+  'rarity', 'card_set', 'type', 'text', 'flavor', 'artist', 'race', 'spell_school', 'mechanics', 'source_file', 'file_hash',
+] as const;
+
+export const CREATE_CARD_TABLE = `CREATE TABLE ${CARD_TABLE} (
+  lang VARCHAR NOT NULL, id VARCHAR NOT NULL, dbf_id INTEGER NOT NULL, name VARCHAR NOT NULL, card_class VARCHAR NOT NULL,
+  classes VARCHAR[] NOT NULL, class_members VARCHAR[] NOT NULL, collectible BOOLEAN NOT NULL, cost INTEGER, attack INTEGER, health INTEGER, durability INTEGER,
+  armor INTEGER, rarity VARCHAR, card_set VARCHAR, type VARCHAR, text VARCHAR, flavor VARCHAR, artist VARCHAR, race VARCHAR,
+  spell_school VARCHAR, mechanics VARCHAR[] NOT NULL, source_file VARCHAR NOT NULL, file_hash VARCHAR NOT NULL)`;
+
+// Lists travel as JSON text through the appender (VARCHAR and INTEGER only) and become lists on insert.
+const CREATE_STAGE = `CREATE TABLE stage_cards (
+  lang VARCHAR, id VARCHAR, dbf_id INTEGER, name VARCHAR, card_class VARCHAR, classes VARCHAR, class_members VARCHAR, collectible INTEGER,
+  cost INTEGER, attack INTEGER, health INTEGER, durability INTEGER, armor INTEGER, rarity VARCHAR, card_set VARCHAR,
+  type VARCHAR, text VARCHAR, flavor VARCHAR, artist VARCHAR, race VARCHAR, spell_school VARCHAR, mechanics VARCHAR,
+  source_file VARCHAR, file_hash VARCHAR)`;
+
+/** The dataset name of a language's set in the import ledger. */
+export function cardDataset(lang: CardLanguage): string {
+  return `cardgame_${lang}`;
+}
+
+export interface CardIngestOptions {
+  dataDir: string;
+  sourceUrl?: string;
+  now?: () => Date;
+}
+
+export interface CardIngestResult {
+  imported: ImportRecord[];
+  skipped: string[];
+}
+
+function stageRow(lang: CardLanguage, file: string, hash: string, card: CardRecord): Array<string | number | null> {
+  return [
+    lang, card.id, card.dbfId, card.name, card.cardClass, JSON.stringify(card.classes), JSON.stringify(card.classMembers), card.collectible ? 1 : 0,
+    card.cost, card.attack, card.health, card.durability, card.armor, card.rarity, card.set, card.type, card.text,
+    card.flavor, card.artist, card.race, card.spellSchool, JSON.stringify(card.mechanics), basename(file), hash,
+  ];
+}
+
+/**
+ * Ingests one card file per language (en and/or bg) in one commit: a malformed file of either
+ * language leaves the snapshot as it was.
+ */
+export async function ingestCardSets(sets: ReadonlyMap<CardLanguage, readonly string[]>, options: CardIngestOptions): Promise<CardIngestResult> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    await db.run(CREATE_CARD_TABLE);
+    await db.run(CREATE_STAGE);
+    await loadImportLedger(db, options.dataDir);
+    await loadParquetInto(db, CARD_TABLE, options.dataDir, CARD_TABLE, CARD_COLUMNS);
+
+    const batches: Array<{ lang: CardLanguage; file: string; hash: string; cards: CardRecord[] }> = [];
+    const skipped: string[] = [];
+    const problems: MalformedSourceError[] = [];
+    for (const [lang, files] of sets) {
+      const current = await db.all(`SELECT DISTINCT file_hash FROM ${CARD_TABLE} WHERE lang = $lang`, { lang });
+      const known = new Set(current.map((row) => String(row.file_hash)));
+      try {
+        const result = await parseNewFiles<CardRecord[]>(files, known, async (file, accepted) => {
+          if (accepted.length > 0) {
+            throw new MalformedSourceError(file, null, `a second new ${lang} card set in one run (after ${basename(accepted[0]!.file)}): ingest one set per language at a time`);
+          }
+          return parseCardFile(file);
+        });
+        skipped.push(...result.skipped);
+        for (const { file, hash, parsed } of result.parsed) batches.push({ lang, file, hash, cards: parsed });
+      } catch (error) {
+        // Collected so that every malformed file of every language is named at once.
+        if (!(error instanceof IngestRejectedError)) throw error;
+        problems.push(...error.problems);
+      }
+    }
+    if (problems.length > 0) throw new IngestRejectedError(problems);
+    if (batches.length === 0) return { imported: [], skipped };
+
+    const importDate = (options.now ?? (() => new Date()))().toISOString();
+    const imported: ImportRecord[] = batches.map(({ lang, file, hash, cards }) => ({
+      dataset: cardDataset(lang), source: 'hearthstonejson', sourceFile: basename(file), sourceUrl: options.sourceUrl ?? CARD_SOURCE_URL,
+      fileHash: hash, importDate, rowCount: cards.length,
+    }));
+    for (const { lang, file, hash, cards } of batches) {
+      await db.appendRows('stage_cards', cards.map((card) => stageRow(lang, file, hash, card)));
+      await db.run(`DELETE FROM ${CARD_TABLE} WHERE lang = $lang`, { lang });
+    }
+    await db.run(`INSERT INTO ${CARD_TABLE}
+      SELECT lang, id, dbf_id, name, card_class, from_json(classes, '["VARCHAR"]'), from_json(class_members, '["VARCHAR"]'), collectible = 1, cost, attack, health,
+             durability, armor, rarity, card_set, type, text, flavor, artist, race, spell_school, from_json(mechanics, '["VARCHAR"]'),
+             source_file, file_hash
+      FROM stage_cards`);
+    await appendImportRecords(db, imported);
+    await commitTables(db, options.dataDir, [{ table: CARD_TABLE, orderBy: 'lang, dbf_id' }]);
+    return { imported, skipped };
+  } finally {
+    await db.close();
+  }
+}

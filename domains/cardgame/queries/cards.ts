@@ -1,0 +1,191 @@
+// The card lookups: by English name and/or dbf id, the Bulgarian translation of an English name,
+// and the cards of a class. Every list is ordered by dbf_id (the set's own card id).
+import type { Database, SqlParams } from '../../../engine/database.ts';
+import type { Row } from '../../../engine/json.ts';
+import { defineRoute, type CrossFieldCheck, type ParamSpec } from '../../../queries/catalog.ts';
+import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
+import { limitParam } from '../../../queries/shared/params.ts';
+import { knownClassNames, resolveCardClass } from './classes.ts';
+import { byClassResponse, getCardResponse, PAIR_COLUMNS, translatedResponse } from './schemas.ts';
+import { CARD_SELECT } from './tables.ts';
+
+export const CLASS_LIMIT_DEFAULT = 200;
+export const CLASS_LIMIT_MAX = 2000;
+
+const nameSpec = (description: string, where: ParamSpec['in']): ParamSpec => ({
+  in: where,
+  description,
+  schema: { type: 'string', minLength: 1, maxLength: 200, examples: ['Tidecaller of the Deep'] },
+});
+
+/** English cards matching the filters, each with its Bulgarian card (or null), by dbf_id. */
+async function cardPairs(db: Database, where: string, bindings: SqlParams, limit?: number): Promise<Row[]> {
+  const english = await db.all(
+    `SELECT ${CARD_SELECT} FROM cardgame_cards WHERE lang = 'en' AND ${where} ORDER BY dbf_id${limit === undefined ? '' : ' LIMIT $limit'}`,
+    limit === undefined ? bindings : { ...bindings, limit },
+  );
+  if (english.length === 0) return [];
+  const bulgarian = await db.all(
+    `SELECT ${CARD_SELECT} FROM cardgame_cards WHERE lang = 'bg' AND list_contains(CAST($ids AS INTEGER[]), dbf_id)`,
+    { ids: `[${english.map((card) => card.dbf_id).join(',')}]` },
+  );
+  const byId = new Map(bulgarian.map((card) => [card.dbf_id, card]));
+  return english.map((card) => ({ en: card, bg: byId.get(card.dbf_id) ?? null }));
+}
+
+/** A name without surrounding spaces; blank is a 400. */
+function requiredName(value: string, param: string): string {
+  const name = value.trim();
+  if (name === '') throw invalidParameter(param, `${param} must not be blank`);
+  return name;
+}
+
+/** CSV/Arrow rows of {en, bg} pairs: the English card with the Bulgarian name and text. */
+function pairRows(items: Row[]): Row[] {
+  return items.map((item) => {
+    const en = item.en as Row;
+    const bg = item.bg as Row | null;
+    return Object.fromEntries(PAIR_COLUMNS.map((column) => [
+      column,
+      column === 'bg_name' ? (bg?.name ?? null) : column === 'bg_text' ? (bg?.text ?? null) : en[column]!,
+    ]));
+  });
+}
+
+interface GetCardParams { name?: string; dbf_id?: number }
+
+const nameOrDbfId: CrossFieldCheck<GetCardParams> = {
+  name: 'nameOrDbfId',
+  description: 'name or dbf_id (or both) is required',
+  check: ({ name, dbf_id }) => (name === undefined && dbf_id === undefined ? invalidParameter('name', 'give name or dbf_id (or both)') : null),
+};
+
+export const getCard = defineRoute<GetCardParams>({
+  id: 'getCard',
+  method: 'GET',
+  tag: 'cardgame',
+  paths: ['/api/cardgame/getCard'],
+  examples: [
+    '/api/cardgame/getCard?name=tidecaller%20of%20the%20deep',
+    '/api/cardgame/getCard?dbf_id=90034',
+    '/api/cardgame/getCard?name=Roaring%20Totem&dbf_id=90033',
+  ],
+  summary: 'A card by English name and/or dbf id, with its Bulgarian translation',
+  description:
+    'Finds English cards by exact name (any case) and/or dbf_id; with both, a card must match both. Each item pairs the ' +
+    'English card with the Bulgarian one of the same dbf_id (null when it is not translated).',
+  paid: true,
+  params: {
+    name: nameSpec('English card name, exact, any case.', ['query']),
+    dbf_id: { in: ['query'], description: 'The card\'s dbf id.', schema: { type: 'integer', minimum: 1, maximum: 2_147_483_647, examples: [90034] } },
+  },
+  checks: [nameOrDbfId],
+  response: getCardResponse,
+  listRows: (body) => pairRows(body.items as Row[]),
+  listColumns: () => PAIR_COLUMNS,
+  async handle(params, { db }) {
+    const name = params.name === undefined ? null : requiredName(params.name, 'name');
+    const items = await cardPairs(
+      db,
+      '($name IS NULL OR lower(name) = lower($name)) AND ($dbf_id IS NULL OR dbf_id = CAST($dbf_id AS INTEGER))',
+      { name, dbf_id: params.dbf_id === undefined ? null : String(params.dbf_id) },
+    );
+    const query = { name, dbf_id: params.dbf_id ?? null };
+    if (items.length === 0) throw notFound(`no English card matches ${JSON.stringify(query)}`);
+    return { endpoint: 'getCard', query, count: items.length, items };
+  },
+});
+
+export const getTranslatedCardInBG = defineRoute<{ name: string }>({
+  id: 'getTranslatedCardInBG',
+  method: 'GET',
+  tag: 'cardgame',
+  paths: ['/api/cardgame/getTranslatedCardInBG', '/api/cardgame/getTranslatedCardInBG/{name}'],
+  examples: ['/api/cardgame/getTranslatedCardInBG?name=Tidecaller%20of%20the%20Deep', '/api/cardgame/getTranslatedCardInBG/roaring%20echo'],
+  summary: 'The Bulgarian card(s) for an English card name',
+  description:
+    'Matches the English name exactly (any case). When several English cards share the name (reprints), every one of ' +
+    'them that has a Bulgarian card gives an item; matched_en is the first English match by dbf_id.',
+  paid: true,
+  params: { name: { ...nameSpec('English card name, exact, any case.', ['query', 'path']), required: true } },
+  response: translatedResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const name = requiredName(params.name, 'name');
+    const pairs = await cardPairs(db, 'lower(name) = lower($name)', { name });
+    if (pairs.length === 0) throw notFound(`no English card is named "${name}"`);
+    const first = pairs[0]!.en as Row;
+    const items = pairs.flatMap((pair) => (pair.bg === null ? [] : [pair.bg as Row]));
+    return {
+      endpoint: 'getTranslatedCardInBG',
+      query: { name },
+      matched_en: { id: first.id!, dbf_id: first.dbf_id!, name: first.name! },
+      count: items.length,
+      items,
+    };
+  },
+});
+
+interface ByClassParams { class?: string; card_class?: string; collectible?: boolean; limit?: number }
+
+// The query form names the parameter `class`, the path form `card_class` (as the specification
+// does): exactly one of them is required.
+const classGiven: CrossFieldCheck<ByClassParams> = {
+  name: 'classRequired',
+  description: 'class (or the path\'s card_class) is required, and only one of them',
+  check: (params) => {
+    if (params.class === undefined && params.card_class === undefined) return invalidParameter('class', 'class is required');
+    if (params.class !== undefined && params.card_class !== undefined) {
+      return invalidParameter('class', 'the class is given in the path; do not repeat it as ?class=');
+    }
+    return null;
+  },
+};
+
+export const getCardsByClass = defineRoute<ByClassParams>({
+  id: 'getCardsByClass',
+  method: 'GET',
+  tag: 'cardgame',
+  paths: ['/api/cardgame/getCardsByClass', '/api/cardgame/getCardsByClass/{card_class}'],
+  examples: [
+    '/api/cardgame/getCardsByClass?class=Shaman',
+    `/api/cardgame/getCardsByClass?class=${encodeURIComponent('Шаман')}&collectible=false`,
+    '/api/cardgame/getCardsByClass/SHAMAN?collectible=true&limit=3',
+    `/api/cardgame/getCardsByClass/${encodeURIComponent('Ловец')}`,
+  ],
+  summary: 'The cards of a class, English with Bulgarian',
+  description:
+    'Cards whose class is the given one (SHAMAN, Shaman, Шаман, Demon Hunter all work); multi-class cards count in each ' +
+    'of their classes. Ordered by dbf_id; bg is null for a card without a Bulgarian translation.',
+  paid: true,
+  params: {
+    class: { in: ['query'], description: 'Class: English enum or name in any case, or the Bulgarian word.', schema: { type: 'string', minLength: 1, maxLength: 40, examples: ['Shaman'] } },
+    card_class: { in: ['path'], description: 'Class, as for the query parameter class.', schema: { type: 'string', minLength: 1, maxLength: 40, examples: ['SHAMAN'] } },
+    collectible: { in: ['query'], description: 'Only collectible (true) or only non-collectible (false) cards.', schema: { type: 'boolean' } },
+    limit: limitParam(`Cards to return (default ${CLASS_LIMIT_DEFAULT}, at most ${CLASS_LIMIT_MAX}).`, { default: CLASS_LIMIT_DEFAULT, maximum: CLASS_LIMIT_MAX }),
+  },
+  checks: [classGiven],
+  response: byClassResponse,
+  listRows: (body) => pairRows(body.items as Row[]),
+  listColumns: () => PAIR_COLUMNS,
+  async handle(params, { db }) {
+    const param = params.class === undefined ? 'card_class' : 'class';
+    const given = (params.class ?? params.card_class)!.trim();
+    const present = (await db.all('SELECT DISTINCT class FROM cardgame_class_members ORDER BY class')).map((row) => String(row.class));
+    const cardClass = resolveCardClass(given, present);
+    if (!cardClass) throw invalidParameter(param, `unknown class "${given}" (known: ${knownClassNames(present).join(', ')})`);
+    const limit = params.limit ?? CLASS_LIMIT_DEFAULT;
+    const where = `dbf_id IN (SELECT dbf_id FROM cardgame_class_members WHERE class = $class)
+      AND ($collectible IS NULL OR collectible = CAST($collectible AS BOOLEAN))`;
+    const bindings = { class: cardClass, collectible: params.collectible === undefined ? null : String(params.collectible) };
+    const [{ total }] = (await db.all(`SELECT count(*) AS total FROM cardgame_cards WHERE lang = 'en' AND ${where}`, bindings)) as [{ total: number }];
+    const items = await cardPairs(db, where, bindings, limit);
+    return {
+      endpoint: 'getCardsByClass',
+      query: { class: given, card_class: cardClass, collectible: params.collectible ?? null, limit },
+      total,
+      count: items.length,
+      items,
+    };
+  },
+});

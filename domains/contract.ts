@@ -1,0 +1,49 @@
+// The shape of a domain: everything the router, the documents, the ingest CLI, the first-start
+// bootstrap and the benchmark need to know about it. A domain is one folder under domains/ that
+// exports one `Domain`; domains/index.ts lists them, one line each.
+import type { Database } from '../engine/database.ts';
+import type { IngestCommand } from '../ingest/command.ts';
+import type { SampleSource } from '../ingest/sampleSource.ts';
+import type { Route } from '../queries/catalog.ts';
+
+/** A docs group: the catalog tag of some routes, with its title and one-paragraph description. */
+export interface DomainTag {
+  tag: string;
+  title: string;
+  description: string;
+}
+
+/** How a source's sample grows in the benchmark tiers (absent: the x1 sample at every tier). */
+export interface BenchScale {
+  /** Generator scale factor per tier name (x10, x100). */
+  factors: Readonly<Record<string, number>>;
+  /** Why the scale is what it is (reported beside the figures). */
+  note?: string;
+}
+
+/** One ingestable source of a domain: `npm run ingest -- <command.source> ...` and its sample. */
+export interface DomainSource {
+  /** Absent when the files are ingested by another domain's command (HICP through `eurostat`). */
+  command?: IngestCommand;
+  /** The generator and sample ingest used on first start (data/sample/<sample.name>) and by the bench. */
+  sample: SampleSource;
+  bench?: BenchScale;
+}
+
+export interface Domain {
+  /** Folder name under domains/ (sebra, ptp, ...). */
+  name: string;
+  /** Docs groups, in the order the documents show them; every route's tag must be one of them. */
+  tags: readonly DomainTag[];
+  routes: readonly Route[];
+  /** Names of the domains whose tables `load` reads (they are loaded first). */
+  dependsOn?: readonly string[];
+  /** Creates this domain's tables from the snapshot in dataDir (empty tables when it has no files) and builds its rollups. */
+  load(db: Database, dataDir: string): Promise<void>;
+  sources: readonly DomainSource[];
+}
+
+/** Declares a domain (identity: the type is the contract). */
+export function defineDomain(domain: Domain): Domain {
+  return domain;
+}

@@ -1,0 +1,46 @@
+// npm run ingest -- ptp <file-or-folder> [--source-url URL]
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { PTP_FILE_EXTENSIONS } from './parse.ts';
+import { ingestPtpFiles } from './snapshot.ts';
+
+/** .json and .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
+export async function ptpSourceFiles(path: string): Promise<string[]> {
+  if (!(await stat(path)).isDirectory()) return [path];
+  const names = await readdir(path);
+  return names
+    .filter((name) => (PTP_FILE_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase()))
+    .sort()
+    .map((name) => join(path, name));
+}
+
+export const ptpIngestCommand: IngestCommand = {
+  source: 'ptp',
+  usage: '<file-or-folder> [--source-url URL]',
+  options: {
+    'source-url': { type: 'string' },
+  },
+  async run({ path, dataDir, options, log }) {
+    const files = await ptpSourceFiles(path);
+    if (files.length === 0) throw new UsageError(`no .json or .csv files in ${path}`);
+    log(`ingest: ${files.length} file(s) into ${dataDir}`);
+    const result = await ingestPtpFiles(files, {
+      dataDir,
+      sourceUrl: options['source-url'] as string | undefined,
+      onProgress: (done, total) => {
+        if (done % 10 === 0 && done < total) log(`ingest: ${done}/${total} files read`);
+      },
+    });
+    if (result.imported.length > 0) {
+      const c = result.coordinates;
+      log(`ingest: coordinates: ${c.as_given} as given, ${c.swapped} swapped, ${c.missing} missing, ${c.out_of_area} outside Bulgaria (kept without coordinates)`);
+      log(`ingest: snapshot holds ${result.crashes} accident(s) in ${result.clusters} location cluster(s)`);
+    }
+    return {
+      imported: result.imported.length,
+      rows: result.imported.reduce((sum, record) => sum + record.rowCount, 0),
+      skipped: result.skipped.length,
+    };
+  },
+};

@@ -1,0 +1,192 @@
+// Writes the PTP Parquet snapshot, all or nothing: every new file is parsed and checked before anything
+// is written; the merged accidents are re-clustered and both tables are committed with the import ledger.
+// A new file replaces the accidents already held for the days it covers (its first to its last accident
+// date): the ministry republishes one growing resource, so a newer file supersedes an older one.
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import {
+  appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile,
+} from '../../../ingest/commit.ts';
+import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
+import { parsePtpFile } from './parse.ts';
+import type { CoordinateFix, PtpFile } from './types.ts';
+
+export const PTP_DATASET = 'ptp_crashes';
+export const PTP_TABLES = { crashes: 'ptp_crashes', locations: 'ptp_locations' } as const;
+export const PTP_DATASET_URL = 'https://data.egov.bg/data/view/4b948dd7-c9ef-4239-b2de-9b8e1c312467';
+
+export const CRASH_COLUMNS = [
+  'crash_datetime', 'region_code', 'region', 'municipality', 'location', 'crash_type', 'ptp_place',
+  'latitude', 'longitude', 'died_count', 'injured_count', 'participant_count', 'is_major', 'location_id',
+  'source_file', 'source_row',
+] as const;
+export const LOCATION_COLUMNS = ['location_id', 'latitude', 'longitude', 'radius_m', 'region', 'location', 'crash_count'] as const;
+
+export const CREATE_CRASHES = `CREATE TABLE ptp_crashes (
+  crash_datetime TIMESTAMP NOT NULL, region_code VARCHAR NOT NULL, region VARCHAR NOT NULL, municipality VARCHAR,
+  location VARCHAR, crash_type VARCHAR, ptp_place VARCHAR, latitude DECIMAL(11,8), longitude DECIMAL(11,8),
+  died_count INTEGER NOT NULL, injured_count INTEGER NOT NULL, participant_count INTEGER, is_major BOOLEAN NOT NULL,
+  location_id BIGINT, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL)`;
+export const CREATE_LOCATIONS = `CREATE TABLE ptp_locations (
+  location_id BIGINT NOT NULL, latitude DECIMAL(11,8) NOT NULL, longitude DECIMAL(11,8) NOT NULL, radius_m INTEGER NOT NULL,
+  region VARCHAR NOT NULL, location VARCHAR, crash_count INTEGER NOT NULL)`;
+
+// Staging holds only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
+const CREATE_STAGE = `CREATE TABLE stage_crashes (
+  crash_datetime VARCHAR, region_code VARCHAR, region VARCHAR, municipality VARCHAR, location VARCHAR,
+  crash_type VARCHAR, ptp_place VARCHAR, latitude VARCHAR, longitude VARCHAR, died_count INTEGER,
+  injured_count INTEGER, participant_count INTEGER, is_major VARCHAR, source_file VARCHAR, source_row INTEGER)`;
+
+const ORDER = {
+  ptp_crashes:
+    'crash_datetime, region_code, municipality, location, latitude, longitude, crash_type, ptp_place, died_count, ' +
+    'injured_count, participant_count, is_major, source_file, source_row',
+  ptp_locations: 'location_id',
+} as const;
+
+export interface PtpIngestOptions {
+  dataDir: string;
+  now?: () => Date;
+  /** Source address recorded in the import ledger; defaults to the dataset page on data.egov.bg. */
+  sourceUrl?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export type CoordinateCounts = Record<CoordinateFix, number>;
+
+export interface PtpIngestResult {
+  imported: ImportRecord[];
+  /** Files whose bytes were already imported (or repeated in the batch). */
+  skipped: string[];
+  /** How the new rows' coordinates were read (swapped, missing, outside Bulgaria). */
+  coordinates: CoordinateCounts;
+  /** Accidents and clusters in the snapshot after the ingest. */
+  crashes: number;
+  clusters: number;
+}
+
+/** A parsed file with the first and last accident day it covers. */
+type DatedPtpFile = PtpFile & { firstDay: string; lastDay: string };
+type ParsedFile = NewFile<DatedPtpFile>;
+
+/** Every file not imported before, parsed; two new files covering overlapping days are refused. */
+function parseNewPtpFiles(files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
+  return parseNewFiles<DatedPtpFile>(files, knownHashes, async (file, accepted) => {
+    const result = await parsePtpFile(file);
+    const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
+    const entry = { ...result, firstDay: days[0]!, lastDay: days[days.length - 1]! };
+    const overlap = accepted.find(({ parsed: other }) => other.firstDay <= entry.lastDay && entry.firstDay <= other.lastDay);
+    if (overlap) {
+      throw new MalformedSourceError(file, null,
+        `covers ${entry.firstDay}..${entry.lastDay}, overlapping ${basename(overlap.file)} (${overlap.parsed.firstDay}..${overlap.parsed.lastDay}) in the same batch`);
+    }
+    return entry;
+  }, options.onProgress);
+}
+
+/**
+ * Imports PTP files into the snapshot in options.dataDir. Files already imported (same sha256) are
+ * skipped; nothing is written when any file is malformed or when there is nothing new.
+ */
+export async function ingestPtpFiles(files: readonly string[], options: PtpIngestOptions): Promise<PtpIngestResult> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    for (const sql of [CREATE_CRASHES, CREATE_LOCATIONS, CREATE_STAGE]) await db.run(sql);
+    const ledger = await loadImportLedger(db, options.dataDir);
+    const known = new Set(ledger.filter((r) => r.dataset === PTP_DATASET).map((r) => r.fileHash));
+    const { parsed, skipped } = await parseNewPtpFiles(files, known, options);
+    const coordinates: CoordinateCounts = { as_given: 0, swapped: 0, missing: 0, out_of_area: 0 };
+    for (const { parsed: p } of parsed) for (const r of p.records) coordinates[r.coordinateFix]++;
+    if (parsed.length === 0) return { imported: [], skipped, coordinates, crashes: 0, clusters: 0 };
+
+    const importDate = (options.now ?? (() => new Date()))().toISOString();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
+      dataset: PTP_DATASET,
+      source: p.format,
+      sourceFile: basename(file),
+      sourceUrl: options.sourceUrl ?? PTP_DATASET_URL,
+      fileHash: hash,
+      importDate,
+      rowCount: p.records.length,
+    }));
+
+    await loadParquetInto(db, 'ptp_crashes', options.dataDir, PTP_TABLES.crashes, CRASH_COLUMNS);
+    await stage(db, parsed);
+    await merge(db, parsed);
+    const clusters = await buildClusters(db);
+    await appendImportRecords(db, imported);
+    await commitTables(db, options.dataDir, [
+      { table: 'ptp_crashes', orderBy: ORDER.ptp_crashes },
+      { table: 'ptp_locations', orderBy: ORDER.ptp_locations },
+    ]);
+    const [{ crashes }] = await db.all('SELECT count(*)::INTEGER AS crashes FROM ptp_crashes');
+    return { imported, skipped, coordinates, crashes: Number(crashes), clusters };
+  } finally {
+    await db.close();
+  }
+}
+
+async function stage(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
+  await db.appendRows(
+    'stage_crashes',
+    parsed.flatMap(({ file, parsed: p }) =>
+      p.records.map((r) => [
+        r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace,
+        r.latitude, r.longitude, r.died, r.injured, r.participants, String(r.isMajor), basename(file), r.sourceRow,
+      ]),
+    ),
+  );
+}
+
+/** Drops the held accidents of the days each new file covers, then inserts the new ones. */
+async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
+  for (const { parsed: { firstDay, lastDay } } of parsed) {
+    await db.run('DELETE FROM ptp_crashes WHERE CAST(crash_datetime AS DATE) BETWEEN CAST($first AS DATE) AND CAST($last AS DATE)', {
+      first: firstDay,
+      last: lastDay,
+    });
+  }
+  await db.run(`INSERT INTO ptp_crashes
+    SELECT CAST(crash_datetime AS TIMESTAMP), region_code, region, municipality, location, crash_type, ptp_place,
+           CAST(latitude AS DECIMAL(11,8)), CAST(longitude AS DECIMAL(11,8)), died_count, injured_count,
+           participant_count, CAST(is_major AS BOOLEAN), NULL, source_file, source_row
+      FROM stage_crashes`);
+}
+
+/**
+ * Clusters every accident with coordinates (old and new), sets each accident's location_id and fills
+ * ptp_locations. A cluster's region and location are the pair most of its accidents carry (ties: by name).
+ */
+async function buildClusters(db: Database): Promise<number> {
+  const rows = await db.all(`SELECT CAST(latitude AS VARCHAR) AS latitude, CAST(longitude AS VARCHAR) AS longitude,
+      count(*)::INTEGER AS crashes, sum(died_count)::INTEGER AS died
+    FROM ptp_crashes WHERE latitude IS NOT NULL AND longitude IS NOT NULL GROUP BY ALL ORDER BY ALL`);
+  const sites: Site[] = rows.map((r) => ({
+    latitude: String(r.latitude), longitude: String(r.longitude), crashes: Number(r.crashes), died: Number(r.died),
+  }));
+  const clusters = clusterSites(sites);
+  await db.run('CREATE TABLE site_cluster (latitude VARCHAR, longitude VARCHAR, location_id VARCHAR, centre_lat VARCHAR, centre_lon VARCHAR)');
+  await db.appendRows(
+    'site_cluster',
+    clusters.flatMap((c) => c.members.map((i) => [sites[i].latitude, sites[i].longitude, String(c.locationId), c.latitude, c.longitude])),
+  );
+  await db.run(`UPDATE ptp_crashes SET location_id = CAST(s.location_id AS BIGINT)
+    FROM site_cluster s
+    WHERE ptp_crashes.latitude = CAST(s.latitude AS DECIMAL(11,8)) AND ptp_crashes.longitude = CAST(s.longitude AS DECIMAL(11,8))`);
+  await db.run(`INSERT INTO ptp_locations
+    WITH centres AS (SELECT DISTINCT CAST(location_id AS BIGINT) AS location_id, CAST(centre_lat AS DECIMAL(11,8)) AS latitude,
+                            CAST(centre_lon AS DECIMAL(11,8)) AS longitude FROM site_cluster),
+    names AS (
+      SELECT location_id, region, location, count(*) AS n FROM ptp_crashes WHERE location_id IS NOT NULL GROUP BY ALL
+    ),
+    ranked AS (
+      SELECT *, row_number() OVER (PARTITION BY location_id ORDER BY n DESC, region, location NULLS LAST) AS pick FROM names
+    ),
+    totals AS (SELECT location_id, count(*)::INTEGER AS crash_count FROM ptp_crashes WHERE location_id IS NOT NULL GROUP BY ALL)
+    SELECT c.location_id, c.latitude, c.longitude, ${CLUSTER_RADIUS_M}, r.region, r.location, t.crash_count
+      FROM centres c JOIN ranked r ON r.location_id = c.location_id AND r.pick = 1 JOIN totals t ON t.location_id = c.location_id`);
+  return clusters.length;
+}

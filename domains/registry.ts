@@ -1,0 +1,63 @@
+// What the rest of the service derives from the list of domains: the routes, the docs groups, the
+// ingest commands, the sample sources and the load order. Pure functions over a list, so a test can
+// check them on a list of its own.
+import type { Database } from '../engine/database.ts';
+import type { IngestCommand } from '../ingest/command.ts';
+import type { SampleSource } from '../ingest/sampleSource.ts';
+import type { Route } from '../queries/catalog.ts';
+import { loadImports } from '../queries/imports.ts';
+import type { Domain, DomainSource, DomainTag } from './contract.ts';
+
+/** Every route, domain by domain in the list's order. */
+export function routesOf(domains: readonly Domain[]): Route[] {
+  return domains.flatMap((domain) => domain.routes);
+}
+
+/** Every docs group, domain by domain in the list's order. */
+export function tagsOf(domains: readonly Domain[]): DomainTag[] {
+  return domains.flatMap((domain) => domain.tags);
+}
+
+export function sourcesOf(domains: readonly Domain[]): DomainSource[] {
+  return domains.flatMap((domain) => domain.sources);
+}
+
+/** One ingest command per source name, in the list's order. */
+export function ingestCommandsOf(domains: readonly Domain[]): IngestCommand[] {
+  return sourcesOf(domains).flatMap((source) => (source.command ? [source.command] : []));
+}
+
+export function sampleSourcesOf(domains: readonly Domain[]): SampleSource[] {
+  return sourcesOf(domains).map((source) => source.sample);
+}
+
+/**
+ * The domains in an order where each comes after the domains it depends on (the list's order
+ * otherwise). An unknown dependency or a cycle is a programming error, reported by name.
+ */
+export function loadOrder(domains: readonly Domain[]): Domain[] {
+  const byName = new Map(domains.map((domain) => [domain.name, domain]));
+  const ordered: Domain[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (domain: Domain, path: readonly string[]): void => {
+    const seen = state.get(domain.name);
+    if (seen === 'done') return;
+    if (seen === 'visiting') throw new Error(`domain dependency cycle: ${[...path, domain.name].join(' -> ')}`);
+    state.set(domain.name, 'visiting');
+    for (const name of domain.dependsOn ?? []) {
+      const dependency = byName.get(name);
+      if (!dependency) throw new Error(`domain ${domain.name} depends on ${name}, which is not in the list of domains`);
+      visit(dependency, [...path, domain.name]);
+    }
+    state.set(domain.name, 'done');
+    ordered.push(domain);
+  };
+  for (const domain of domains) visit(domain, []);
+  return ordered;
+}
+
+/** Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain after its dependencies. */
+export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
+  await loadImports(db, dataDir);
+  for (const domain of loadOrder(domains)) await domain.load(db, dataDir);
+}

@@ -1,0 +1,186 @@
+// Writes the SEBRA Parquet snapshot, all or nothing: every new file is parsed and checked before
+// anything is written; the new tables are written to a temporary folder inside the data folder and
+// renamed into place (imports.parquet last), so a failed ingest leaves the previous snapshot intact.
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import {
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
+  type ImportRecord, type NewFile,
+} from '../../../ingest/commit.ts';
+import { parseSebraFile } from './detect.ts';
+import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
+
+export { IngestRejectedError, type ImportRecord };
+
+export const SNAPSHOT_FILES = {
+  payments: 'sebra_payments.parquet',
+  days: 'sebra_days.parquet',
+  imports: 'imports.parquet',
+} as const;
+
+export interface IngestOptions {
+  dataDir: string;
+  now?: () => Date;
+  onProgress?: (done: number, total: number) => void;
+  /** Payment date for sources without one (report tree). */
+  date?: string;
+  /** Currency for sources that do not state it (report tree). */
+  currency?: Currency;
+  /** Source address recorded in imports.parquet; defaults to the official page per format. */
+  sourceUrl?: string;
+}
+
+export interface IngestResult {
+  imported: ImportRecord[];
+  /** Files whose bytes were already imported (or repeated in the batch): nothing done for them. */
+  skipped: string[];
+}
+
+const DATASET = 'sebra_payments';
+const PORTAL_DATASET_URL = 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24';
+
+const PAYMENT_COLUMNS =
+  'payment_date, currency, programme, programme_code, account_code, account_description, amount, payment_count, source_file';
+const DAY_COLUMNS = 'payment_date, currency, status, source_file';
+
+const CREATE_TABLES = [
+  `CREATE TABLE sebra_payments (payment_date DATE, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
+     account_code VARCHAR, account_description VARCHAR, amount DECIMAL(18,2), payment_count INTEGER, source_file VARCHAR)`,
+  'CREATE TABLE sebra_days (payment_date DATE, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
+  // Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
+  `CREATE TABLE stage_payments (payment_date VARCHAR, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
+     account_code VARCHAR, account_description VARCHAR, amount VARCHAR, payment_count INTEGER, source_file VARCHAR)`,
+  'CREATE TABLE stage_days (payment_date VARCHAR, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
+];
+
+const ORDER = {
+  sebra_payments: 'payment_date, currency, programme, account_code, account_description, programme_code, amount, source_file',
+  sebra_days: 'payment_date, currency',
+} as const;
+
+function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): string | null {
+  if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
+  if (format === 'portal-json') return PORTAL_DATASET_URL;
+  return null;
+}
+
+/** The import records of the snapshot in dataDir ([] when there is none yet). */
+export async function readImportRecords(dataDir: string): Promise<ImportRecord[]> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    return await loadImportLedger(db, dataDir);
+  } finally {
+    await db.close();
+  }
+}
+
+/** A parsed report once its rows are staged: everything but the rows, which would not fit in memory at scale. */
+type StagedReport = Omit<SebraDayReport, 'rows'> & { rowCount: number };
+type ParsedFile = NewFile<StagedReport>;
+
+/**
+ * Every file not imported before, parsed and its rows appended to stage_payments at once (a batch of
+ * millions of rows is never held as objects); a second report for the same day in the batch is
+ * refused. A malformed file still stops the whole ingest: staging is in the scratch database only.
+ */
+function parseNewSebraFiles(db: Database, files: string[], knownHashes: Set<string>, options: IngestOptions) {
+  const fileForDate = new Map<string, string>();
+  return parseNewFiles<StagedReport>(files, knownHashes, async (file) => {
+    const { rows, ...report } = await parseSebraFile(file, { date: options.date, currency: options.currency });
+    const other = fileForDate.get(report.paymentDate);
+    if (other !== undefined) {
+      throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
+    }
+    fileForDate.set(report.paymentDate, file);
+    await stagePayments(db, file, rows);
+    return { ...report, rowCount: rows.length };
+  }, options.onProgress);
+}
+
+/**
+ * Imports SEBRA source files into the Parquet snapshot in opts.dataDir. Files already imported (same
+ * sha256) are skipped; a day covered by a new file replaces that day's rows. Nothing is written when
+ * any file is malformed or when there is nothing new.
+ */
+export async function ingestSebraFiles(files: string[], opts: IngestOptions): Promise<IngestResult> {
+  await mkdir(opts.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    for (const sql of CREATE_TABLES) await db.run(sql);
+    const previousImports = await loadImportLedger(db, opts.dataDir);
+    const { parsed, skipped } = await parseNewSebraFiles(db, files, new Set(previousImports.map((record) => record.fileHash)), opts);
+    if (parsed.length === 0) return { imported: [], skipped };
+
+    const importDate = (opts.now ?? (() => new Date()))();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: report }) => ({
+      dataset: DATASET,
+      source: report.format,
+      sourceFile: basename(file),
+      sourceUrl: opts.sourceUrl ?? defaultSourceUrl(report.format, report.paymentDate),
+      fileHash: hash,
+      importDate: importDate.toISOString(),
+      rowCount: report.rowCount,
+    }));
+
+    await loadExistingSnapshot(db, opts.dataDir);
+    await stageDays(db, parsed);
+    await mergeStagedRows(db);
+    await appendImportRecords(db, imported);
+    await commitTables(db, opts.dataDir, [
+      { table: 'sebra_payments', orderBy: ORDER.sebra_payments },
+      { table: 'sebra_days', orderBy: ORDER.sebra_days },
+    ]);
+    return { imported, skipped };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Each snapshot file is `<table>.parquet`, read with the engine's one Parquet loader. */
+async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void> {
+  const tables = [
+    ['sebra_payments', PAYMENT_COLUMNS],
+    ['sebra_days', DAY_COLUMNS],
+  ] as const;
+  for (const [table, columns] of tables) await loadParquetInto(db, table, dataDir, table, columns.split(', '));
+}
+
+async function stagePayments(db: Database, file: string, rows: SebraDayReport['rows']): Promise<void> {
+  await db.appendRows(
+    'stage_payments',
+    rows.map((row) => [
+      row.paymentDate,
+      row.currency,
+      row.programme,
+      row.programmeCode,
+      row.accountCode,
+      row.accountDescription,
+      row.amount,
+      row.paymentCount,
+      basename(file),
+    ]),
+  );
+}
+
+async function stageDays(db: Database, parsed: ParsedFile[]): Promise<void> {
+  await db.appendRows(
+    'stage_days',
+    parsed.map(({ file, parsed: report }) => [report.paymentDate, report.currency, report.status, basename(file)]),
+  );
+}
+
+/** A re-published day replaces the old one: drop the covered days, then insert the staged rows. */
+async function mergeStagedRows(db: Database): Promise<void> {
+  const covered = 'SELECT CAST(payment_date AS DATE) FROM stage_days';
+  await db.run(`DELETE FROM sebra_payments WHERE payment_date IN (${covered})`);
+  await db.run(`DELETE FROM sebra_days WHERE payment_date IN (${covered})`);
+  await db.run(
+    `INSERT INTO sebra_payments (${PAYMENT_COLUMNS})
+     SELECT CAST(payment_date AS DATE), currency, programme, programme_code, account_code, account_description,
+            CAST(amount AS DECIMAL(18,2)), payment_count, source_file
+       FROM stage_payments`,
+  );
+  await db.run(`INSERT INTO sebra_days (${DAY_COLUMNS}) SELECT CAST(payment_date AS DATE), currency, status, source_file FROM stage_days`);
+}

@@ -1,0 +1,61 @@
+// getMostSponsoredProgramme: organisations ("programmes") ranked by the amount paid out.
+import type { Row } from '../../../engine/json.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { yearExcludesWindow } from '../../../queries/shared/params.ts';
+import { money, rank } from '../../../queries/shared/sql.ts';
+import { rankedLimitParam, yearOrWindowParams, type WindowParams } from './params.ts';
+import { programmesResponse } from './schemas.ts';
+import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, sebraWindow, windowFilters } from './window.ts';
+
+// Ranked per currency by total amount, then payment count, then name (a total order).
+const PROGRAMMES_SQL = `
+  WITH totals AS (
+    SELECT programme, currency, sum(payment_count)::BIGINT AS payment_count, sum(total_amount) AS amount
+    FROM sebra_programme_daily
+    WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
+    GROUP BY programme, currency
+  ), ranked AS (
+    SELECT *, ${rank('amount DESC, payment_count DESC, programme', 'currency')} AS rank FROM totals
+  )
+  SELECT programme, payment_count, ${money('amount')} AS total_amount, currency, rank
+  FROM ranked WHERE rank <= $limit
+  ORDER BY currency, rank`;
+
+export const getMostSponsoredProgramme = defineRoute<WindowParams & { limit?: number }>({
+  id: 'getMostSponsoredProgramme',
+  method: 'GET',
+  tag: 'sebra',
+  paths: ['/api/sebra/getMostSponsoredProgramme', '/api/sebra/getMostSponsoredProgramme/{year}'],
+  examples: [
+    '/api/sebra/getMostSponsoredProgramme?from=01-2026&to=10-2026&limit=10',
+    '/api/sebra/getMostSponsoredProgramme/2025?currency=BGN&limit=5',
+  ],
+  summary: 'Organisations (programmes) that received the most SEBRA payments',
+  description:
+    'Totals every organisation\'s payments in the window (a year, or from/to, or the full history) and ranks them per ' +
+    'currency by total amount, then payment count.',
+  paid: true,
+  params: {
+    ...yearOrWindowParams,
+    limit: rankedLimitParam,
+  },
+  checks: [yearExcludesWindow],
+  response: programmesResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db, today }) {
+    const window = sebraWindow(params, today);
+    await requirePaymentDays(db, window);
+    const items = await db.all(PROGRAMMES_SQL, {
+      ...sebraBindings(window, params.currency),
+      limit: params.limit ?? Number.MAX_SAFE_INTEGER,
+    });
+    const { currency, year, from, to } = windowFilters(params, today);
+    return {
+      endpoint: 'getMostSponsoredProgramme',
+      ordered_by: 'total_amount',
+      filters: { year, from, to, currency, limit: params.limit ?? null },
+      count: items.length,
+      items,
+    };
+  },
+});

@@ -1,0 +1,32 @@
+// npm run ingest -- trade <file-or-folder> [--source-url URL]
+import { readdir, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { ingestTradeFiles } from './snapshot.ts';
+
+/** .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
+export async function tradeSourceFiles(path: string): Promise<string[]> {
+  if (!(await stat(path)).isDirectory()) return [path];
+  const names = await readdir(path);
+  return names.filter((name) => extname(name).toLowerCase() === '.csv').sort().map((name) => join(path, name));
+}
+
+export const tradeIngestCommand: IngestCommand = {
+  source: 'trade',
+  usage: '<file-or-folder> [--source-url URL]',
+  options: { 'source-url': { type: 'string' } },
+  async run({ path, dataDir, options, log }) {
+    const files = await tradeSourceFiles(path);
+    if (files.length === 0) throw new UsageError(`no .csv files in ${path}`);
+    log(`ingest: ${files.length} Comext SDMX-CSV file(s) into ${dataDir}`);
+    const result = await ingestTradeFiles(files, { dataDir, sourceUrl: options['source-url'] as string | undefined });
+    for (const record of result.imported) log(`ingest: ${record.sourceFile}: ${record.rowCount} observation(s)`);
+    if (result.skippedRows > 0) log(`ingest: ${result.skippedRows} SUPPLEMENTARY_QUANTITY row(s) read and not kept`);
+    if (result.imported.length > 0) log(`ingest: the snapshot now holds ${result.observations} trade observation(s)`);
+    return {
+      imported: result.imported.length,
+      rows: result.imported.reduce((sum, record) => sum + record.rowCount, 0),
+      skipped: result.skipped.length,
+    };
+  },
+};

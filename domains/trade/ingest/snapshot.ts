@@ -1,0 +1,109 @@
+// Writes the trade part of the Parquet snapshot (trade_observations.parquet), all or nothing.
+// Observations are kept one row per indicator, as published, keyed by (reporter, partner, product,
+// flow, period, indicator). A new file REPLACES the held observations of the keys it carries and adds
+// the others: Comext revises past periods, and an extract is pulled in chunks (by period and
+// reporter), so each file is a newer version of the part it covers. Within one batch, files are taken
+// in the order given (a folder: by name), so a later file wins over an earlier one.
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { parseTradeFile } from './parse.ts';
+import { TRADE_DATASET, TRADE_SOURCE_FORMAT, TRADE_SOURCE_URL } from './types.ts';
+
+export const OBSERVATION_COLUMNS = [
+  'reporter', 'partner', 'product', 'flow', 'freq', 'period', 'indicator', 'value', 'flag', 'last_update', 'dataflow',
+  'source_file', 'source_row', 'file_hash',
+] as const;
+
+export const CREATE_OBSERVATIONS = `CREATE TABLE ${TRADE_DATASET} (
+  reporter VARCHAR NOT NULL, partner VARCHAR NOT NULL, product VARCHAR NOT NULL, flow INTEGER NOT NULL, freq VARCHAR NOT NULL,
+  period VARCHAR NOT NULL, indicator VARCHAR NOT NULL, value DECIMAL(20,2), flag VARCHAR, last_update TIMESTAMP,
+  dataflow VARCHAR, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL)`;
+
+const KEY = ['reporter', 'partner', 'product', 'flow', 'period', 'indicator'] as const;
+/** The key is unique in the table, so this order is total. */
+export const OBSERVATION_ORDER = KEY.join(', ');
+
+// Staging holds VARCHAR and INTEGER only (what the appender writes); casts happen on merge.
+const CREATE_STAGE = `CREATE TABLE stage_trade (
+  reporter VARCHAR, partner VARCHAR, product VARCHAR, flow INTEGER, freq VARCHAR, period VARCHAR, indicator VARCHAR,
+  value VARCHAR, flag VARCHAR, last_update VARCHAR, dataflow VARCHAR, source_file VARCHAR, source_row INTEGER,
+  file_hash VARCHAR, file_order INTEGER)`;
+
+export interface TradeIngestOptions {
+  dataDir: string;
+  sourceUrl?: string;
+  now?: () => Date;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface TradeIngestResult {
+  imported: ImportRecord[];
+  /** Files whose bytes were already imported (or repeated in the batch). */
+  skipped: string[];
+  /** Observations (indicator rows) held after the ingest; 0 when nothing was written. */
+  observations: number;
+  /** SUPPLEMENTARY_QUANTITY rows read and not kept, over the new files. */
+  skippedRows: number;
+}
+
+/**
+ * Imports Comext extracts into the snapshot in options.dataDir. Files already imported (same sha256)
+ * are skipped; nothing is written when any file is malformed or nothing is new.
+ */
+export async function ingestTradeFiles(files: readonly string[], options: TradeIngestOptions): Promise<TradeIngestResult> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    const ledger = await loadImportLedger(db, options.dataDir);
+    const known = new Set(ledger.filter((r) => r.dataset === TRADE_DATASET).map((r) => r.fileHash));
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseTradeFile(file), options.onProgress);
+    const skippedRows = parsed.reduce((sum, { parsed: p }) => sum + p.skippedRows, 0);
+    if (parsed.length === 0) return { imported: [], skipped, observations: 0, skippedRows };
+
+    const importDate = (options.now ?? (() => new Date()))().toISOString();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
+      dataset: TRADE_DATASET,
+      source: TRADE_SOURCE_FORMAT,
+      sourceFile: basename(file),
+      sourceUrl: options.sourceUrl ?? TRADE_SOURCE_URL,
+      fileHash: hash,
+      importDate,
+      rowCount: p.observations.length,
+    }));
+
+    await db.run(CREATE_OBSERVATIONS);
+    await loadParquetInto(db, TRADE_DATASET, options.dataDir, TRADE_DATASET, OBSERVATION_COLUMNS);
+    await db.run(CREATE_STAGE);
+    await db.appendRows('stage_trade', parsed.flatMap(({ file, hash, parsed: p }, fileOrder) =>
+      p.observations.map((o) => [
+        o.reporter, o.partner, o.product, o.flow, o.freq, o.period, o.indicator, o.value, o.flag, o.lastUpdate, o.dataflow,
+        basename(file), o.sourceRow, hash, fileOrder,
+      ])));
+    await merge(db);
+    await appendImportRecords(db, imported);
+    await commitTables(db, options.dataDir, [{ table: TRADE_DATASET, orderBy: OBSERVATION_ORDER }]);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${TRADE_DATASET}`);
+    return { imported, skipped, observations: Number(n), skippedRows };
+  } finally {
+    await db.close();
+  }
+}
+
+/** The newest staged row of each key replaces the held one. */
+async function merge(db: Database): Promise<void> {
+  const keyMatch = KEY.map((c) => `held.${c} = newest.${c}`).join(' AND ');
+  await db.run(`CREATE TABLE newest AS
+    SELECT * EXCLUDE (pick) FROM (
+      SELECT *, row_number() OVER (PARTITION BY ${KEY.join(', ')} ORDER BY file_order DESC) AS pick FROM stage_trade
+    ) WHERE pick = 1`);
+  await db.run(`DELETE FROM ${TRADE_DATASET} AS held WHERE EXISTS (SELECT 1 FROM newest WHERE ${keyMatch})`);
+  await db.run(`INSERT INTO ${TRADE_DATASET}
+    SELECT reporter, partner, product, flow, freq, period, indicator, CAST(value AS DECIMAL(20,2)), flag,
+           CAST(last_update AS TIMESTAMP), dataflow, source_file, source_row, file_hash
+      FROM newest`);
+  await db.run('DROP TABLE newest');
+  await db.run('DROP TABLE stage_trade');
+}

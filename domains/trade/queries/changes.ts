@@ -1,0 +1,167 @@
+// /api/v1/changes: period-to-period (LAG) changes per series. Without `dataset`: the annual market
+// series of a country and HS product (metric price, imports, exports, trade_balance; WORLD partner).
+// With `dataset`: the agri-food weekly price LAG changes of that dataset. Missing values are skipped,
+// never taken as 0: each change compares two observed values (previous_period says which).
+import type { Row } from '../../../engine/json.ts';
+import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
+import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
+import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { decimal2 } from '../../../queries/shared/sql.ts';
+import { PRICE_PRODUCTS, PRODUCT_ALIASES, PRODUCTS, WORLD } from './codes.ts';
+import { exactText, inListSql, joinList } from './format.ts';
+import {
+  aliasCheck, aliasValue, countryParam, parsePeriodWindow, periodBoundParam, periodWindowCheck, productParam, resolveCountry,
+  resolveProduct, textParam, yearRange,
+} from './params.ts';
+import { changesResponse } from './schemas.ts';
+import { MARKET_METRICS } from './tables.ts';
+
+const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
+
+interface ChangesParams extends PageParams {
+  country?: string;
+  reporter?: string;
+  commodity?: string;
+  product?: string;
+  date_from?: string;
+  date_to?: string;
+  metric?: (typeof MARKET_METRICS)[number];
+  dataset?: string;
+}
+
+const MARKET_CHANGES_SQL = `SELECT s.metric, NULL AS dataset, s.country, c.name AS country_name, s.product AS commodity,
+    p.name AS commodity_name, CASE WHEN s.metric = 'price' THEN NULL ELSE '${WORLD}' END AS partner,
+    NULL AS market, NULL AS stage, CASE WHEN s.metric = 'price' THEN 'EUR/t' ELSE 'EUR' END AS unit,
+    CAST(s.year AS VARCHAR) AS period, CAST(s.previous_period AS VARCHAR) AS previous_period,
+    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.value')} AS current_value,
+    ${decimal2('s.absolute_change')} AS absolute_change, ${decimal2('s.percent_change')} AS percentage_change
+  FROM market_stats s
+  LEFT JOIN (SELECT code, name FROM trade_country_names) c ON c.code = s.country
+  LEFT JOIN trade_products p ON p.code = s.product
+  WHERE s.previous_value IS NOT NULL
+    AND (CAST($country AS VARCHAR) IS NULL OR s.country = $country)
+    AND (CAST($product AS VARCHAR) IS NULL OR s.product = $product)
+    AND (CAST($metric AS VARCHAR) IS NULL OR s.metric = $metric)
+    AND s.year BETWEEN $first_year AND $last_year
+  ORDER BY s.year DESC, s.country, s.product, list_position(['price', 'imports', 'exports', 'trade_balance'], s.metric)`;
+
+const PRICE_CHANGES_SQL = `SELECT 'price' AS metric, dataset, member_state_code AS country, member_state_name AS country_name,
+    commodity_id AS commodity, product_name AS commodity_name, NULL AS partner, market_name AS market, stage_name AS stage, unit,
+    CAST(begin_date AS VARCHAR) AS period, CAST(previous_period AS VARCHAR) AS previous_period,
+    ${exactText('previous_value')} AS previous_value, ${exactText('price')} AS current_value,
+    ${exactText('absolute_change')} AS absolute_change, ${decimal2('percent_change')} AS percentage_change
+  FROM changes_agri_prices
+  WHERE dataset = $dataset
+    AND (CAST($country AS VARCHAR) IS NULL OR member_state_code = $country)
+    AND ${inListSql('$commodities', 'commodity_id')}
+    AND (CAST($date_from AS DATE) IS NULL OR begin_date >= CAST($date_from AS DATE))
+    AND (CAST($date_to AS DATE) IS NULL OR begin_date <= CAST($date_to AS DATE))
+  ORDER BY begin_date DESC, dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST, source_row`;
+
+const metricParam: ParamSpec = {
+  in: ['query'],
+  description: 'price, imports, exports or trade_balance (default: all four). With dataset only price.',
+  normalize: 'lower',
+  schema: { type: 'string', enum: [...MARKET_METRICS] },
+};
+
+export const getChanges = defineRoute<ChangesParams>({
+  id: 'getChanges',
+  method: 'GET',
+  tag: 'trade',
+  paths: ['/api/v1/changes'],
+  examples: [
+    '/api/v1/changes',
+    '/api/v1/changes?country=PL&commodity=1001&metric=imports',
+    '/api/v1/changes?reporter=RO&product=wheat&metric=price&date_from=2020&date_to=2025',
+    '/api/v1/changes?dataset=cereals_prices&country=RO&commodity=Breadmaking%20common%20wheat&date_from=2022-01-01&date_to=2022-06-30',
+  ],
+  summary: 'Period-to-period (LAG) changes of prices and trade per series',
+  description:
+    'Without dataset: the annual market series of each country (reporter) and HS product - price (average annual ' +
+    'agri-food price, euros per tonne), imports, exports and trade_balance (WORLD partner, euros) - with, for each year, ' +
+    'previous_value (the previous observed year), current_value, absolute_change and percentage_change (null when the ' +
+    'previous value is 0). Missing years are skipped, never taken as 0. Newest year first, then country, commodity, ' +
+    'metric. With dataset (cereals_prices, oilseeds_prices, pigmeat_prices) the request is routed to the agri-food weekly ' +
+    'price LAG changes of that dataset (series: commodity, member state, market, stage, unit); commodity is then a ' +
+    'commodity id, product name or pig class (for cereals also an HS code or name), dates are begin_date bounds, and ' +
+    'metric may only be price. Unknown countries, commodities and datasets are a 404.',
+  paid: true,
+  params: {
+    country: countryParam('reporter'),
+    reporter: countryParam('country'),
+    commodity: textParam('HS product code or name (1001, wheat, ...); with dataset a commodity id, product name or pig class. Alias: product.', '1001', 300),
+    product: textParam('Alias of commodity.', '1001', 300),
+    date_from: periodBoundParam('from'),
+    date_to: periodBoundParam('to'),
+    metric: metricParam,
+    dataset: {
+      in: ['query'],
+      description: `Agri-food dataset (${AGRIFOOD_DATASETS.join(', ')}): routes the request to its weekly price LAG changes. Unknown ones are a 404.`,
+      normalize: 'lower',
+      schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['cereals_prices'] },
+    },
+    ...paginationParams,
+  },
+  checks: [
+    aliasCheck(['country', 'reporter']), aliasCheck(['commodity', 'product']), periodWindowCheck,
+    {
+      name: 'datasetMetric',
+      description: 'with dataset, metric may only be price',
+      check: (p) => (p.dataset !== undefined && p.metric !== undefined && p.metric !== 'price'
+        ? invalidParameter('metric', 'with dataset the changes are agri-food prices: metric may only be price')
+        : null),
+    },
+  ],
+  response: changesResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const countryText = aliasValue(params, ['country', 'reporter']);
+    const countryName = params.country !== undefined ? 'country' : 'reporter';
+    const commodityText = aliasValue(params, ['commodity', 'product']);
+    const commodityName = params.commodity !== undefined ? 'commodity' : 'product';
+    const country = countryText === undefined ? null : (await resolveCountry(db, countryText, countryName)).code;
+    const window = parsePeriodWindow(params);
+    const page = pageOf(params);
+    if (params.dataset !== undefined) {
+      const dataset = params.dataset.trim();
+      if (!(AGRIFOOD_DATASETS as readonly string[]).includes(dataset)) {
+        throw notFound(`unknown dataset "${dataset}"; datasets: ${AGRIFOOD_DATASETS.join(', ')}`);
+      }
+      const commodities = commodityText === undefined ? null : await agrifoodCommodities(db, dataset, commodityText, commodityName);
+      const result = await paginate(db, PRICE_CHANGES_SQL, {
+        dataset, country, commodities: joinList(commodities), date_from: window.from, date_to: window.to,
+      }, page);
+      return body('agrifood', { country, commodity: commodityText ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
+    }
+    const product = commodityText === undefined ? null : (await resolveProduct(db, commodityText, commodityName)).code;
+    const years = yearRange(window);
+    const result = await paginate(db, MARKET_CHANGES_SQL, {
+      country, product, metric: params.metric ?? null, first_year: years.first, last_year: years.last,
+    }, page);
+    return body('markets', { country, commodity: product, metric: params.metric ?? null, dataset: null, date_from: window.from, date_to: window.to }, result);
+  },
+});
+
+function body(source: 'markets' | 'agrifood', filters: Record<string, string | null>, page: { rows: Row[]; limit: number; offset: number; total: number }) {
+  return { endpoint: 'getChanges', source, filters, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+}
+
+/**
+ * The commodity ids of a dataset a `commodity` value names: a commodity id, product name or pig class
+ * (any case); for cereals also an HS code or name standing for its price products. None: a 404.
+ */
+async function agrifoodCommodities(db: Parameters<typeof resolveCountry>[0], dataset: string, value: string, param: string): Promise<string[]> {
+  const text = value.trim().toLowerCase();
+  const code = PRODUCT_ALIASES[text] ?? PRODUCTS.find((p) => p.code === text || p.name === text)?.code;
+  const names = dataset === 'cereals_prices' && code ? (PRICE_PRODUCTS[code] ?? []).map((n) => n.toLowerCase()) : [text];
+  const rows = await db.all(
+    `SELECT DISTINCT commodity_id FROM agri_prices
+      WHERE dataset = $dataset AND (lower(commodity_id) = $text OR list_contains(string_split($names, chr(31)), lower(product_name))
+         OR lower(pig_class) = $text)
+      ORDER BY commodity_id`,
+    { dataset, text, names: names.join('\u001f') },
+  );
+  if (rows.length === 0) throw notFound(`unknown ${param} "${value.trim()}" in ${dataset}: no commodity id, product name or pig class matches`);
+  return rows.map((row) => String(row.commodity_id));
+}

@@ -1,0 +1,210 @@
+// Markets across countries and products: /api/v1/markets/changes (year-over-year moves),
+// /api/v1/markets/anomalies (large moves or z-score outliers on price or imports) and
+// /api/v1/markets/compare (several countries side by side for one product).
+import type { Database } from '../../../engine/database.ts';
+import type { Row } from '../../../engine/json.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { invalidParameter } from '../../../queries/shared/errors.ts';
+import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { decimal2 } from '../../../queries/shared/sql.ts';
+import { WORLD } from './codes.ts';
+import { inListSql, joinList } from './format.ts';
+import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
+import {
+  listParam, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, parsePeriodWindow, periodBoundParam,
+  periodWindowCheck, priceProducts, resolveCountry, resolveList, resolveProduct, thresholdParam, yearRange,
+} from './params.ts';
+import { compareResponse, marketAnomaliesResponse, marketChangesResponse } from './schemas.ts';
+
+const countriesParam = listParam('Countries, comma-separated: codes or English names (DE,FR,Romania). Unknown ones are a 404. Default: all.', 'DE,FR,RO');
+const commoditiesParam = listParam('HS products, comma-separated: codes or names (1001,barley). Unknown ones are a 404. Default: all.', '1001,1005');
+
+interface ListParams extends PageParams {
+  countries?: string;
+  commodities?: string;
+  min_percent?: number;
+}
+
+async function resolveLists(db: Database, params: ListParams) {
+  const countries = await resolveList(params.countries, 'countries', (item) => resolveCountry(db, item, 'countries'));
+  const products = await resolveList(params.commodities, 'commodities', (item) => resolveProduct(db, item, 'commodities'));
+  return {
+    countries: countries?.map((c) => c.code) ?? null,
+    commodities: products?.map((p) => p.code) ?? null,
+  };
+}
+
+const SERIES_FIELDS = `s.country, c.name AS country_name, s.product AS commodity, p.name AS commodity_name, s.metric`;
+const SERIES_JOINS = `LEFT JOIN trade_country_names c ON c.code = s.country LEFT JOIN trade_products p ON p.code = s.product`;
+const SERIES_FILTER = `${inListSql('$countries', 's.country')} AND ${inListSql('$commodities', 's.product')}`;
+const METRIC_ORDER = `list_position(['price', 'imports', 'exports', 'trade_balance'], s.metric)`;
+
+const CHANGES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, s.previous_period,
+    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.value')} AS current_value,
+    ${decimal2('s.absolute_change')} AS absolute_change, ${decimal2('s.percent_change')} AS percent_change,
+    CASE WHEN s.absolute_change > 0 THEN 'up' WHEN s.absolute_change < 0 THEN 'down' ELSE 'flat' END AS direction
+  FROM market_stats s ${SERIES_JOINS}
+  WHERE s.previous_value IS NOT NULL AND abs(s.percent_change) >= $min_percent AND ${SERIES_FILTER}
+  ORDER BY abs(s.percent_change) DESC, s.year DESC, s.country, s.product, ${METRIC_ORDER}`;
+
+export const listMarketChanges = defineRoute<ListParams>({
+  id: 'listMarketChanges',
+  method: 'GET',
+  tag: 'markets',
+  paths: ['/api/v1/markets/changes'],
+  examples: ['/api/v1/markets/changes', '/api/v1/markets/changes?countries=PL,BG&commodities=1001&min_percent=50', '/api/v1/markets/changes?commodities=maize,barley&limit=10&offset=5'],
+  summary: 'Year-over-year market moves at or above a percent threshold',
+  description:
+    'Year-over-year changes of every market series (price, imports, exports, trade_balance; WORLD partner) whose ' +
+    `absolute percent change is at least min_percent (default ${MARKET_CHANGES_MIN_PERCENT}). The previous year is the ` +
+    'previous observed one (missing years skipped, never 0); a change from 0 has no percent and is left out. Largest ' +
+    'move first, then newest year, country, commodity, metric. countries and commodities filter (comma-separated).',
+  paid: true,
+  params: {
+    countries: countriesParam,
+    commodities: commoditiesParam,
+    min_percent: thresholdParam(`Threshold on the absolute year-over-year percent change (default ${MARKET_CHANGES_MIN_PERCENT}).`, MARKET_CHANGES_MIN_PERCENT),
+    ...paginationParams,
+  },
+  response: marketChangesResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const lists = await resolveLists(db, params);
+    const minPercent = params.min_percent ?? MARKET_CHANGES_MIN_PERCENT;
+    const page = await paginate(db, CHANGES_SQL, {
+      countries: joinList(lists.countries), commodities: joinList(lists.commodities), min_percent: minPercent,
+    }, pageOf(params));
+    return {
+      endpoint: 'listMarketChanges',
+      filters: { ...lists, min_percent: minPercent },
+      count: page.rows.length,
+      limit: page.limit,
+      offset: page.offset,
+      total: page.total,
+      items: page.rows,
+    };
+  },
+});
+
+interface AnomalyParams extends ListParams {
+  z?: number;
+}
+
+const ANOMALIES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, ${decimal2('s.value')} AS value, s.previous_period,
+    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.percent_change')} AS percent_change, ${decimal2('s.zscore')} AS zscore,
+    list_filter(['percent_change', 'zscore'], reason ->
+      (reason = 'percent_change' AND coalesce(abs(s.percent_change) >= $min_percent, false)) OR
+      (reason = 'zscore' AND coalesce(abs(s.zscore) >= $z, false))) AS reasons
+  FROM market_stats s ${SERIES_JOINS}
+  WHERE s.metric IN ('price', 'imports') AND (abs(s.percent_change) >= $min_percent OR abs(s.zscore) >= $z) AND ${SERIES_FILTER}
+  ORDER BY s.year DESC, s.country, s.product, ${METRIC_ORDER}`;
+
+export const listMarketAnomalies = defineRoute<AnomalyParams>({
+  id: 'listMarketAnomalies',
+  method: 'GET',
+  tag: 'markets',
+  paths: ['/api/v1/markets/anomalies'],
+  examples: ['/api/v1/markets/anomalies', '/api/v1/markets/anomalies?countries=BG,PL&min_percent=100&z=4', '/api/v1/markets/anomalies?commodities=wheat&limit=5'],
+  summary: 'Unusual years of market prices and imports',
+  description:
+    'Years of the price and imports series (WORLD partner) where the absolute year-over-year percent change is at ' +
+    `least min_percent (default ${MARKET_ANOMALIES_MIN_PERCENT}) or the absolute z-score is at least z (default ` +
+    `${MARKET_Z_DEFAULT}); reasons lists which were met. The z-score is the year against the mean and population ` +
+    'standard deviation of the series\' other years (leave-one-out, at least 3 of them), as in the insights. Newest ' +
+    'year first, then country, commodity, metric. countries and commodities filter (comma-separated).',
+  paid: true,
+  params: {
+    countries: countriesParam,
+    commodities: commoditiesParam,
+    min_percent: thresholdParam(`Threshold on the absolute year-over-year percent change (default ${MARKET_ANOMALIES_MIN_PERCENT}).`, MARKET_ANOMALIES_MIN_PERCENT),
+    z: thresholdParam(`Threshold on the absolute z-score (default ${MARKET_Z_DEFAULT}).`, MARKET_Z_DEFAULT),
+    ...paginationParams,
+  },
+  response: marketAnomaliesResponse,
+  listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, reasons: (row.reasons as string[]).join('; ') })),
+  async handle(params, { db }) {
+    const lists = await resolveLists(db, params);
+    const minPercent = params.min_percent ?? MARKET_ANOMALIES_MIN_PERCENT;
+    const z = params.z ?? MARKET_Z_DEFAULT;
+    const page = await paginate(db, ANOMALIES_SQL, {
+      countries: joinList(lists.countries), commodities: joinList(lists.commodities), min_percent: minPercent, z,
+    }, pageOf(params));
+    return {
+      endpoint: 'listMarketAnomalies',
+      filters: { ...lists, min_percent: minPercent, z },
+      count: page.rows.length,
+      limit: page.limit,
+      offset: page.offset,
+      total: page.total,
+      items: page.rows,
+    };
+  },
+});
+
+interface CompareParams extends PageParams {
+  countries?: string;
+  commodity?: string;
+  date_from?: string;
+  date_to?: string;
+}
+
+export const compareMarkets = defineRoute<CompareParams>({
+  id: 'compareMarkets',
+  method: 'GET',
+  tag: 'markets',
+  paths: ['/api/v1/markets/compare'],
+  examples: ['/api/v1/markets/compare?countries=DE,FR,RO&commodity=1001', '/api/v1/markets/compare?countries=PL,HU&commodity=maize&date_from=2020&date_to=2023'],
+  summary: 'Several countries\' markets for one product, side by side',
+  description:
+    'countries (required, comma-separated, at least 2 distinct) and commodity (required). For each period, one item per ' +
+    'country in the order given: average annual price, WORLD imports, exports, trade_balance, quantities, and the percent ' +
+    'changes price_change, imports_change, exports_change from the previous calendar year. Without dates the period is ' +
+    'the latest common one: the latest year in which every country has a price, imports or exports. With date_from/' +
+    'date_to, every year inside the window where some country has data (newest first). Missing values stay null; ' +
+    'common_period is null when the countries share no year.',
+  paid: true,
+  params: {
+    countries: { ...listParam('Countries to compare, comma-separated (at least 2): codes or names. Unknown ones are a 404.', 'DE,FR'), required: true },
+    commodity: { ...listParam('HS product code or name (1001, wheat). Unknown ones are a 404.', '1001'), required: true },
+    date_from: periodBoundParam('from'),
+    date_to: periodBoundParam('to'),
+    ...paginationParams,
+  },
+  checks: [periodWindowCheck],
+  response: compareResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const countries = (await resolveList(params.countries, 'countries', (item) => resolveCountry(db, item, 'countries')))!;
+    if (countries.length < 2) throw invalidParameter('countries', 'countries must name at least 2 different countries');
+    const product = await resolveProduct(db, params.commodity!, 'commodity');
+    const window = parsePeriodWindow(params);
+    const years = yearRange(window);
+    const rows = await marketRows(db, {
+      countries: countries.map((c) => c.code), product: product.code, partner: WORLD, flow: null, firstYear: years.first, lastYear: years.last,
+    });
+    const byKey = new Map(rows.map((row) => [`${row.country}|${row.period}`, row]));
+    const yearsWithData = [...new Set(rows.map((row) => Number(row.period)))].sort((a, b) => b - a);
+    const common = yearsWithData.find((year) => countries.every((c) => byKey.has(`${c.code}|${year}`))) ?? null;
+    const windowed = window.from !== null || window.to !== null;
+    const periods = windowed ? yearsWithData : common === null ? [] : [common];
+    const all = periods.flatMap((year) => countries.map((c) => {
+      const row = byKey.get(`${c.code}|${year}`);
+      const empty = Object.fromEntries([...MARKET_FIELDS, ...CHANGE_FIELDS].map((f) => [f, f === 'price_observations' ? 0 : null]));
+      return { country: c.code, country_name: c.name, period: year, ...(row ? { ...pick(row, MARKET_FIELDS), ...pick(row, CHANGE_FIELDS) } : empty) };
+    }));
+    const page = pageOf(params);
+    const items = all.slice(page.offset, page.offset + page.limit);
+    return {
+      endpoint: 'compareMarkets',
+      commodity: { ...product, price_products: priceProducts(product.code) },
+      common_period: common,
+      periods,
+      filters: { countries: countries.map((c) => c.code), commodity: product.code, date_from: window.from, date_to: window.to },
+      count: items.length,
+      limit: page.limit,
+      offset: page.offset,
+      total: all.length,
+      items,
+    };
+  },
+});

@@ -1,0 +1,349 @@
+// Customs trade facts: /api/v1/trade (the published rows), /api/v1/trade/balance (exports minus
+// imports on value, per period) and /api/v1/trade/partners (partners ranked, WORLD as the share
+// denominator, aggregates left out).
+import type { Database } from '../../../engine/database.ts';
+import type { Row } from '../../../engine/json.ts';
+import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
+import { invalidParameter } from '../../../queries/shared/errors.ts';
+import { offsetParam, pageLimitParam, pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { decimal2 } from '../../../queries/shared/sql.ts';
+import { FLOW_NAMES, isAggregatePartnerSql, WORLD } from './codes.ts';
+import {
+  aliasCheck, aliasValue, countryParam, flowParam, parseFlow, parsePeriodBound, parsePeriodWindow, partnerParam, PARTNERS_LIMIT_DEFAULT,
+  periodBoundParam, periodWindowCheck, productParam, requiredAliasCheck, resolveCountry, resolvePartner, resolveProduct,
+  textParam, type PeriodWindow,
+} from './params.ts';
+import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
+
+interface WindowParams {
+  date_from?: string;
+  date_to?: string;
+}
+
+const WINDOW_SQL = `(CAST($date_from AS DATE) IS NULL OR period_start >= CAST($date_from AS DATE))
+  AND (CAST($date_to AS DATE) IS NULL OR period_end <= CAST($date_to AS DATE))`;
+const windowBindings = (window: PeriodWindow) => ({ date_from: window.from, date_to: window.to });
+
+interface TradeParams extends PageParams, WindowParams {
+  reporter?: string;
+  country?: string;
+  partner?: string;
+  product?: string;
+  commodity?: string;
+  flow?: string;
+}
+
+const TRADE_SQL = `SELECT f.reporter, c.name AS reporter_name, f.partner, f.product, p.name AS product_name, f.flow,
+    CASE f.flow WHEN 1 THEN 'import' ELSE 'export' END AS flow_name, f.freq, f.period, f.period_start, f.period_end,
+    f.value, f.quantity, f.value_flag, f.quantity_flag, strftime(f.last_update, '%Y-%m-%dT%H:%M:%S') AS last_update
+  FROM trade_facts f
+  LEFT JOIN trade_countries c ON c.code = f.reporter
+  LEFT JOIN trade_products p ON p.code = f.product
+  WHERE (CAST($reporter AS VARCHAR) IS NULL OR f.reporter = $reporter)
+    AND (CAST($partner AS VARCHAR) IS NULL OR f.partner = $partner)
+    AND (CAST($product AS VARCHAR) IS NULL OR f.product = $product)
+    AND (CAST($flow AS INTEGER) IS NULL OR f.flow = CAST($flow AS INTEGER))
+    AND ${WINDOW_SQL}
+  ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow`;
+
+export const listTrade = defineRoute<TradeParams>({
+  id: 'listTrade',
+  method: 'GET',
+  tag: 'trade',
+  paths: ['/api/v1/trade'],
+  examples: ['/api/v1/trade', '/api/v1/trade?reporter=DE&partner=WORLD&product=1001&flow=import', '/api/v1/trade?country=Poland&commodity=wheat&flow=2&date_from=2020&date_to=2025&limit=20'],
+  summary: 'EU customs trade facts: value and quantity per reporter, partner, product, flow and period',
+  description:
+    'The published Comext rows (dataset DS-045409) pivoted to one row per reporter, partner, product, flow and period: ' +
+    'value in euros (VALUE_IN_EUROS) and quantity in 100 kg (QUANTITY_IN_100KG), each with its flag (c = confidential, ' +
+    'value null). Annual periods are YYYY, monthly YYYY-MM. Newest period first, then annual before monthly, reporter, ' +
+    'partner, product, flow. reporter (alias country) and partner are codes (or member-state names), product (alias ' +
+    'commodity) an HS code or name; unknown ones are a 404. date_from/date_to keep periods lying entirely inside the window.',
+  paid: true,
+  params: {
+    reporter: countryParam('country'),
+    country: countryParam('reporter'),
+    partner: partnerParam(),
+    product: productParam('commodity'),
+    commodity: productParam('product'),
+    flow: flowParam,
+    date_from: periodBoundParam('from'),
+    date_to: periodBoundParam('to'),
+    ...paginationParams,
+  },
+  checks: [aliasCheck(['reporter', 'country']), aliasCheck(['product', 'commodity']), periodWindowCheck],
+  response: tradeResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const reporterText = aliasValue(params, ['reporter', 'country']);
+    const productText = aliasValue(params, ['product', 'commodity']);
+    const reporter = reporterText === undefined ? null : (await resolveCountry(db, reporterText, params.reporter !== undefined ? 'reporter' : 'country')).code;
+    const product = productText === undefined ? null : (await resolveProduct(db, productText, params.product !== undefined ? 'product' : 'commodity')).code;
+    const partner = await resolvePartner(db, params.partner);
+    const flow = parseFlow(params.flow);
+    const window = parsePeriodWindow(params);
+    const page = await paginate(db, TRADE_SQL, { reporter, partner, product, flow, ...windowBindings(window) }, pageOf(params));
+    return {
+      endpoint: 'listTrade',
+      filters: { reporter, partner, product, flow: flow === null ? null : FLOW_NAMES[flow], date_from: window.from, date_to: window.to },
+      count: page.rows.length,
+      limit: page.limit,
+      offset: page.offset,
+      total: page.total,
+      items: page.rows,
+    };
+  },
+});
+
+interface BalanceParams extends PageParams, WindowParams {
+  country?: string;
+  reporter?: string;
+  commodity?: string;
+  product?: string;
+  partner?: string;
+}
+
+const BALANCE_SQL = `SELECT freq, period, period_start, period_end,
+    max(value) FILTER (WHERE flow = 1) AS imports, max(value) FILTER (WHERE flow = 2) AS exports,
+    max(value) FILTER (WHERE flow = 2) - max(value) FILTER (WHERE flow = 1) AS trade_balance,
+    max(quantity) FILTER (WHERE flow = 1) AS imports_quantity, max(quantity) FILTER (WHERE flow = 2) AS exports_quantity,
+    bool_or(derived) AS derived_from_months
+  FROM trade_periods
+  WHERE reporter = $reporter AND product = $product AND partner = $partner AND ${WINDOW_SQL}
+  GROUP BY freq, period, period_start, period_end
+  ORDER BY period_start, freq`;
+
+/** Resolves the required country/commodity pair (aliases reporter/product). */
+async function countryAndProduct(db: Database, params: object, countryNames: [string, string], productNames: [string, string]) {
+  const countryText = aliasValue(params, countryNames)!;
+  const productText = aliasValue(params, productNames)!;
+  const given = (names: [string, string]) => ((params as Record<string, unknown>)[names[0]] !== undefined ? names[0] : names[1]);
+  const country = await resolveCountry(db, countryText, given(countryNames));
+  const product = await resolveProduct(db, productText, given(productNames));
+  return { country, product };
+}
+
+export const getTradeBalance = defineRoute<BalanceParams>({
+  id: 'getTradeBalance',
+  method: 'GET',
+  tag: 'trade',
+  paths: ['/api/v1/trade/balance'],
+  examples: ['/api/v1/trade/balance?country=DE&commodity=1001', '/api/v1/trade/balance?reporter=RO&product=wheat&partner=EXT_EU27_2020&date_from=2020'],
+  summary: 'Trade balance per period: exports minus imports on value',
+  description:
+    'For one country (alias reporter) and commodity (alias product), both required, and one partner (default WORLD): per ' +
+    'period, imports and exports in euros and the trade balance = exports - imports (VALUE_IN_EUROS), with both quantities ' +
+    'in 100 kg. A flow missing in a period (or confidential) leaves the balance null, never counted as 0. Oldest period ' +
+    'first; a year published only monthly is added as the sum of its 12 months (derived_from_months).',
+  paid: true,
+  params: {
+    country: countryParam('reporter'),
+    reporter: countryParam('country'),
+    commodity: productParam('product'),
+    product: productParam('commodity'),
+    partner: partnerParam('Partner code (default WORLD, the world total), any case. Unknown ones are a 404.'),
+    date_from: periodBoundParam('from'),
+    date_to: periodBoundParam('to'),
+    ...paginationParams,
+  },
+  checks: [
+    requiredAliasCheck(['country', 'reporter']), requiredAliasCheck(['commodity', 'product']),
+    aliasCheck(['country', 'reporter']), aliasCheck(['commodity', 'product']), periodWindowCheck,
+  ],
+  response: balanceResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const { country, product } = await countryAndProduct(db, params, ['country', 'reporter'], ['commodity', 'product']);
+    const partner = (await resolvePartner(db, params.partner)) ?? WORLD;
+    const window = parsePeriodWindow(params);
+    const page = await paginate(db, BALANCE_SQL, { reporter: country.code, product: product.code, partner, ...windowBindings(window) }, pageOf(params));
+    return {
+      endpoint: 'getTradeBalance',
+      country,
+      commodity: product,
+      filters: { country: country.code, commodity: product.code, partner, date_from: window.from, date_to: window.to },
+      count: page.rows.length,
+      limit: page.limit,
+      offset: page.offset,
+      total: page.total,
+      items: page.rows,
+    };
+  },
+});
+
+interface PartnersParams extends PageParams, WindowParams {
+  reporter?: string;
+  country?: string;
+  product?: string;
+  commodity?: string;
+  flow?: 'import' | 'export' | 'both';
+  period?: string;
+  sort?: 'value' | 'quantity' | 'share';
+}
+
+const PERIOD_LABEL = /^(\d{4})(?:-(0[1-9]|1[0-2]))?$/;
+
+/** The periods a partners ranking sums over: one frequency, those lying inside from..to. */
+interface Selection {
+  freq: 'A' | 'M';
+  from: string;
+  to: string;
+}
+
+async function partnersSelection(db: Database, params: PartnersParams, bindings: Record<string, string | number | null>): Promise<Selection | null> {
+  if (params.period !== undefined) {
+    const match = PERIOD_LABEL.exec(params.period.trim())!;
+    if (match[2] === undefined) return { freq: 'A', from: `${match[1]}-01-01`, to: `${match[1]}-12-31` };
+    const from = `${match[1]}-${match[2]}-01`;
+    return { freq: 'M', from, to: parsePeriodBound(`${match[1]}-${match[2]}`, 'period', 'to') };
+  }
+  const window = parsePeriodWindow(params);
+  if (window.from !== null || window.to !== null) {
+    // A window sums annual periods, so months and years are never counted twice.
+    return { freq: 'A', from: window.from ?? '0001-01-01', to: window.to ?? '9999-12-31' };
+  }
+  // Neither: the latest period of the reporter and product (annual when there is one).
+  const [latest] = await db.all(
+    `SELECT freq, CAST(max(period_start) AS VARCHAR) AS start, CAST(max(period_end) AS VARCHAR) AS finish FROM trade_periods
+      WHERE reporter = $reporter AND product = $product AND (CAST($flow AS INTEGER) IS NULL OR flow = CAST($flow AS INTEGER))
+      GROUP BY freq ORDER BY freq LIMIT 1`,
+    bindings,
+  );
+  return latest ? { freq: latest.freq as 'A' | 'M', from: String(latest.start), to: String(latest.finish) } : null;
+}
+
+const SELECTED = `SELECT * FROM trade_periods
+  WHERE reporter = $reporter AND product = $product AND (CAST($flow AS INTEGER) IS NULL OR flow = CAST($flow AS INTEGER))
+    AND freq = $freq AND period_start >= CAST($from AS DATE) AND period_end <= CAST($to AS DATE)`;
+
+// A partner's sum is null when one of its parts is missing (confidential): never a partial total.
+const complete = (column: string, filter = 'true') =>
+  `CASE WHEN count(${column}) FILTER (WHERE ${filter}) = count(*) FILTER (WHERE ${filter}) THEN sum(${column}) FILTER (WHERE ${filter}) END`;
+
+const PER_PARTNER = `SELECT partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
+    ${complete('value', 'flow = 1')} AS import_value, ${complete('value', 'flow = 2')} AS export_value,
+    count(DISTINCT period)::INTEGER AS periods
+  FROM (${SELECTED}) GROUP BY partner`;
+
+const WORLD_SQL = `(SELECT value FROM (${PER_PARTNER}) WHERE partner = '${WORLD}')`;
+const WORLD_QUANTITY_SQL = `(SELECT quantity FROM (${PER_PARTNER}) WHERE partner = '${WORLD}')`;
+
+const PARTNERS_SQL = `WITH per_partner AS (${PER_PARTNER}),
+  world AS (SELECT value AS world_value, quantity AS world_quantity FROM per_partner WHERE partner = '${WORLD}'),
+  ranked AS (
+    SELECT p.*, p.value / nullif(w.world_value, 0) * 100 AS share_raw, p.quantity / nullif(w.world_quantity, 0) * 100 AS quantity_share_raw
+      FROM per_partner p LEFT JOIN world w ON true
+     WHERE NOT ${isAggregatePartnerSql('p.partner')})
+  SELECT row_number() OVER (ORDER BY CASE WHEN $sort = 'quantity' THEN quantity ELSE value END DESC NULLS LAST, partner)::INTEGER AS rank,
+         partner, value, quantity, ${decimal2('share_raw')} AS share, ${decimal2('quantity_share_raw')} AS quantity_share,
+         import_value, export_value, periods
+    FROM ranked
+   ORDER BY rank`;
+
+const QUALITY_SQL = `WITH per_partner AS (${PER_PARTNER})
+  SELECT ${WORLD_SQL} AS world_value, ${WORLD_QUANTITY_SQL} AS world_quantity,
+    sum(value) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}) AS listed_value,
+    sum(quantity) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}) AS listed_quantity,
+    ${decimal2(`sum(value) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}) / nullif(${WORLD_SQL}, 0) * 100`)} AS coverage_percent,
+    (count(*) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}))::INTEGER AS partners,
+    (count(*) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')} AND value IS NULL))::INTEGER AS partners_missing_value,
+    coalesce(list(partner ORDER BY partner) FILTER (WHERE ${isAggregatePartnerSql('partner')}), []) AS excluded_aggregates
+  FROM per_partner`;
+
+const PERIODS_SQL = `SELECT DISTINCT period, period_start FROM (${SELECTED}) ORDER BY period_start`;
+
+export const getTradePartners = defineRoute<PartnersParams>({
+  id: 'getTradePartners',
+  method: 'GET',
+  tag: 'trade',
+  paths: ['/api/v1/trade/partners'],
+  examples: [
+    '/api/v1/trade/partners?reporter=PL&product=1001',
+    '/api/v1/trade/partners?reporter=FR&product=barley&flow=export&period=2020&sort=share&limit=5',
+    '/api/v1/trade/partners?country=BG&commodity=1005&flow=import&date_from=2016&date_to=2025&sort=quantity',
+  ],
+  summary: 'Trade partners of a reporter and product, ranked, with WORLD as the share denominator',
+  description:
+    'Partners of one reporter (alias country) and product (alias commodity), both required, summed over the selected ' +
+    'periods and flows (flow import, export or both, default both) and ranked by value (default), quantity or share ' +
+    '(share of the WORLD total value, in percent; it ranks like value). WORLD and aggregate partners (EXT_EU27_2020, ' +
+    'INT_EU27_2020, EU27_2020, ...) are left out of the ranking; the WORLD totals are the share denominators and are ' +
+    'reported in data_quality with the sum of the listed partners and its coverage of WORLD. Periods: period (YYYY or ' +
+    'YYYY-MM), or the annual periods inside date_from/date_to, or by default the latest period (annual when published). ' +
+    'A partner whose sum has a confidential part has a null value and ranks last. Ties: partner code.',
+  paid: true,
+  params: {
+    reporter: countryParam('country'),
+    country: countryParam('reporter'),
+    product: productParam('commodity'),
+    commodity: productParam('product'),
+    flow: {
+      in: ['query'],
+      description: 'import, export or both (default both), any case.',
+      normalize: 'lower',
+      schema: { type: 'string', enum: ['import', 'export', 'both'], default: 'both' },
+    },
+    period: { ...textParam('One period: YYYY or YYYY-MM. Not with date_from/date_to.', '2024', 7), schema: { type: 'string', pattern: PERIOD_LABEL.source, examples: ['2024'] } },
+    date_from: periodBoundParam('from'),
+    date_to: periodBoundParam('to'),
+    limit: pageLimitParam({ default: PARTNERS_LIMIT_DEFAULT }),
+    offset: offsetParam,
+    sort: {
+      in: ['query'],
+      description: 'value (default), quantity or share.',
+      normalize: 'lower',
+      schema: { type: 'string', enum: ['value', 'quantity', 'share'], default: 'value' },
+    },
+  } satisfies Record<string, ParamSpec>,
+  checks: [
+    requiredAliasCheck(['reporter', 'country']), requiredAliasCheck(['product', 'commodity']),
+    aliasCheck(['reporter', 'country']), aliasCheck(['product', 'commodity']), periodWindowCheck,
+    {
+      name: 'periodExcludesWindow',
+      description: 'period cannot be combined with date_from or date_to',
+      check: (p) => (p.period !== undefined && (p.date_from !== undefined || p.date_to !== undefined)
+        ? invalidParameter('period', 'period cannot be combined with date_from/date_to: use one or the other')
+        : null),
+    },
+  ],
+  response: partnersResponse,
+  listRows: (body) => body.items as Row[],
+  async handle(params, { db }) {
+    const { country, product } = await countryAndProduct(db, params, ['reporter', 'country'], ['product', 'commodity']);
+    const flowChoice = params.flow ?? 'both';
+    const flow = flowChoice === 'both' ? null : flowChoice === 'import' ? 1 : 2;
+    const sort = params.sort ?? 'value';
+    const base = { reporter: country.code, product: product.code, flow };
+    const selection = await partnersSelection(db, params, base);
+    const window = params.period === undefined ? parsePeriodWindow(params) : { from: null, to: null };
+    const filters = { reporter: country.code, product: product.code, flow: flowChoice, period: params.period?.trim() ?? null, date_from: window.from, date_to: window.to, sort };
+    const page = pageOf(params, PARTNERS_LIMIT_DEFAULT);
+    const bindings = { ...base, freq: selection?.freq ?? 'A', from: selection?.from ?? '9999-12-31', to: selection?.to ?? '0001-01-01' };
+    const ranked = await paginate(db, PARTNERS_SQL, { ...bindings, sort }, page);
+    const [quality] = await db.all(QUALITY_SQL, bindings);
+    const periods = selection ? (await db.all(PERIODS_SQL, bindings)).map((row) => String(row.period)) : [];
+    return {
+      endpoint: 'getTradePartners',
+      reporter: country,
+      product,
+      selection: { freq: periods.length > 0 ? selection!.freq : null, periods },
+      filters,
+      data_quality: {
+        world_value: quality.world_value,
+        world_quantity: quality.world_quantity,
+        listed_value: quality.listed_value,
+        listed_quantity: quality.listed_quantity,
+        coverage_percent: quality.coverage_percent,
+        partners: quality.partners,
+        partners_missing_value: quality.partners_missing_value,
+        excluded_aggregates: quality.excluded_aggregates,
+        note: 'WORLD and aggregate partners are excluded from the ranking; share = partner value / WORLD value * 100.',
+      },
+      count: ranked.rows.length,
+      limit: ranked.limit,
+      offset: ranked.offset,
+      total: ranked.total,
+      items: ranked.rows,
+    };
+  },
+});
