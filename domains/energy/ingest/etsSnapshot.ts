@@ -1,0 +1,131 @@
+// Writes the EU ETS part of the Parquet snapshot, all or nothing:
+//   ets_installations  one row per (registry_code, installation_identifier): name, permit, activity, city;
+//   ets_emissions      one row per (registry_code, installation_identifier, year): verified emissions
+//                      (t CO2e) and free allocation, each null when not published.
+// A new file replaces the held rows of the keys it carries (a yearly workbook restates every past year;
+// the registry revises them), and adds the others. Within a batch, files are taken in the order given
+// (a folder: by name), a later file winning. For installations, a field the newer file does not carry
+// (the CSV has no permit, the workbook no city) keeps its held value.
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { parseEtsFile } from './etsParse.ts';
+
+export const ETS_INSTALLATIONS = 'ets_installations';
+export const ETS_EMISSIONS = 'ets_emissions';
+export const ETS_SOURCE_URL = 'https://climate.ec.europa.eu/eu-action/eu-emissions-trading-system-eu-ets/union-registry_en';
+
+export const INSTALLATION_COLUMNS = [
+  'registry_code', 'installation_identifier', 'installation_name', 'permit_identifier', 'main_activity_code', 'city', 'source_file', 'file_hash',
+] as const;
+export const EMISSION_COLUMNS = [
+  'registry_code', 'installation_identifier', 'year', 'verified_emissions', 'allocation', 'source_file', 'source_row', 'file_hash',
+] as const;
+
+export const CREATE_ETS_INSTALLATIONS = `CREATE TABLE ${ETS_INSTALLATIONS} (
+  registry_code VARCHAR NOT NULL, installation_identifier VARCHAR NOT NULL, installation_name VARCHAR, permit_identifier VARCHAR,
+  main_activity_code INTEGER, city VARCHAR, source_file VARCHAR NOT NULL, file_hash VARCHAR NOT NULL)`;
+export const CREATE_ETS_EMISSIONS = `CREATE TABLE ${ETS_EMISSIONS} (
+  registry_code VARCHAR NOT NULL, installation_identifier VARCHAR NOT NULL, year INTEGER NOT NULL, verified_emissions BIGINT,
+  allocation BIGINT, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL)`;
+
+export interface EtsIngestOptions {
+  dataDir: string;
+  sourceUrl?: string;
+  now?: () => Date;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface EtsIngestResult {
+  imported: ImportRecord[];
+  skipped: string[];
+  /** Installation-years held after the ingest (0 when nothing was written). */
+  emissions: number;
+  installations: number;
+}
+
+const SOURCE_FORMAT = { 'registry-xlsx': 'eu-registry-xlsx', 'eutl-installation-csv': 'eutl-installation-csv', 'eutl-compliance-csv': 'eutl-compliance-csv' } as const;
+
+/** Imports ETS files (registry workbooks, installation.csv, compliance.csv) into the snapshot. */
+export async function ingestEtsFiles(files: readonly string[], options: EtsIngestOptions): Promise<EtsIngestResult> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    const ledger = await loadImportLedger(db, options.dataDir);
+    const known = new Set(ledger.filter((r) => r.dataset === ETS_EMISSIONS || r.dataset === ETS_INSTALLATIONS).map((r) => r.fileHash));
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseEtsFile(file), options.onProgress);
+    if (parsed.length === 0) return { imported: [], skipped, emissions: 0, installations: 0 };
+
+    const importDate = (options.now ?? (() => new Date()))().toISOString();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
+      dataset: p.kind === 'eutl-installation-csv' ? ETS_INSTALLATIONS : ETS_EMISSIONS,
+      source: SOURCE_FORMAT[p.kind],
+      sourceFile: basename(file),
+      sourceUrl: options.sourceUrl ?? ETS_SOURCE_URL,
+      fileHash: hash,
+      importDate,
+      rowCount: p.kind === 'eutl-installation-csv' ? p.installations.length : p.years.length,
+    }));
+
+    await db.run(CREATE_ETS_INSTALLATIONS);
+    await db.run(CREATE_ETS_EMISSIONS);
+    await loadParquetInto(db, ETS_INSTALLATIONS, options.dataDir, ETS_INSTALLATIONS, INSTALLATION_COLUMNS);
+    await loadParquetInto(db, ETS_EMISSIONS, options.dataDir, ETS_EMISSIONS, EMISSION_COLUMNS);
+    // Staging: VARCHAR and INTEGER only (what the appender writes); amounts as text (they can pass 2^31).
+    await db.run(`CREATE TABLE stage_inst (registry_code VARCHAR, installation_identifier VARCHAR, installation_name VARCHAR,
+      permit_identifier VARCHAR, main_activity_code INTEGER, city VARCHAR, source_file VARCHAR, file_hash VARCHAR, file_order INTEGER)`);
+    await db.run(`CREATE TABLE stage_em (registry_code VARCHAR, installation_identifier VARCHAR, year INTEGER, verified_emissions VARCHAR,
+      allocation VARCHAR, source_file VARCHAR, source_row INTEGER, file_hash VARCHAR, file_order INTEGER)`);
+    for (const [order, { file, hash, parsed: p }] of parsed.entries()) {
+      const name = basename(file);
+      await db.appendRows('stage_inst', p.installations.map((i) => [
+        i.registry, i.identifier, i.name, i.permitIdentifier, i.activityCode, i.city, name, hash, order,
+      ]));
+      await db.appendRows('stage_em', p.years.map((y) => [
+        y.registry, y.identifier, y.year, y.verified === null ? null : String(y.verified), y.allocation === null ? null : String(y.allocation),
+        name, y.sourceRow, hash, order,
+      ]));
+    }
+    await merge(db);
+    await appendImportRecords(db, imported);
+    await commitTables(db, options.dataDir, [
+      { table: ETS_INSTALLATIONS, orderBy: 'registry_code, installation_identifier' },
+      { table: ETS_EMISSIONS, orderBy: 'registry_code, installation_identifier, year' },
+    ]);
+    const [{ e, i }] = await db.all(`SELECT (SELECT count(*) FROM ${ETS_EMISSIONS})::INTEGER AS e, (SELECT count(*) FROM ${ETS_INSTALLATIONS})::INTEGER AS i`);
+    return { imported, skipped, emissions: Number(e), installations: Number(i) };
+  } finally {
+    await db.close();
+  }
+}
+
+async function merge(db: Database): Promise<void> {
+  // Installations: fields of the files of the batch, newest first, then the held row.
+  await db.run(`CREATE TABLE inst_new AS
+    SELECT registry_code, installation_identifier,
+      arg_max(installation_name, file_order) FILTER (WHERE installation_name IS NOT NULL) AS installation_name,
+      arg_max(permit_identifier, file_order) FILTER (WHERE permit_identifier IS NOT NULL) AS permit_identifier,
+      arg_max(main_activity_code, file_order) FILTER (WHERE main_activity_code IS NOT NULL) AS main_activity_code,
+      arg_max(city, file_order) FILTER (WHERE city IS NOT NULL) AS city,
+      arg_max(source_file, file_order) AS source_file, arg_max(file_hash, file_order) AS file_hash
+    FROM stage_inst GROUP BY registry_code, installation_identifier`);
+  await db.run(`CREATE TABLE inst_merged AS
+    SELECT n.registry_code, n.installation_identifier,
+      coalesce(n.installation_name, h.installation_name) AS installation_name, coalesce(n.permit_identifier, h.permit_identifier) AS permit_identifier,
+      coalesce(n.main_activity_code, h.main_activity_code) AS main_activity_code, coalesce(n.city, h.city) AS city, n.source_file, n.file_hash
+    FROM inst_new n LEFT JOIN ${ETS_INSTALLATIONS} h USING (registry_code, installation_identifier)`);
+  await db.run(`DELETE FROM ${ETS_INSTALLATIONS} h WHERE EXISTS (SELECT 1 FROM inst_merged n
+    WHERE n.registry_code = h.registry_code AND n.installation_identifier = h.installation_identifier)`);
+  await db.run(`INSERT INTO ${ETS_INSTALLATIONS} SELECT * FROM inst_merged`);
+
+  await db.run(`CREATE TABLE em_new AS SELECT * EXCLUDE (pick) FROM (
+    SELECT *, row_number() OVER (PARTITION BY registry_code, installation_identifier, year ORDER BY file_order DESC) AS pick FROM stage_em
+  ) WHERE pick = 1`);
+  await db.run(`DELETE FROM ${ETS_EMISSIONS} h WHERE EXISTS (SELECT 1 FROM em_new n
+    WHERE n.registry_code = h.registry_code AND n.installation_identifier = h.installation_identifier AND n.year = h.year)`);
+  await db.run(`INSERT INTO ${ETS_EMISSIONS} SELECT registry_code, installation_identifier, year, CAST(verified_emissions AS BIGINT),
+    CAST(allocation AS BIGINT), source_file, source_row, file_hash FROM em_new`);
+  for (const table of ['inst_new', 'inst_merged', 'em_new', 'stage_inst', 'stage_em']) await db.run(`DROP TABLE ${table}`);
+}
