@@ -5,9 +5,11 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
-import { SAMPLE_SOURCES } from '../ingest/bootstrap.ts';
+import type { DomainSource } from '../domains/contract.ts';
+import { DOMAINS } from '../domains/index.ts';
+import { sourcesOf } from '../domains/registry.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
-import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../ingest/sebra/sample.ts';
+import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../domains/sebra/ingest/sample.ts';
 import { perSecond, ratio } from './stats.ts';
 
 export interface Tier {
@@ -16,25 +18,27 @@ export interface Tier {
   factors: Record<string, number>;
 }
 
-/**
- * x100 is sized by the issue's minimums: SEBRA >= 10 million payment rows (the sample's 37 214 rows
- * x 285 = 10.6 million), PTP >= 1 million accidents (5 706 x 176 = 1.0 million), trade x 100; x10 is
- * a tenth of that; x1 is the sample itself. Agri-food stops at x30 (AGRIFOOD_NOTE).
- */
-export const TIERS: readonly Tier[] = [
-  { name: 'x1', factors: {} },
-  { name: 'x10', factors: { sebra: 28.5, ptp: 17.6, agrifood: 10, trade: 10 } },
-  { name: 'x100', factors: { sebra: 285, ptp: 176, agrifood: 30, trade: 100 } },
-];
+const SOURCES: readonly DomainSource[] = sourcesOf(DOMAINS);
+const SAMPLE_SOURCES: readonly SampleSource[] = SOURCES.map((source) => source.sample);
+
+/** x1 is the sample itself; x10 and x100 take each source's own factors (domains/<name>/index.ts, `bench`). */
+export const TIERS: readonly Tier[] = ['x1', 'x10', 'x100'].map((name) => ({
+  name,
+  factors: name === 'x1' ? {} : Object.fromEntries(SOURCES.flatMap((source) => {
+    const factor = source.bench?.factors[name];
+    return factor === undefined ? [] : [[source.sample.name, factor]];
+  })),
+}));
 
 /** Sources whose generator takes a scale; the others are benchmarked at x1 in every tier. */
-export const SCALED_SOURCES: ReadonlySet<string> = new Set(['sebra', 'ptp', 'agrifood', 'trade']);
+export const SCALED_SOURCES: ReadonlySet<string> = new Set(
+  SOURCES.filter((source) => Object.keys(source.bench?.factors ?? {}).length > 0).map((source) => source.sample.name),
+);
 
 /** Why some sources are not scaled (or not fully), for the report. */
-export const SCALE_NOTES: Record<string, string> = {
-  cardgame: 'a fixed catalogue of cards, not a series that grows: x1 at every scale',
-  agrifood: 'scale multiplies the cereal and oilseed markets (pigmeat has none); x100 uses x30: the agri-food parser reads an export whole (JSON.parse), and x100 exports would pass V8\'s 512 MB string limit',
-};
+export const SCALE_NOTES: ReadonlyMap<string, string> = new Map(
+  SOURCES.flatMap((source) => (source.bench?.note ? [[source.sample.name, source.bench.note] as const] : [])),
+);
 
 /** SEBRA days sampled in the XLSX form at tiers above x1 (the whole range is written as portal JSON there). */
 export const SEBRA_XLSX_PROBE_DAYS = 20;
@@ -140,7 +144,7 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
     ingestVsFloor: ratio(ingest.rowsPerSec, floor?.rowsPerSec ?? null),
     ...(floorNote ? { note: floorNote } : {}),
   };
-  const why = SCALE_NOTES[source.name] ?? (scaled ? undefined : 'generator takes no scale: x1 data');
+  const why = SCALE_NOTES.get(source.name) ?? (scaled ? undefined : 'generator takes no scale: x1 data');
   if (why && (tier.name !== 'x1' || !scaled)) result.note = `${result.note ? `${result.note}; ` : ''}${why}`;
   if (sebraBulkJson) {
     result.note = 'bulk written as the portal-JSON form of the same daily reports; XLSX measured on a probe of the first days';

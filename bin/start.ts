@@ -2,6 +2,8 @@
 import { readConfig, type ServerConfig } from '../http/config.ts';
 import { PaymentConfigError } from '../http/payments/config.ts';
 import { startServer } from '../http/server.ts';
+import { DOMAINS } from '../domains/index.ts';
+import { sampleSourcesOf } from '../domains/registry.ts';
 import { ensureSnapshot } from '../ingest/bootstrap.ts';
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
@@ -17,7 +19,7 @@ try {
 } catch (error) {
   refuseToStart(error);
 }
-await ensureSnapshot({ dataDir: config.dataDir, sampleDir: config.sampleDir, log: (line: string) => console.log(line) });
+await ensureSnapshot({ dataDir: config.dataDir, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), log: (line: string) => console.log(line) });
 const { server, db } = await startServer(config, {
   log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
 }).catch(refuseToStart);

@@ -1,6 +1,8 @@
 // The list of domains: one line each. The router, the documents, the ingest CLI, the first-start
 // bootstrap and the benchmark all derive from it (domains/registry.ts); nothing else lists domains.
+import type { Database } from '../engine/database.ts';
 import type { Domain } from './contract.ts';
+import { loadDomains, routesOf } from './registry.ts';
 import { agrifoodDomain } from './agrifood/index.ts';
 import { cardgameDomain } from './cardgame/index.ts';
 import { ptpDomain } from './ptp/index.ts';
@@ -15,3 +17,11 @@ export const DOMAINS: readonly Domain[] = [
   agrifoodDomain,
   tradeDomain,
 ];
+
+/** Every route of every domain. */
+export const routes = routesOf(DOMAINS);
+
+/** Loads the snapshot in dataDir: the import records, then each domain after the domains it depends on. */
+export function loadSnapshot(db: Database, dataDir: string): Promise<void> {
+  return loadDomains(DOMAINS, db, dataDir);
+}

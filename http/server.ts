@@ -1,7 +1,7 @@
 // Loads the snapshot into DuckDB, locks DuckDB down, and serves the app.
 import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
-import { loadSnapshot, routes } from '../queries/index.ts';
+import { loadSnapshot, routes } from '../domains/index.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 import { paymentInfoFromSettings } from './docs/paymentInfo.ts';

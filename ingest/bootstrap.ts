@@ -2,14 +2,6 @@
 // sample generated (when data/sample/<name> is empty) and ingested.
 import { join } from 'node:path';
 import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
-import { sebraSampleSource } from './sebra/sampleSource.ts';
-import { ptpSampleSource } from './ptp/sampleSource.ts';
-import { agrifoodSampleSource } from './agrifood/sampleSource.ts';
-import { tradeSampleSource } from './trade/sampleSource.ts';
-import { cardgameSampleSource } from './cardgame/sampleSource.ts';
-
-/** Every source with a sample, in the order they are built. */
-export const SAMPLE_SOURCES: readonly SampleSource[] = [sebraSampleSource, ptpSampleSource, agrifoodSampleSource, tradeSampleSource, cardgameSampleSource];
 
 export interface BootstrapOptions {
   /** Snapshot folder (data/parquet). */
@@ -17,8 +9,8 @@ export interface BootstrapOptions {
   /** Sample folder (data/sample); each source's files live in its own subfolder. */
   sampleDir: string;
   log?: (line: string) => void;
-  /** The sources to ensure; all of them by default. */
-  sources?: readonly SampleSource[];
+  /** The sources to ensure, in the order they are built (every domain's: sampleSourcesOf(DOMAINS)). */
+  sources: readonly SampleSource[];
 }
 
 export interface BootstrapResult {
@@ -31,7 +23,7 @@ export interface BootstrapResult {
 export async function ensureSnapshot(options: BootstrapOptions): Promise<BootstrapResult> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const result: BootstrapResult = { built: false, generated: false };
-  for (const source of options.sources ?? SAMPLE_SOURCES) {
+  for (const source of options.sources) {
     if (await source.isLoaded(options.dataDir)) continue;
     const sampleDir = join(options.sampleDir, source.name);
     if (await isMissingOrEmpty(sampleDir)) {

@@ -4,7 +4,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ingestAgrifoodFiles } from '../../ingest/agrifood/snapshot.ts';
+import { ingestAgrifoodFiles } from '../../domains/agrifood/ingest/snapshot.ts';
 
 type PortalRecord = Record<string, unknown>;
 

@@ -10,12 +10,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
-import { parseAgrifoodJson } from '../../ingest/agrifood/parse.ts';
-import { ingestAgrifoodFiles } from '../../ingest/agrifood/snapshot.ts';
-import { parseMarketingYear, parsePortalDate, parsePrice, parseWeekNumber } from '../../ingest/agrifood/values.ts';
+import { parseAgrifoodJson } from '../../domains/agrifood/ingest/parse.ts';
+import { ingestAgrifoodFiles } from '../../domains/agrifood/ingest/snapshot.ts';
+import { parseMarketingYear, parsePortalDate, parsePrice, parseWeekNumber } from '../../domains/agrifood/ingest/values.ts';
 import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.ts';
 import { loadImports } from '../../queries/imports.ts';
-import { loadAgrifood } from '../../queries/agrifood/tables.ts';
+import { loadAgrifood } from '../../domains/agrifood/queries/tables.ts';
 import { oilseedsFixture, pigmeatFixture, writeAgrifoodFixtureSnapshot, writeJson } from './fixtures.ts';
 
 describe('value parsers', () => {
@@ -202,7 +202,7 @@ describe('versions and replacement', () => {
 describe('npm run ingest -- agrifood', () => {
   const run = promisify(execFile);
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'ingest/cli.ts', 'agrifood', ...args], { cwd: process.cwd() }).then(
+    run(process.execPath, ['--import', 'tsx', 'bin/ingest.ts', 'agrifood', ...args], { cwd: process.cwd() }).then(
       ({ stderr }) => ({ code: 0, stderr }),
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
     );

@@ -6,8 +6,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { generateAgrifoodSample, PLANTED_MOVES, SAMPLE_FILES } from '../../ingest/agrifood/sample.ts';
-import { agrifoodSampleSource } from '../../ingest/agrifood/sampleSource.ts';
+import { generateAgrifoodSample, PLANTED_MOVES, SAMPLE_FILES } from '../../domains/agrifood/ingest/sample.ts';
+import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 type PortalRecord = Record<string, any>;

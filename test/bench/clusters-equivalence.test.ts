@@ -3,7 +3,7 @@
 // weights summed from those lists, the same total order and greedy assignment.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLUSTER_RADIUS_M, clusterSites, distanceM, locationIdOf, type Cluster, type Site } from '../../ingest/ptp/clusters.ts';
+import { CLUSTER_RADIUS_M, clusterSites, distanceM, locationIdOf, type Cluster, type Site } from '../../domains/ptp/ingest/clusters.ts';
 import { Random } from '../../ingest/random.ts';
 
 /** The definition, quadratic: for each site every other site is measured. */

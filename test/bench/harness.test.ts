@@ -13,7 +13,7 @@ import {
 } from '../../bench/report.ts';
 import { percentile, perSecond, ratio, summarize, type Summary } from '../../bench/stats.ts';
 import type { CaseResult } from '../../bench/target.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 
 test('percentile is nearest-rank', () => {
   const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { TIERS } from '../../bench/data.ts';
 import { runBench } from '../../bench/run.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 
 test('quick mode on the PTP sample writes a complete report', { timeout: 240_000 }, async () => {
   const workDir = await mkdtemp(join(os.tmpdir(), 'bench-smoke-'));

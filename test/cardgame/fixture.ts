@@ -21,8 +21,8 @@
 //     WARRIOR = 205 cards, 103 of them collectible (odd numbers 1..205).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CardLanguage } from '../../ingest/cardgame/parse.ts';
-import { ingestCardSets } from '../../ingest/cardgame/snapshot.ts';
+import type { CardLanguage } from '../../domains/cardgame/ingest/parse.ts';
+import { ingestCardSets } from '../../domains/cardgame/ingest/snapshot.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 
 export const NOW = () => new Date('2026-11-01T10:00:00Z');

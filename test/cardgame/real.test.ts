@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { CardLanguage } from '../../ingest/cardgame/parse.ts';
-import { ingestCardSets } from '../../ingest/cardgame/snapshot.ts';
+import type { CardLanguage } from '../../domains/cardgame/ingest/parse.ts';
+import { ingestCardSets } from '../../domains/cardgame/ingest/snapshot.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { projectRoot, tempDir } from '../ingest/fixtures.ts';
 

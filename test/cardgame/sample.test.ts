@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { parseCardFile } from '../../ingest/cardgame/parse.ts';
-import { generateCardgameSample, SAMPLE_FILES } from '../../ingest/cardgame/sample.ts';
-import { cardgameSampleSource } from '../../ingest/cardgame/sampleSource.ts';
+import { parseCardFile } from '../../domains/cardgame/ingest/parse.ts';
+import { generateCardgameSample, SAMPLE_FILES } from '../../domains/cardgame/ingest/sample.ts';
+import { cardgameSampleSource } from '../../domains/cardgame/ingest/sampleSource.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { projectRoot, tempDir } from '../ingest/fixtures.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 import { buildRobots, buildSitemap } from '../../http/docs/crawler.ts';
 import { buildWellKnownX402 } from '../../http/docs/discovery.ts';
 import { buildApiPage, buildDocsIndex, buildDomainPage, escapeHtml } from '../../http/docs/html.ts';

@@ -16,7 +16,7 @@ import type { Database } from '../../engine/database.ts';
 import { createApp } from '../../http/app.ts';
 import { defaultPaymentInfo } from '../../http/docs/paymentInfo.ts';
 import { openSnapshot } from '../../http/server.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

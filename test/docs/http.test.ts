@@ -19,7 +19,7 @@ import { paymentInfoFromSettings } from '../../http/docs/paymentInfo.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments } from '../../http/payments/index.ts';
 import { openSnapshot } from '../../http/server.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 
 const PAY_TO = '0x1111111111111111111111111111111111111111';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../http/app.ts';
 import { openSnapshot } from '../../http/server.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 
 export interface TestApp {

@@ -11,7 +11,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `script` is relative to the project root, e.g. 'ingest/cli.ts'. `env` is added to this process's. */
+/** `script` is relative to the project root, e.g. 'bin/ingest.ts'. `env` is added to this process's. */
 export function runCli(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, script), ...args], {

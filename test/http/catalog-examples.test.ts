@@ -8,14 +8,15 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { routes } from '../../queries/index.ts';
+import { DOMAINS, routes } from '../../domains/index.ts';
+import { sampleSourcesOf } from '../../domains/registry.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
 before(async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'catalog-examples-'));
   const dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), log: () => undefined });
+  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
   app = await startTestApp(dataDir);
 });
 after(() => app?.close());

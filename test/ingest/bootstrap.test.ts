@@ -4,9 +4,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { sebraSampleSource } from '../../ingest/sebra/sampleSource.ts';
-import { generateSebraSample, SAMPLE_FIRST_DAY, SAMPLE_LAST_DAY, workingDays } from '../../ingest/sebra/sample.ts';
-import { readImportRecords, SNAPSHOT_FILES } from '../../ingest/snapshot.ts';
+import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
+import { generateSebraSample, SAMPLE_FIRST_DAY, SAMPLE_LAST_DAY, workingDays } from '../../domains/sebra/ingest/sample.ts';
+import { readImportRecords, SNAPSHOT_FILES } from '../../domains/sebra/ingest/snapshot.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { tempDir } from './fixtures.ts';
 

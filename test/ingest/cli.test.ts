@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readImportRecords } from '../../ingest/snapshot.ts';
+import { readImportRecords } from '../../domains/sebra/ingest/snapshot.ts';
 import { countLayoutRows, currentLayoutRows, tempDir, writeJson, writeXlsx } from './fixtures.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const ingestCli = (args: string[], env: Record<string, string> = {}) => runCli('ingest/cli.ts', args, env);
+const ingestCli = (args: string[], env: Record<string, string> = {}) => runCli('bin/ingest.ts', args, env);
 
 test('usage errors exit 2', async () => {
   const unknown = await ingestCli(['nosuchsource', 'x']);

@@ -4,7 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ExcelJS from 'exceljs';
-import type { SebraPaymentRow } from '../../ingest/sebra/types.ts';
+import type { SebraPaymentRow } from '../../domains/sebra/ingest/types.ts';
 
 export type Cell = string | number | null;
 

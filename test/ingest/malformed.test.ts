@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseDailyReportRows } from '../../ingest/sebra/dailyReport.ts';
-import { parseReportTree } from '../../ingest/sebra/reportTree.ts';
-import { MalformedSourceError } from '../../ingest/sebra/types.ts';
-import { parseMofXlsx } from '../../ingest/sebra/xlsx.ts';
+import { parseDailyReportRows } from '../../domains/sebra/ingest/dailyReport.ts';
+import { parseReportTree } from '../../domains/sebra/ingest/reportTree.ts';
+import { MalformedSourceError } from '../../domains/sebra/ingest/types.ts';
+import { parseMofXlsx } from '../../domains/sebra/ingest/xlsx.ts';
 import { countLayoutRows, currentLayoutRows, rowOf, tempDir, writeJson, writeXlsx, type Cell } from './fixtures.ts';
 
 function malformed(file: string, row: number | null, problem: RegExp) {

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { codeForDescription, SEBRA_CODES } from '../../ingest/sebra/codes.ts';
-import { parseDailyReportRows } from '../../ingest/sebra/dailyReport.ts';
-import { parseSebraFile } from '../../ingest/sebra/detect.ts';
-import { centsFromText, formatCents } from '../../ingest/sebra/money.ts';
-import { parsePortalJson } from '../../ingest/sebra/portalJson.ts';
-import { dateFromFileName } from '../../ingest/sebra/reportTree.ts';
-import { parseMofXlsx } from '../../ingest/sebra/xlsx.ts';
+import { codeForDescription, SEBRA_CODES } from '../../domains/sebra/ingest/codes.ts';
+import { parseDailyReportRows } from '../../domains/sebra/ingest/dailyReport.ts';
+import { parseSebraFile } from '../../domains/sebra/ingest/detect.ts';
+import { centsFromText, formatCents } from '../../domains/sebra/ingest/money.ts';
+import { parsePortalJson } from '../../domains/sebra/ingest/portalJson.ts';
+import { dateFromFileName } from '../../domains/sebra/ingest/reportTree.ts';
+import { parseMofXlsx } from '../../domains/sebra/ingest/xlsx.ts';
 import {
   countLayoutExpected,
   countLayoutPortalJson,

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseReportTree } from '../../ingest/sebra/reportTree.ts';
-import { centsFromText } from '../../ingest/sebra/money.ts';
+import { parseReportTree } from '../../domains/sebra/ingest/reportTree.ts';
+import { centsFromText } from '../../domains/sebra/ingest/money.ts';
 import { realSebraDir } from './fixtures.ts';
 
 const report1 = join(realSebraDir, 'report1.json');

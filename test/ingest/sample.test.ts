@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { parseMofXlsx } from '../../ingest/sebra/xlsx.ts';
-import { generateSebraSample, sampleDay, sampleDayTotal, sampleFileName, workingDays } from '../../ingest/sebra/sample.ts';
+import { parseMofXlsx } from '../../domains/sebra/ingest/xlsx.ts';
+import { generateSebraSample, sampleDay, sampleDayTotal, sampleFileName, workingDays } from '../../domains/sebra/ingest/sample.ts';
 import { projectRoot, tempDir } from './fixtures.ts';
 
 const run = promisify(execFile);

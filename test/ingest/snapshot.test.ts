@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Database } from '../../engine/database.ts';
-import { IngestRejectedError, ingestSebraFiles, readImportRecords, SNAPSHOT_FILES } from '../../ingest/snapshot.ts';
+import { IngestRejectedError, ingestSebraFiles, readImportRecords, SNAPSHOT_FILES } from '../../domains/sebra/ingest/snapshot.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { countLayoutRows, currentLayoutRows, noPaymentsRows, tempDir, writeJson, writeXlsx } from './fixtures.ts';
 

@@ -16,7 +16,7 @@ import { DEV_KEYS, DEV_NETWORK, devChain } from '../../devchain/chain.ts';
 import { compileTestToken } from '../../devchain/token.ts';
 import { startLocalFacilitator } from '../../devchain/facilitator.ts';
 import { defineRoute, type Route } from '../../queries/catalog.ts';
-import { routes } from '../../queries/index.ts';
+import { routes } from '../../domains/index.ts';
 import { USDC } from '../../http/payments/config.ts';
 import { readRevenue } from '../../http/payments/ledger.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';

@@ -2,7 +2,7 @@
 // the input order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLUSTER_RADIUS_M, clusterSites, distanceM, locationIdOf, type Site } from '../../ingest/ptp/clusters.ts';
+import { CLUSTER_RADIUS_M, clusterSites, distanceM, locationIdOf, type Site } from '../../domains/ptp/ingest/clusters.ts';
 
 const site = (latitude: string, longitude: string, crashes = 1, died = 0): Site => ({ latitude, longitude, crashes, died });
 

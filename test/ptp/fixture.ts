@@ -15,7 +15,7 @@
 // c1, b4 and e1 have no coordinates: kept, never clustered.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ingestPtpFiles } from '../../ingest/ptp/snapshot.ts';
+import { ingestPtpFiles } from '../../domains/ptp/ingest/snapshot.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 
 export const HEADERS = [

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Database } from '../../engine/database.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
-import { ingestPtpFiles, PTP_DATASET_URL } from '../../ingest/ptp/snapshot.ts';
-import { IngestRejectedError, readImportRecords } from '../../ingest/snapshot.ts';
+import { ingestPtpFiles, PTP_DATASET_URL } from '../../domains/ptp/ingest/snapshot.ts';
+import { IngestRejectedError, readImportRecords } from '../../domains/sebra/ingest/snapshot.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 import { FIXTURE_ROWS, HEADERS, portalJson } from './fixture.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -117,7 +117,7 @@ test('two new files covering overlapping days in one batch are rejected', async 
   });
 });
 
-const ingestCli = (args: string[]) => runCli('ingest/cli.ts', args);
+const ingestCli = (args: string[]) => runCli('bin/ingest.ts', args);
 
 test('npm run ingest -- ptp <folder>: imports, reports coordinates, skips on a re-run; exit 1 on a bad file, 2 on an empty folder', async () => {
   const sources = await tempDir('ptp-cli-');

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { parsePtpFile } from '../../ingest/ptp/parse.ts';
-import { MalformedSourceError, type PtpRecord } from '../../ingest/ptp/types.ts';
-import { coordinates, crashDatetime, recase, settlement } from '../../ingest/ptp/values.ts';
+import { parsePtpFile } from '../../domains/ptp/ingest/parse.ts';
+import { MalformedSourceError, type PtpRecord } from '../../domains/ptp/ingest/types.ts';
+import { coordinates, crashDatetime, recase, settlement } from '../../domains/ptp/ingest/values.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 import { HEADERS, portalJson } from './fixture.ts';
 

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { CITIES, findCities, findOblast, OBLASTS, transliterate } from '../../reference/places.ts';
-import { distanceM } from '../../ingest/ptp/clusters.ts';
+import { distanceM } from '../../domains/ptp/ingest/clusters.ts';
 import { projectRoot } from '../ingest/fixtures.ts';
 
 const geocodingDir = resolve(projectRoot, '../shared/data/real/bg-geocoding');

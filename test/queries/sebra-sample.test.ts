@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { sebraSampleSource } from '../../ingest/sebra/sampleSource.ts';
+import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { CATEGORIES, CATEGORY_BY_CODE, categoryKeyFor } from '../../queries/sebra/categories.ts';
+import { CATEGORIES, CATEGORY_BY_CODE, categoryKeyFor } from '../../domains/sebra/queries/categories.ts';
 
 const doc = readFileSync(new URL('../../docs/sebra-taxonomy.md', import.meta.url), 'utf8');
 const rows = doc

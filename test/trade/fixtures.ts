@@ -17,8 +17,8 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ingestAgrifoodFiles } from '../../ingest/agrifood/snapshot.ts';
-import { ingestTradeFiles } from '../../ingest/trade/snapshot.ts';
+import { ingestAgrifoodFiles } from '../../domains/agrifood/ingest/snapshot.ts';
+import { ingestTradeFiles } from '../../domains/trade/ingest/snapshot.ts';
 
 export const HEADER = 'DATAFLOW,LAST UPDATE,freq,reporter,partner,product,flow,indicators,TIME_PERIOD,OBS_VALUE,OBS_FLAG';
 const DATAFLOW = 'ESTAT:DS-045409(1.0)';

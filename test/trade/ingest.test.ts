@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.ts';
-import { parseTradeFile } from '../../ingest/trade/parse.ts';
-import { ingestTradeFiles } from '../../ingest/trade/snapshot.ts';
+import { parseTradeFile } from '../../domains/trade/ingest/parse.ts';
+import { ingestTradeFiles } from '../../domains/trade/ingest/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
 import { FIXTURE_NOW, HEADER, lines, tempDir, tradeFixtureCsv } from './fixtures.ts';
 
@@ -180,14 +180,14 @@ describe('ingest', () => {
     await mkdir(source);
     await write(source, 'extract.csv', tradeFixtureCsv());
     await write(source, 'notes.txt', 'not an extract');
-    const done = await runCli('ingest/cli.ts', ['trade', source, '--data-dir', dataDir]);
+    const done = await runCli('bin/ingest.ts', ['trade', source, '--data-dir', dataDir]);
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /extract\.csv: 68 observation\(s\)/);
     assert.match(done.stderr, /imported 1 file\(s\), 68 row\(s\); skipped 0/);
-    const again = await runCli('ingest/cli.ts', ['trade', source, '--data-dir', dataDir]);
+    const again = await runCli('bin/ingest.ts', ['trade', source, '--data-dir', dataDir]);
     assert.match(again.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 1/);
     const bad = await write(dir, 'bad.csv', `${HEADER}\nESTAT:DS-045409(1.0),15/09/26,A,PL,UA,1001,7,VALUE_IN_EUROS,2022,1,\n`);
-    const rejected = await runCli('ingest/cli.ts', ['trade', bad, '--data-dir', dataDir]);
+    const rejected = await runCli('bin/ingest.ts', ['trade', bad, '--data-dir', dataDir]);
     assert.equal(rejected.code, 1);
     assert.match(rejected.stderr, /bad\.csv, row 2: column flow/);
   });

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { agrifoodSampleSource } from '../../ingest/agrifood/sampleSource.ts';
+import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { parseTradeFile } from '../../ingest/trade/parse.ts';
-import { CONFIDENTIAL, generateTradeSample, PLANTED_MOVES } from '../../ingest/trade/sample.ts';
-import { tradeSampleSource } from '../../ingest/trade/sampleSource.ts';
+import { parseTradeFile } from '../../domains/trade/ingest/parse.ts';
+import { CONFIDENTIAL, generateTradeSample, PLANTED_MOVES } from '../../domains/trade/ingest/sample.ts';
+import { tradeSampleSource } from '../../domains/trade/ingest/sampleSource.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { tempDir } from './fixtures.ts';
 

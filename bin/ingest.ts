@@ -3,16 +3,13 @@
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError, type IngestCommand } from './command.ts';
-import { IngestRejectedError } from './errors.ts';
-import { sebraIngestCommand } from './sebra/command.ts';
-import { ptpIngestCommand } from './ptp/command.ts';
-import { agrifoodIngestCommand } from './agrifood/command.ts';
-import { tradeIngestCommand } from './trade/command.ts';
-import { cardgameIngestCommand } from './cardgame/command.ts';
+import { DOMAINS } from '../domains/index.ts';
+import { ingestCommandsOf } from '../domains/registry.ts';
+import { UsageError, type IngestCommand } from '../ingest/command.ts';
+import { IngestRejectedError } from '../ingest/errors.ts';
 
-/** One command per source. */
-const COMMANDS: readonly IngestCommand[] = [sebraIngestCommand, ptpIngestCommand, agrifoodIngestCommand, tradeIngestCommand, cardgameIngestCommand];
+/** One command per source, from the list of domains. */
+const COMMANDS: readonly IngestCommand[] = ingestCommandsOf(DOMAINS);
 
 function usage(): string {
   return COMMANDS.map((c) => `usage: npm run ingest -- ${c.source} ${c.usage} [--data-dir DIR]`).join('\n');

@@ -1,0 +1,110 @@
+// Writes the OECD (coop) part of the Parquet snapshot, coop_observations.parquet, all or nothing.
+// The OECD revises these indicators every month, so every vintage is kept: each imported file adds its
+// rows with the file's vintage (the publication date given with --vintage, else the import date) and
+// its import record; nothing held is replaced. The loader serves, per (indicator, area, frequency,
+// period), the row of the newest vintage (then the latest import, then the later file of a batch).
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { UsageError } from '../../../ingest/command.ts';
+import { parseOecdFile } from './oecdParse.ts';
+
+export const COOP_DATASET = 'coop_observations';
+export const OECD_SOURCE_URL = 'https://sdmx.oecd.org/public/rest/data/OECD.SDD.STES,DSD_STES@DF_CLI,4.1/';
+
+export const COOP_COLUMNS = [
+  'indicator', 'area', 'area_name', 'freq', 'period', 'value', 'flag', 'source_series', 'source_format', 'vintage',
+  'import_date', 'batch_order', 'source_file', 'source_row', 'file_hash',
+] as const;
+
+export const CREATE_COOP_OBSERVATIONS = `CREATE TABLE ${COOP_DATASET} (
+  indicator VARCHAR NOT NULL, area VARCHAR NOT NULL, area_name VARCHAR, freq VARCHAR NOT NULL, period VARCHAR NOT NULL,
+  value DOUBLE, flag VARCHAR, source_series VARCHAR NOT NULL, source_format VARCHAR NOT NULL, vintage DATE NOT NULL,
+  import_date TIMESTAMP NOT NULL, batch_order INTEGER NOT NULL, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL,
+  file_hash VARCHAR NOT NULL)`;
+
+/** (key, file_hash) is unique, so this order is total. */
+export const COOP_ORDER = 'indicator, area, freq, period, vintage, import_date, batch_order, file_hash';
+
+const CREATE_STAGE = `CREATE TABLE stage_coop (
+  indicator VARCHAR, area VARCHAR, area_name VARCHAR, freq VARCHAR, period VARCHAR, value VARCHAR, flag VARCHAR,
+  source_series VARCHAR, source_format VARCHAR, vintage VARCHAR, import_date VARCHAR, batch_order INTEGER,
+  source_file VARCHAR, source_row INTEGER, file_hash VARCHAR)`;
+
+export interface OecdIngestOptions {
+  dataDir: string;
+  /** Publication date of the files (YYYY-MM-DD or YYYY-MM, the first of the month); default: the import date. */
+  vintage?: string;
+  sourceUrl?: string;
+  now?: () => Date;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface OecdIngestResult {
+  imported: ImportRecord[];
+  skipped: string[];
+  /** Rows of other series (not an indicator of the domain) read and not kept, over the new files. */
+  skippedRows: number;
+  /** Rows held after the ingest, every vintage (0 when nothing was written). */
+  observations: number;
+}
+
+/** `YYYY-MM-DD` or `YYYY-MM` (first of the month) -> `YYYY-MM-DD`; a UsageError otherwise. */
+export function parseVintage(text: string): string {
+  const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(text.trim());
+  const iso = match ? `${match[1]}-${match[2]}-${match[3] ?? '01'}` : '';
+  const date = new Date(`${iso}T00:00:00Z`);
+  if (!match || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso) {
+    throw new UsageError(`--vintage ${JSON.stringify(text)} is not a date YYYY-MM-DD or a month YYYY-MM`);
+  }
+  return iso;
+}
+
+/** Imports OECD files (either layout) into the snapshot in options.dataDir; already imported bytes are skipped. */
+export async function ingestOecdFiles(files: readonly string[], options: OecdIngestOptions): Promise<OecdIngestResult> {
+  const vintageGiven = options.vintage === undefined ? null : parseVintage(options.vintage);
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    const ledger = await loadImportLedger(db, options.dataDir);
+    const known = new Set(ledger.filter((r) => r.dataset === COOP_DATASET).map((r) => r.fileHash));
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseOecdFile(file), options.onProgress);
+    const skippedRows = parsed.reduce((sum, { parsed: p }) => sum + p.skippedRows, 0);
+    if (parsed.length === 0) return { imported: [], skipped, skippedRows, observations: 0 };
+
+    const importDate = (options.now ?? (() => new Date()))().toISOString();
+    const vintage = vintageGiven ?? importDate.slice(0, 10);
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
+      dataset: COOP_DATASET,
+      source: p.layout,
+      sourceFile: basename(file),
+      sourceUrl: options.sourceUrl ?? (p.layout === 'oecd-legacy-csv' ? 'https://data.oecd.org/leadind/composite-leading-indicator-cli.htm' : OECD_SOURCE_URL),
+      fileHash: hash,
+      importDate,
+      rowCount: p.observations.length,
+    }));
+
+    await db.run(CREATE_COOP_OBSERVATIONS);
+    await loadParquetInto(db, COOP_DATASET, options.dataDir, COOP_DATASET, COOP_COLUMNS);
+    await db.run(CREATE_STAGE);
+    const stamp = importDate.replace('T', ' ').replace('Z', '');
+    await db.appendRows('stage_coop', parsed.flatMap(({ file, hash, parsed: p }, batchOrder) =>
+      p.observations.map((o) => [
+        o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries, p.layout, vintage, stamp, batchOrder,
+        basename(file), o.sourceRow, hash,
+      ])));
+    await db.run(`INSERT INTO ${COOP_DATASET}
+      SELECT indicator, area, area_name, freq, period, CAST(value AS DOUBLE), flag, source_series, source_format,
+             CAST(vintage AS DATE), CAST(import_date AS TIMESTAMP), batch_order, source_file, source_row, file_hash
+        FROM stage_coop`);
+    await db.run('DROP TABLE stage_coop');
+    await appendImportRecords(db, imported);
+    await commitTables(db, options.dataDir, [{ table: COOP_DATASET, orderBy: COOP_ORDER }]);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${COOP_DATASET}`);
+    return { imported, skipped, skippedRows, observations: Number(n) };
+  } finally {
+    await db.close();
+  }
+}

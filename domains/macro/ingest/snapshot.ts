@@ -1,0 +1,226 @@
+// Writes the macro part of the Parquet snapshot, all or nothing, one function per source:
+//   macro_ecb_observations  (series_key, date, value, source_file, file_hash): ECB csvdata rows, any flow;
+//   macro_eurofxref         (date, currency, rate, source_file, file_hash): the reference-rate bulk file,
+//                           one row per published cell (N/A cells are not stored);
+//   macro_fred_observations (series_id, date, value, source_file, file_hash): FRED series, missing as null;
+//   macro_fred_licenses     (series_id, status, changed_at, seq, via, note): every licence status set, the
+//                           newest (changed_at, seq) per series is the one in force.
+// A new file REPLACES the held rows of the keys it carries ((series, date) or (date, currency)) and adds
+// the others: the sources revise history, so the newest file wins; within one batch, the later file
+// (a folder: by name) wins. Re-ingesting identical bytes is a no-op. Every ingest and every licence
+// change appends records to the import ledger (imports.parquet) with its time.
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Database } from '../../../engine/database.ts';
+import { loadParquetInto } from '../../../engine/parquet.ts';
+import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { parseEcbCsv, parseEurofxref, parseFredFile } from './parse.ts';
+import {
+  ECB_DATASET, ECB_SOURCE_FORMAT, ECB_SOURCE_URL, EUROFXREF_DATASET, EUROFXREF_SOURCE_FORMAT, EUROFXREF_SOURCE_URL, FRED_DATASET,
+  FRED_LICENSE_DATASET, FRED_LICENSE_SOURCE, FRED_SOURCE_FORMAT, FRED_SOURCE_URL, type LicenseStatus,
+} from './types.ts';
+
+interface SeriesTable {
+  table: string;
+  /** Key columns besides date (series_key, series_id or currency). */
+  key: string;
+  valueColumn: string;
+}
+
+const ECB_TABLE: SeriesTable = { table: ECB_DATASET, key: 'series_key', valueColumn: 'value' };
+const EUROFXREF_TABLE: SeriesTable = { table: EUROFXREF_DATASET, key: 'currency', valueColumn: 'rate' };
+const FRED_TABLE: SeriesTable = { table: FRED_DATASET, key: 'series_id', valueColumn: 'value' };
+
+export const ECB_COLUMNS = ['series_key', 'date', 'value', 'source_file', 'file_hash'] as const;
+export const EUROFXREF_COLUMNS = ['date', 'currency', 'rate', 'source_file', 'file_hash'] as const;
+export const FRED_COLUMNS = ['series_id', 'date', 'value', 'source_file', 'file_hash'] as const;
+export const LICENSE_COLUMNS = ['series_id', 'status', 'changed_at', 'seq', 'via', 'note'] as const;
+
+function createSeriesTable(t: SeriesTable): string {
+  return `CREATE TABLE ${t.table} (${t.key} VARCHAR NOT NULL, date DATE NOT NULL, ${t.valueColumn} DOUBLE,
+    source_file VARCHAR NOT NULL, file_hash VARCHAR NOT NULL)`;
+}
+
+export const CREATE_ECB = createSeriesTable(ECB_TABLE);
+export const CREATE_EUROFXREF = createSeriesTable(EUROFXREF_TABLE);
+export const CREATE_FRED = createSeriesTable(FRED_TABLE);
+export const CREATE_LICENSES = `CREATE TABLE ${FRED_LICENSE_DATASET} (series_id VARCHAR NOT NULL, status VARCHAR NOT NULL,
+  changed_at TIMESTAMP NOT NULL, seq INTEGER NOT NULL, via VARCHAR NOT NULL, note VARCHAR)`;
+
+const columnsOf = (t: SeriesTable) => [t.key, 'date', t.valueColumn, 'source_file', 'file_hash'];
+
+export interface MacroIngestOptions {
+  dataDir: string;
+  sourceUrl?: string;
+  now?: () => Date;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface MacroIngestResult {
+  imported: ImportRecord[];
+  skipped: string[];
+  /** Rows the table holds after the ingest (0 when nothing was written). */
+  rows: number;
+}
+
+type StagedRow = [key: string, date: string, value: number | null];
+
+/** The shared ingest of one series table: parse the new files, stage, merge (newest file wins), commit. */
+async function ingestSeriesFiles<T>(
+  files: readonly string[],
+  options: MacroIngestOptions,
+  spec: {
+    table: SeriesTable;
+    dataset: string;
+    source: string;
+    sourceUrl: string;
+    parse: (file: string) => Promise<T>;
+    rows: (parsed: T) => StagedRow[];
+    /** Extra work in the scratch database before the commit (the FRED licences). */
+    extra?: (db: Database, parsed: T[], importDate: string) => Promise<{ table: string; orderBy: string; records: ImportRecord[] } | null>;
+  },
+): Promise<MacroIngestResult> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    const ledger = await loadImportLedger(db, options.dataDir);
+    const known = new Set(ledger.filter((r) => r.dataset === spec.dataset).map((r) => r.fileHash));
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => spec.parse(file), options.onProgress);
+    if (parsed.length === 0) return { imported: [], skipped, rows: 0 };
+    const importDate = (options.now ?? (() => new Date()))().toISOString();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
+      dataset: spec.dataset,
+      source: spec.source,
+      sourceFile: basename(file),
+      sourceUrl: options.sourceUrl ?? spec.sourceUrl,
+      fileHash: hash,
+      importDate,
+      rowCount: spec.rows(p).length,
+    }));
+    const t = spec.table;
+    const columns = columnsOf(t);
+    await db.run(createSeriesTable(t));
+    await loadParquetInto(db, t.table, options.dataDir, spec.dataset, columns);
+    await db.run(`CREATE TABLE stage (k VARCHAR, d VARCHAR, v VARCHAR, source_file VARCHAR, file_hash VARCHAR, file_order INTEGER)`);
+    await db.appendRows('stage', parsed.flatMap(({ file, hash, parsed: p }, order) =>
+      spec.rows(p).map(([k, d, v]) => [k, d, v === null ? null : String(v), basename(file), hash, order])));
+    await db.run(`CREATE TABLE newest AS SELECT * EXCLUDE (pick) FROM (
+        SELECT *, row_number() OVER (PARTITION BY k, d ORDER BY file_order DESC) AS pick FROM stage) WHERE pick = 1`);
+    await db.run(`DELETE FROM ${t.table} AS held WHERE EXISTS (SELECT 1 FROM newest n WHERE n.k = held.${t.key} AND CAST(n.d AS DATE) = held.date)`);
+    await db.run(`INSERT INTO ${t.table} (${columns.join(', ')})
+      SELECT k, CAST(d AS DATE), CAST(v AS DOUBLE), source_file, file_hash FROM newest`);
+    const tables = [{ table: t.table, orderBy: `${t.key}, date` }];
+    const extra = await spec.extra?.(db, parsed.map((p) => p.parsed), importDate);
+    if (extra) tables.push({ table: extra.table, orderBy: extra.orderBy });
+    await appendImportRecords(db, [...imported, ...(extra?.records ?? [])]);
+    await commitTables(db, options.dataDir, tables);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${t.table}`);
+    return { imported, skipped, rows: Number(n) };
+  } finally {
+    await db.close();
+  }
+}
+
+export function ingestEcbFiles(files: readonly string[], options: MacroIngestOptions): Promise<MacroIngestResult> {
+  return ingestSeriesFiles(files, options, {
+    table: ECB_TABLE, dataset: ECB_DATASET, source: ECB_SOURCE_FORMAT, sourceUrl: ECB_SOURCE_URL,
+    parse: parseEcbCsv,
+    rows: (p) => p.observations.map((o) => [o.seriesKey, o.date, o.value]),
+  });
+}
+
+export function ingestEurofxrefFiles(files: readonly string[], options: MacroIngestOptions): Promise<MacroIngestResult> {
+  return ingestSeriesFiles(files, options, {
+    table: EUROFXREF_TABLE, dataset: EUROFXREF_DATASET, source: EUROFXREF_SOURCE_FORMAT, sourceUrl: EUROFXREF_SOURCE_URL,
+    parse: parseEurofxref,
+    rows: (p) => p.rates.map((r) => [r.currency, r.date, r.rate]),
+  });
+}
+
+export interface FredIngestOptions extends MacroIngestOptions {
+  /**
+   * Licence status to record for every series of the files. Absent: a series new to the snapshot gets
+   * PENDING and a series already held keeps its status.
+   */
+  license?: LicenseStatus;
+  /** Series id of `date,value` and API JSON files (default: the file name up to its first dot). */
+  series?: string;
+}
+
+export function ingestFredFiles(files: readonly string[], options: FredIngestOptions): Promise<MacroIngestResult> {
+  return ingestSeriesFiles(files, options, {
+    table: FRED_TABLE, dataset: FRED_DATASET, source: FRED_SOURCE_FORMAT, sourceUrl: FRED_SOURCE_URL,
+    parse: (file) => parseFredFile(file, { series: options.series }),
+    rows: (p) => p.observations.map((o) => [o.seriesId, o.date, o.value]),
+    async extra(db, parsed, importDate) {
+      await db.run(CREATE_LICENSES);
+      await loadParquetInto(db, FRED_LICENSE_DATASET, options.dataDir, FRED_LICENSE_DATASET, LICENSE_COLUMNS);
+      const current = await currentLicenses(db);
+      const series = [...new Set(parsed.flatMap((p) => p.seriesIds))].sort();
+      const changes = series
+        .filter((id) => options.license !== undefined || !current.has(id))
+        .map((id) => ({ seriesId: id, status: options.license ?? ('PENDING' as LicenseStatus) }));
+      const records = await recordLicenses(db, changes, importDate, 'ingest');
+      return { table: FRED_LICENSE_DATASET, orderBy: 'series_id, changed_at, seq', records };
+    },
+  });
+}
+
+/** The status in force per series: the newest (changed_at, seq) row. */
+export async function currentLicenses(db: Database): Promise<Map<string, { status: LicenseStatus; changedAt: string }>> {
+  const rows = await db.all(`SELECT series_id, status, strftime(changed_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS changed_at FROM (
+      SELECT *, row_number() OVER (PARTITION BY series_id ORDER BY changed_at DESC, seq DESC) AS pick FROM ${FRED_LICENSE_DATASET})
+    WHERE pick = 1 ORDER BY series_id`);
+  return new Map(rows.map((r) => [String(r.series_id), { status: String(r.status) as LicenseStatus, changedAt: String(r.changed_at) }]));
+}
+
+/** Inserts licence rows (one per change) and returns their import records. */
+async function recordLicenses(db: Database, changes: ReadonlyArray<{ seriesId: string; status: LicenseStatus }>, time: string, via: 'ingest' | 'license'): Promise<ImportRecord[]> {
+  const [{ seq }] = await db.all(`SELECT coalesce(max(seq), 0)::INTEGER AS seq FROM ${FRED_LICENSE_DATASET}`);
+  let next = Number(seq);
+  const records: ImportRecord[] = [];
+  for (const change of changes) {
+    next += 1;
+    await db.run(`INSERT INTO ${FRED_LICENSE_DATASET} VALUES ($series, $status, CAST(rtrim(replace($time, 'T', ' '), 'Z') AS TIMESTAMP), CAST($seq AS INTEGER), $via, NULL)`,
+      { series: change.seriesId, status: change.status, time, seq: String(next), via });
+    records.push({
+      dataset: FRED_LICENSE_DATASET,
+      source: FRED_LICENSE_SOURCE,
+      sourceFile: `${change.seriesId}=${change.status}`,
+      sourceUrl: null,
+      fileHash: createHash('sha256').update(`${change.seriesId}|${change.status}|${time}|${next}`).digest('hex'),
+      importDate: time,
+      rowCount: 1,
+    });
+  }
+  return records;
+}
+
+export class UnknownSeriesError extends Error {}
+
+/**
+ * `npm run license -- <series> <status>`: records a new status for a series already ingested, with its
+ * time, in macro_fred_licenses and the import ledger; the observations are not touched.
+ */
+export async function setFredLicense(seriesId: string, status: LicenseStatus, options: { dataDir: string; now?: () => Date }): Promise<{ previous: LicenseStatus; record: ImportRecord }> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    await db.run(CREATE_LICENSES);
+    await loadParquetInto(db, FRED_LICENSE_DATASET, options.dataDir, FRED_LICENSE_DATASET, LICENSE_COLUMNS);
+    const current = await currentLicenses(db);
+    const held = current.get(seriesId);
+    if (!held) {
+      const known = [...current.keys()];
+      throw new UnknownSeriesError(`series ${seriesId} is not in the snapshot (ingest it first with npm run ingest -- fred <file>); held: ${known.length > 0 ? known.join(', ') : 'none'}`);
+    }
+    await loadImportLedger(db, options.dataDir);
+    const time = (options.now ?? (() => new Date()))().toISOString();
+    const [record] = await recordLicenses(db, [{ seriesId, status }], time, 'license');
+    await appendImportRecords(db, [record]);
+    await commitTables(db, options.dataDir, [{ table: FRED_LICENSE_DATASET, orderBy: 'series_id, changed_at, seq' }]);
+    return { previous: held.status, record };
+  } finally {
+    await db.close();
+  }
+}
