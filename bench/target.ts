@@ -10,7 +10,7 @@ import { createApp } from '../http/app.ts';
 import { ResponseCache } from '../http/cache.ts';
 import { readPaymentSettings } from '../http/payments/config.ts';
 import { createPayments } from '../http/payments/index.ts';
-import { loadSnapshot, routes } from '../queries/index.ts';
+import { loadSnapshot, routes } from '../domains/index.ts';
 import type { Route } from '../queries/catalog.ts';
 import { benchCases, type BenchCase } from './examples.ts';
 import { recordingDatabase, tablesRead, timingDatabase, type RecordedQuery, type TimedStatement } from './recordingDatabase.ts';
