@@ -5,6 +5,7 @@ import type { Database } from '../engine/database.ts';
 import type { IngestCommand } from '../ingest/command.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
 import type { Route } from '../queries/catalog.ts';
+import type { CountryCoverage } from '../queries/shared/coverage.ts';
 
 /** A docs group: the catalog tag of some routes, with its title and one-paragraph description. */
 export interface DomainTag {
@@ -40,6 +41,11 @@ export interface Domain {
   dependsOn?: readonly string[];
   /** Creates this domain's tables from the snapshot in dataDir (empty tables when it has no files) and builds its rollups. */
   load(db: Database, dataDir: string): Promise<void>;
+  /**
+   * The country overview's sources (statsoffice, centralbank, coop, devbank) this domain holds, each with
+   * the latest headline for a country; the loader registers them (queries/shared/coverage.ts).
+   */
+  coverage?: readonly CountryCoverage[];
   sources: readonly DomainSource[];
 }
 

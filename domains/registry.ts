@@ -6,6 +6,7 @@ import type { IngestCommand } from '../ingest/command.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
 import type { Route } from '../queries/catalog.ts';
 import { loadImports } from '../queries/imports.ts';
+import { registerCoverage } from '../queries/shared/coverage.ts';
 import type { Domain, DomainSource, DomainTag } from './contract.ts';
 
 /** Every route, domain by domain in the list's order. */
@@ -59,5 +60,8 @@ export function loadOrder(domains: readonly Domain[]): Domain[] {
 /** Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain after its dependencies. */
 export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
   await loadImports(db, dataDir);
-  for (const domain of loadOrder(domains)) await domain.load(db, dataDir);
+  for (const domain of loadOrder(domains)) {
+    await domain.load(db, dataDir);
+    registerCoverage(db, domain.name, domain.coverage ?? []);
+  }
 }
