@@ -71,25 +71,70 @@ function applyBareFlags(route: Route, input: Record<string, string>, flagKeys: S
   for (const key of flagKeys) delete input[key];
 }
 
+/** A parameter family (`dim.<key>=<value>`): collects its keys from the query, each key and value checked. */
+interface FamilyReader {
+  name: string;
+  spec: ParamSpec & { family: NonNullable<ParamSpec['family']> };
+  keyPattern: RegExp;
+  validate: ValidateFunction;
+}
+
+function familyReaders(route: Route): FamilyReader[] {
+  return Object.entries(route.params).flatMap(([name, spec]) =>
+    spec.family
+      ? [{ name, spec: spec as FamilyReader['spec'], keyPattern: new RegExp(spec.family.keyPattern), validate: ajv.compile(spec.schema) }]
+      : [],
+  );
+}
+
+/** Reads `<prefix><key>=<value>` query keys into {key: value} per family; throws a 400 naming the query key. */
+function readFamilies(readers: readonly FamilyReader[], query: RawQuery, params: Record<string, unknown>): Set<string> {
+  const consumed = new Set<string>();
+  for (const reader of readers) {
+    const { prefix, maxKeys } = reader.spec.family;
+    const found: Array<[string, string]> = [];
+    for (const [key, value] of Object.entries(query)) {
+      if (value === undefined || !key.startsWith(prefix)) continue;
+      consumed.add(key);
+      const sub = key.slice(prefix.length);
+      if (!reader.keyPattern.test(sub)) throw invalidParameter(key, `${key}: the key after ${prefix} must match ${reader.spec.family.keyPattern}`);
+      if (Array.isArray(value)) throw invalidParameter(key, `${key} was given more than once`);
+      if (!reader.validate(value)) throw invalidParameter(key, describeSchema(key, reader.spec));
+      found.push([sub, value]);
+    }
+    if (found.length > maxKeys) throw invalidParameter(`${prefix}*`, `at most ${maxKeys} ${prefix}<key> filters (got ${found.length})`);
+    if (found.length > 0) params[reader.name] = Object.fromEntries(found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return consumed;
+}
+
 export function buildValidator(route: Route, path: string): ParamValidator {
   const inPath = new Set(pathParamNames(path));
   const properties: Record<string, object> = {};
   const required: string[] = [];
+  const families = familyReaders(route);
   for (const [name, spec] of Object.entries(route.params)) {
+    if (spec.family) continue;
     properties[name] = spec.schema;
     if (inPath.has(name) || (spec.required && spec.in.includes('query'))) required.push(name);
   }
   const validate: ValidateFunction = ajv.compile({ type: 'object', properties, required, additionalProperties: false });
   const flagKeys = new Set(Object.values(route.params).flatMap((spec) => spec.bareFlags ?? []));
-  const allowed = [...Object.keys(route.params).filter((n) => !inPath.has(n)), ...flagKeys, ...RESERVED_QUERY_KEYS];
+  const allowed = [
+    ...Object.entries(route.params).filter(([n, spec]) => !inPath.has(n) && !spec.family).map(([n]) => n),
+    ...flagKeys, ...RESERVED_QUERY_KEYS,
+  ];
+  const familyNames = families.map((f) => `${f.spec.family.prefix}<key>`);
 
   return (query, pathParams) => {
     const input: Record<string, string> = {};
+    const familyValues: Record<string, unknown> = {};
+    const consumed = families.length > 0 ? readFamilies(families, query, familyValues) : null;
     for (const [key, value] of Object.entries(query)) {
-      if (value === undefined) continue;
+      if (value === undefined || consumed?.has(key)) continue;
       if (inPath.has(key)) throw invalidParameter(key, `${key} is given in the path; do not repeat it in the query`);
       if (!allowed.includes(key)) {
-        throw invalidParameter(key, `unknown parameter ${key}; this endpoint takes: ${allowed.filter((k) => !flagKeys.has(k)).join(', ')}`);
+        throw invalidParameter(key, `unknown parameter ${key}; this endpoint takes: ${[...allowed.filter((k) => !flagKeys.has(k)), ...familyNames].join(', ')}`);
       }
       if (Array.isArray(value)) throw invalidParameter(key, `${key} was given more than once`);
       if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
@@ -108,6 +153,7 @@ export function buildValidator(route: Route, path: string): ParamValidator {
       params[name] = spec ? coerceStrictly(name, spec, value) : value;
     }
     if (!validate(params)) throw toApiError(validate.errors![0], route);
+    Object.assign(params, familyValues);
     for (const check of route.checks ?? []) {
       const error = check.check(params);
       if (error) throw error;

@@ -37,6 +37,21 @@ export interface ParamSpec {
   bareFlags?: readonly string[];
   /** Case-fold the raw value before validation (`eur` -> `EUR`). */
   normalize?: 'upper' | 'lower';
+  /**
+   * A family of query keys instead of one: every key `<prefix><key>` (`dim.siec=TOTAL`) is accepted, its
+   * `<key>` checked against keyPattern and its value against `schema`; the handler gets them all as one
+   * object {key: value} (keys sorted) under this parameter's name, or nothing when none is given.
+   */
+  family?: ParamFamily;
+}
+
+export interface ParamFamily {
+  /** The key prefix, e.g. `dim.`. */
+  prefix: string;
+  /** Regular expression (anchored) every key after the prefix must match. */
+  keyPattern: string;
+  /** Most keys of the family in one request. */
+  maxKeys: number;
 }
 
 /** A named rule over several parameters (year xor from/to, from <= to, ...). */

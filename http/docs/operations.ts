@@ -1,7 +1,7 @@
 // The catalog seen as documented operations: one per path form of a route, with the parameters
 // that apply in that form, its sample requests and a curl command. Every generator reads this.
 import type { JsonValue } from '../../engine/json.ts';
-import { pathParamNames, type JsonSchema, type Route } from '../../queries/catalog.ts';
+import { pathParamNames, type JsonSchema, type ParamSpec, type Route } from '../../queries/catalog.ts';
 import { RESERVED_QUERY_KEYS } from '../validate.ts';
 
 export interface OperationParam {
@@ -63,6 +63,17 @@ function capitalized(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** A parameter family (`dim.<key>`) is shown under its key form; a plain parameter under its name. */
+function displayName(name: string, spec: ParamSpec): string {
+  return spec.family ? `${spec.family.prefix}<key>` : name;
+}
+
+function familyDescription(spec: ParamSpec, description: string): string {
+  if (!spec.family) return description;
+  const { prefix, keyPattern, maxKeys } = spec.family;
+  return `${description} A family of query keys ${prefix}<key>=<value> (up to ${maxKeys}), <key> matching ${keyPattern}.`;
+}
+
 export function operationsOf(route: Route): Operation[] {
   return route.paths.map((path, index) => {
     const inPath = pathParamNames(path);
@@ -79,7 +90,7 @@ export function operationsOf(route: Route): Operation[] {
       if (spec.bareFlags?.length && !/bare flag/i.test(description)) {
         description += ` May be given as a bare flag: ${spec.bareFlags.map((flag) => `?${flag}`).join(', ')}.`;
       }
-      params.push({ name, in: 'query', required: Boolean(spec.required), schema: spec.schema, description });
+      params.push({ name: displayName(name, spec), in: 'query', required: Boolean(spec.required), schema: spec.schema, description: familyDescription(spec, description) });
     }
     if (route.listRows) params.push(FORMAT_PARAM);
     const operationId = index === 0 ? route.id : `${route.id}By${inPath.map(capitalized).join('And') || index}`;
@@ -155,8 +166,9 @@ export function paramRows(route: Route): ParamRow[] {
     const locations = [...new Set([...(spec.in.includes('query') ? ['query'] : []), ...(inAnyPath.has(name) ? ['path'] : [])])];
     let description = spec.description;
     if (spec.bareFlags?.length && !/bare flag/i.test(description)) description += ` May be given as a bare flag: ${spec.bareFlags.map((flag) => `?${flag}`).join(', ')}.`;
+    description = familyDescription(spec, description);
     return {
-      name,
+      name: displayName(name, spec),
       location: locations.join(' or '),
       required: spec.required ? 'yes' : inAnyPath.has(name) ? 'in the path form' : 'no',
       type: describeSchema(spec.schema),
