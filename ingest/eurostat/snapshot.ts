@@ -1,0 +1,166 @@
+// Writes Eurostat datasets into the Parquet snapshot, all or nothing (ingest/commit.ts).
+// - A file whose bytes were imported before (any Eurostat dataset) is skipped: a re-run is a no-op.
+// - The new files of one run are grouped by dataset; a dataset's group REPLACES every row that
+//   dataset had (a new vintage), other datasets are kept. Several files of one dataset in one run
+//   (extracts filtered by country, say) are combined; they must share the dimension keys, and an
+//   observation (series, period) given twice, in one file or across them, rejects the run.
+// - Observations are staged through the appender in batches while the file is read, so a large
+//   export is never held in memory.
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Database } from '../../engine/database.ts';
+import { loadParquetInto } from '../../engine/parquet.ts';
+import {
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord,
+} from '../commit.ts';
+import { readEurostatFile, type EurostatFileSummary, type EurostatFormat, type EurostatObservation } from './parse.ts';
+import {
+  CREATE_DATASETS, CREATE_OBSERVATIONS, DATASET_COLUMNS, ESTAT_DATASETS, ESTAT_OBSERVATIONS, ESTAT_ORDER, OBSERVATION_COLUMNS,
+} from './tables.ts';
+
+export { IngestRejectedError, type ImportRecord };
+
+/** Import-ledger dataset name of a Eurostat dataset. */
+export function eurostatLedgerDataset(datasetId: string): string {
+  return `eurostat/${datasetId}`;
+}
+
+export interface EurostatIngestOptions {
+  dataDir: string;
+  /** A file or a folder (its .tsv, .csv, .tsv.gz, .csv.gz and .gz files, not recursive). */
+  path: string;
+  /** Dataset id for every file (else each file's DATAFLOW / STRUCTURE_ID or name). */
+  dataset?: string;
+  log?: (line: string) => void;
+  now?: () => Date;
+  /** Recorded in imports.parquet; defaults to the dissemination API address of the dataset and form. */
+  sourceUrl?: string;
+}
+
+export interface EurostatIngestResult {
+  imported: ImportRecord[];
+  skipped: string[];
+  /** Datasets whose rows were replaced. */
+  datasets: string[];
+}
+
+const API = 'https://ec.europa.eu/eurostat/api/dissemination';
+
+export function defaultEurostatUrl(format: EurostatFormat, datasetId: string): string {
+  if (format === 'sdmx-csv-2.0') return `${API}/sdmx/3.0/data/dataflow/ESTAT/${datasetId}/1.0/*?format=csvdata&formatVersion=2.0`;
+  if (format === 'sdmx-csv-1.0') return `${API}/sdmx/2.1/data/${datasetId}?format=SDMX-CSV`;
+  return `${API}/sdmx/2.1/data/${datasetId}?format=TSV`;
+}
+
+const SOURCE_FILE = /\.(tsv|csv)(\.gz)?$|\.gz$/i;
+
+/** The Eurostat files of a folder (sorted by name), or the file itself. */
+export async function eurostatSourceFiles(path: string): Promise<string[]> {
+  if (!(await stat(path)).isDirectory()) return [path];
+  return (await readdir(path)).filter((name) => SOURCE_FILE.test(name) && !name.startsWith('.')).sort().map((name) => join(path, name));
+}
+
+const SEP = '\u001f';
+
+const CREATE_STAGE = `CREATE TABLE stage_obs (dataset_id VARCHAR, series_key VARCHAR, freq VARCHAR, geo VARCHAR, unit VARCHAR,
+  dims_values VARCHAR, time_period VARCHAR, period_start VARCHAR, obs_value VARCHAR, obs_flag VARCHAR, source_file VARCHAR, source_line INTEGER)`;
+const CREATE_STAGE_DATASETS = `CREATE TABLE stage_datasets (dataset_id VARCHAR, dimension_keys VARCHAR)`;
+
+function stageRow(o: EurostatObservation, file: string): Array<string | number | null> {
+  return [
+    o.dataset_id, o.series_key, o.freq, o.geo, o.unit, Object.values(o.dims).join(SEP), o.time_period, o.period_start,
+    o.obs_value === null ? null : String(o.obs_value), o.obs_flag, file, o.line,
+  ];
+}
+
+/** Imports Eurostat files into the snapshot in options.dataDir; nothing is written when any file is malformed or none is new. */
+export async function ingestEurostatFiles(options: EurostatIngestOptions): Promise<EurostatIngestResult> {
+  const files = await eurostatSourceFiles(options.path);
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await Database.open({ connections: 1 });
+  try {
+    await db.run(CREATE_OBSERVATIONS);
+    await db.run(CREATE_DATASETS);
+    await db.run(CREATE_STAGE);
+    await db.run(CREATE_STAGE_DATASETS);
+    const ledger = await loadImportLedger(db, options.dataDir);
+    const known = new Set(ledger.filter((r) => r.dataset.startsWith('eurostat/')).map((r) => r.fileHash));
+
+    const { parsed, skipped } = await parseNewFiles<EurostatFileSummary>(files, known, async (file, accepted) => {
+      const name = basename(file);
+      const summary = await readEurostatFile(file, (batch) => db.appendRows('stage_obs', batch.map((o) => stageRow(o, name))), {
+        dataset: options.dataset,
+      });
+      const same = accepted.find((a) => a.parsed.datasetId === summary.datasetId);
+      if (same && same.parsed.dimensionKeys.join(',') !== summary.dimensionKeys.join(',')) {
+        throw new MalformedSourceError(name, 1, `dataset ${summary.datasetId} has dimensions ${summary.dimensionKeys.join(',')} here but ${same.parsed.dimensionKeys.join(',')} in ${basename(same.file)}`);
+      }
+      options.log?.(`eurostat: ${name}: ${summary.datasetId} (${summary.format}), ${summary.observationCount} observation(s) in ${summary.seriesCount} series`);
+      return summary;
+    });
+    if (parsed.length === 0) return { imported: [], skipped, datasets: [] };
+    await rejectDuplicates(db);
+
+    const importedAt = (options.now ?? (() => new Date()))().toISOString();
+    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: s }) => ({
+      dataset: eurostatLedgerDataset(s.datasetId), source: s.format, sourceFile: basename(file),
+      sourceUrl: options.sourceUrl ?? defaultEurostatUrl(s.format, s.datasetId), fileHash: hash, importDate: importedAt, rowCount: s.observationCount,
+    }));
+
+    const byDataset = new Map<string, EurostatFileSummary[]>();
+    for (const { parsed: s } of parsed) byDataset.set(s.datasetId, [...(byDataset.get(s.datasetId) ?? []), s]);
+    await db.appendRows('stage_datasets', [...byDataset].map(([id, group]) => [id, JSON.stringify(group[0]!.dimensionKeys)]));
+
+    await loadParquetInto(db, ESTAT_OBSERVATIONS, options.dataDir, ESTAT_OBSERVATIONS, OBSERVATION_COLUMNS);
+    await loadParquetInto(db, ESTAT_DATASETS, options.dataDir, ESTAT_DATASETS, DATASET_COLUMNS);
+    await db.run(`DELETE FROM ${ESTAT_OBSERVATIONS} WHERE dataset_id IN (SELECT dataset_id FROM stage_datasets)`);
+    await db.run(`DELETE FROM ${ESTAT_DATASETS} WHERE dataset_id IN (SELECT dataset_id FROM stage_datasets)`);
+    await db.run(`INSERT INTO ${ESTAT_OBSERVATIONS} (${OBSERVATION_COLUMNS.join(', ')})
+      SELECT s.dataset_id, s.series_key, s.freq, s.geo, s.unit,
+             map(from_json(d.dimension_keys, '["VARCHAR"]'), string_split(s.dims_values, chr(31))),
+             s.time_period, CAST(s.period_start AS DATE), CAST(s.obs_value AS DOUBLE), s.obs_flag
+        FROM stage_obs s JOIN stage_datasets d USING (dataset_id)`);
+    for (const [id, group] of byDataset) {
+      const lastUpdates = group.map((s) => s.lastUpdate).filter((u): u is string => u !== null).sort();
+      await db.run(
+        `INSERT INTO ${ESTAT_DATASETS} (${DATASET_COLUMNS.join(', ')})
+         SELECT $id, $format, from_json($keys, '["VARCHAR"]'), CAST($lastUpdate AS TIMESTAMP), from_json($files, '["VARCHAR"]'),
+                CAST($importedAt AS TIMESTAMP), count(*), count(DISTINCT series_key), arg_min(time_period, (period_start, time_period)),
+                arg_max(time_period, (period_start, time_period))
+           FROM ${ESTAT_OBSERVATIONS} WHERE dataset_id = $id`,
+        {
+          id, format: [...new Set(group.map((s) => s.format))].sort().join('+'), keys: JSON.stringify(group[0]!.dimensionKeys),
+          lastUpdate: lastUpdates.at(-1)?.replace('T', ' ') ?? null, files: JSON.stringify(group.map((s) => s.file)),
+          importedAt: importedAt.replace('T', ' ').replace('Z', ''),
+        },
+      );
+    }
+    await appendImportRecords(db, imported);
+    await commitTables(db, options.dataDir, [
+      { table: ESTAT_OBSERVATIONS, orderBy: ESTAT_ORDER[ESTAT_OBSERVATIONS] },
+      { table: ESTAT_DATASETS, orderBy: ESTAT_ORDER[ESTAT_DATASETS] },
+    ]);
+    return { imported, skipped, datasets: [...byDataset.keys()].sort() };
+  } finally {
+    await db.close();
+  }
+}
+
+/** An observation (dataset, series, period) staged twice rejects the run, naming both places. */
+async function rejectDuplicates(db: Database): Promise<void> {
+  const rows = await db.all(
+    `SELECT dataset_id, series_key, time_period, list(source_file ORDER BY source_file, source_line) AS files,
+            list(source_line ORDER BY source_file, source_line) AS lines
+       FROM stage_obs GROUP BY dataset_id, series_key, time_period HAVING count(*) > 1
+      ORDER BY dataset_id, series_key, time_period LIMIT 20`,
+  );
+  if (rows.length === 0) return;
+  throw new IngestRejectedError(
+    rows.map((row) => {
+      const files = row.files as string[];
+      const lines = row.lines as number[];
+      const others = files.slice(1).map((f, i) => `${f} line ${lines[i + 1]}`).join(', ');
+      return new MalformedSourceError(files[0]!, Number(lines[0]), `observation ${row.dataset_id} ${row.series_key} ${row.time_period} given again in ${others}`);
+    }),
+  );
+}
