@@ -126,7 +126,7 @@ async function referenceRateStream(file: string): Promise<{ name: string; input:
   }
   const entries = Object.values(zip.files).filter((entry) => !entry.dir && entry.name.toLowerCase().endsWith('.csv'));
   if (entries.length !== 1) throw new MalformedSourceError(name, null, `the zip holds ${entries.length} .csv files; expected one (eurofxref-hist.csv)`);
-  return { name: `${name}:${entries[0].name}`, input: Readable.from(entries[0].nodeStream() as unknown as AsyncIterable<Buffer>) };
+  return { name: `${name}:${entries[0].name}`, input: Readable.from([await entries[0].async('nodebuffer')]) };
 }
 
 export async function parseEurofxref(file: string): Promise<ReferenceRateFile> {

@@ -1,0 +1,40 @@
+// npm run license -- <SERIES_ID> <APPROVED|PENDING|DENIED> [--data-dir DIR]
+// Changes the licence status of an ingested FRED series without re-ingesting it; the change is
+// recorded with its time in macro_fred_licenses and in the import ledger. A running server serves
+// the new status from its next snapshot load (restart, or the next ingest's reload).
+// Exit codes: 0 done, 2 usage error or unknown series.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { setFredLicense, UnknownSeriesError } from './snapshot.ts';
+import { isLicenseStatus, LICENSE_STATUSES } from './types.ts';
+
+const USAGE = `usage: npm run license -- <SERIES_ID> <${LICENSE_STATUSES.join('|')}> [--data-dir DIR]`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
+  } catch (error) {
+    process.stderr.write(`license: ${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const [series, status, ...extra] = parsed.positionals;
+  if (!series || !status || extra.length > 0 || !isLicenseStatus(status.toUpperCase())) {
+    process.stderr.write(`license: ${!series || !status ? 'missing arguments' : extra.length > 0 ? `unexpected arguments: ${extra.join(' ')}` : `unknown status ${JSON.stringify(status)}`}\n${USAGE}\n`);
+    return 2;
+  }
+  const dataDir = resolve((parsed.values['data-dir'] as string | undefined) ?? process.env.DATA_DIR ?? 'data/parquet');
+  try {
+    const { previous, record } = await setFredLicense(series.toUpperCase(), status.toUpperCase() as 'APPROVED', { dataDir });
+    process.stderr.write(`license: ${series.toUpperCase()} ${previous} -> ${status.toUpperCase()} at ${record.importDate}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof UnknownSeriesError) {
+      process.stderr.write(`license: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
