@@ -3,7 +3,8 @@
 // payment table are all built from these declarations; nothing lists endpoints twice.
 import type { Database } from '../engine/database.ts';
 import type { JsonValue, Row } from '../engine/json.ts';
-import type { ApiError } from './shared/errors.ts';
+import type { ApiError, ErrorCode } from './shared/errors.ts';
+import { kindParams, resolveInputs, type Kind, type Resolved } from './kinds/kind.ts';
 
 export type ParamLocation = 'query' | 'path';
 
@@ -69,6 +70,19 @@ export interface RouteContext {
 
 export type ResponseBody = Record<string, JsonValue>;
 
+/**
+ * A condition checked by the router right after parameter validation and before the payment check and
+ * the handler (a request it refuses is never charged), e.g. the licence gate of reserve-bank series.
+ */
+export interface RouteGate<P> {
+  /** The status and code it answers with, and when: for the docs and OpenAPI. */
+  status: number;
+  code: ErrorCode;
+  description: string;
+  /** null to go on; an ApiError (thrown as the answer) otherwise. */
+  check(params: P, context: RouteContext): Promise<ApiError | null>;
+}
+
 export interface Route<P = Record<string, unknown>> {
   /** Operation name, e.g. getPeriodsWithMostPayments. */
   id: string;
@@ -93,12 +107,31 @@ export interface Route<P = Record<string, unknown>> {
   listRows?: (body: ResponseBody) => Row[];
   /** Columns of an empty CSV/Arrow table; default: the properties of the response's `items`. */
   listColumns?: (body: ResponseBody) => readonly string[];
+  /** Checked after validation, before payment and the handler (see RouteGate). */
+  gate?: RouteGate<P>;
   handle(params: P, context: RouteContext): Promise<ResponseBody>;
 }
 
+/** A route declaration whose inputs are parameter kinds: their params and checks join the route's, and the handler receives their resolved values. */
+export type RouteDeclaration<P, K extends Readonly<Record<string, Kind<unknown>>>> = Omit<Route<P>, 'handle'> & {
+  /** Parameter kinds (windows, pages, countries, ...), resolved before the handler runs. */
+  inputs?: K;
+  handle(params: P & Resolved<K>, context: RouteContext): Promise<ResponseBody>;
+};
+
 /** Declares a route with typed parameters; the catalog stores it type-erased. */
-export function defineRoute<P>(route: Route<P>): Route {
-  return route as unknown as Route;
+export function defineRoute<P, K extends Readonly<Record<string, Kind<unknown>>> = Record<never, never>>(declaration: RouteDeclaration<P, K>): Route {
+  const { inputs, handle, ...route } = declaration;
+  if (!inputs) return { ...route, handle } as unknown as Route;
+  const fromKinds = kindParams(inputs);
+  return {
+    ...route,
+    params: { ...fromKinds.params, ...route.params },
+    checks: [...fromKinds.checks, ...((route.checks ?? []) as ReadonlyArray<CrossFieldCheck<Record<string, unknown>>>)],
+    async handle(params: Record<string, unknown>, context: RouteContext) {
+      return handle({ ...params, ...(await resolveInputs(inputs, params, context)) } as P & Resolved<K>, context);
+    },
+  } as Route;
 }
 
 /** Columns of the route's list output when the list is empty. */

@@ -2,6 +2,8 @@
 // Codes follow the EU's own convention (Eurostat / agri-food portal): Greece is EL, not GR;
 // GR and GB/UK are accepted as aliases of EL and of the United Kingdom (present in old series).
 
+import isoCountries from 'i18n-iso-countries';
+
 export interface MemberState {
   code: string;
   name: string;
@@ -68,4 +70,39 @@ export function findMemberState(input: string): MemberState | null {
 /** The member state's name for a code (any case), or null when the code is not a member state. */
 export function memberStateName(code: string): string | null {
   return findMemberState(code)?.name ?? null;
+}
+
+/** A country of ISO 3166-1 (codes and English names from the maintained i18n-iso-countries tables). */
+export interface IsoCountry {
+  /** ISO 3166-1 alpha-2 (Greece GR, the United Kingdom GB). */
+  iso2: string;
+  iso3: string;
+  /** The code EU statistics use: alpha-2 except Greece EL and the United Kingdom UK. */
+  eu: string;
+  name: string;
+}
+
+const EU_CODE_OF_ISO2 = new Map([['GR', 'EL'], ['GB', 'UK']]);
+const ISO2_OF_EU_CODE = new Map([['EL', 'GR'], ['UK', 'GB']]);
+
+function isoCountry(iso2: string): IsoCountry | null {
+  const iso3 = isoCountries.alpha2ToAlpha3(iso2);
+  const name = isoCountries.getName(iso2, 'en');
+  if (!iso3 || !name) return null;
+  return { iso2, iso3, eu: EU_CODE_OF_ISO2.get(iso2) ?? iso2, name };
+}
+
+/** An ISO alpha-2 code (EL and UK accepted as the EU's codes for GR and GB), any case; null when none. */
+export function findIsoCountryByAlpha2(code: string): IsoCountry | null {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(upper)) return null;
+  return isoCountry(ISO2_OF_EU_CODE.get(upper) ?? upper);
+}
+
+/** An ISO alpha-3 code, any case; null when none. */
+export function findIsoCountryByAlpha3(code: string): IsoCountry | null {
+  const upper = code.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(upper)) return null;
+  const iso2 = isoCountries.alpha3ToAlpha2(upper);
+  return iso2 ? isoCountry(iso2) : null;
 }
