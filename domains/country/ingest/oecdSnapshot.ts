@@ -9,24 +9,11 @@ import { Database } from '../../../engine/database.ts';
 import { loadParquetInto } from '../../../engine/parquet.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { UsageError } from '../../../ingest/command.ts';
+import { COOP_COLUMNS, COOP_DATASET, COOP_ORDER, CREATE_COOP_OBSERVATIONS } from '../datasets.ts';
 import { parseOecdFile } from './oecdParse.ts';
 
-export const COOP_DATASET = 'coop_observations';
 export const OECD_SOURCE_URL = 'https://sdmx.oecd.org/public/rest/data/OECD.SDD.STES,DSD_STES@DF_CLI,4.1/';
 
-export const COOP_COLUMNS = [
-  'indicator', 'area', 'area_name', 'freq', 'period', 'value', 'flag', 'source_series', 'source_format', 'vintage',
-  'import_date', 'batch_order', 'source_file', 'source_row', 'file_hash',
-] as const;
-
-export const CREATE_COOP_OBSERVATIONS = `CREATE TABLE ${COOP_DATASET} (
-  indicator VARCHAR NOT NULL, area VARCHAR NOT NULL, area_name VARCHAR, freq VARCHAR NOT NULL, period VARCHAR NOT NULL,
-  value DOUBLE, flag VARCHAR, source_series VARCHAR NOT NULL, source_format VARCHAR NOT NULL, vintage DATE NOT NULL,
-  import_date TIMESTAMP NOT NULL, batch_order INTEGER NOT NULL, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL,
-  file_hash VARCHAR NOT NULL)`;
-
-/** (key, file_hash) is unique, so this order is total. */
-export const COOP_ORDER = 'indicator, area, freq, period, vintage, import_date, batch_order, file_hash';
 
 const CREATE_STAGE = `CREATE TABLE stage_coop (
   indicator VARCHAR, area VARCHAR, area_name VARCHAR, freq VARCHAR, period VARCHAR, value VARCHAR, flag VARCHAR,

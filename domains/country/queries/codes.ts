@@ -1,0 +1,126 @@
+// Country codes and series codes of the country domain. Countries are ISO 3166 (the maintained
+// i18n-iso-countries package gives the codes and English names); the sources' aggregates (OECD,
+// G-7, EA19 of the OECD; EUU, WLD, HIC of the World Bank) are known from the loaded data.
+import { createRequire } from 'node:module';
+import countries from 'i18n-iso-countries';
+import type { ParamSpec } from '../../../queries/catalog.ts';
+import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
+
+const require = createRequire(import.meta.url);
+countries.registerLocale(require('i18n-iso-countries/langs/en.json'));
+
+/** Codes the EU statistics office uses instead of ISO 3166 alpha-2 (Greece, the United Kingdom). */
+const ISO2_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['EL', 'GR'],
+  ['UK', 'GB'],
+]);
+
+export interface Place {
+  /** ISO 3166 alpha-2 (null for an aggregate). */
+  iso2: string | null;
+  /** ISO 3166 alpha-3, or the source's aggregate code. */
+  iso3: string;
+  name: string;
+  aggregate: boolean;
+}
+
+export function isoCountry(iso3: string): Place | null {
+  const code = iso3.toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) return null;
+  const iso2 = countries.alpha3ToAlpha2(code);
+  if (!iso2) return null;
+  return { iso2, iso3: code, name: countries.getName(code, 'en') ?? code, aggregate: false };
+}
+
+function isoFromAlpha2(alpha2: string): Place | null {
+  const code = ISO2_ALIASES.get(alpha2.toUpperCase()) ?? alpha2.toUpperCase();
+  if (!/^[A-Z]{2}$/.test(code)) return null;
+  const iso3 = countries.alpha2ToAlpha3(code);
+  return iso3 ? isoCountry(iso3) : null;
+}
+
+/** The ISO3 code of a valid ISO2 code (EL, UK too), else null. */
+export function iso3OfIso2(code: string): string | null {
+  return isoFromAlpha2(code)?.iso3 ?? null;
+}
+
+/** An aggregate known to a source: its code and name, or null. */
+export type AggregateLookup = (code: string) => Promise<Place | null>;
+
+/**
+ * `country` (ISO3 in any case; the source's aggregate codes too). A code that is neither is a 400
+ * naming the parameter.
+ */
+export async function resolveIso3(raw: string, param: string, aggregates?: AggregateLookup): Promise<Place> {
+  const text = raw.trim();
+  const place = isoCountry(text);
+  if (place) return place;
+  const aggregate = aggregates && /^[A-Za-z0-9-]{2,12}$/.test(text) ? await aggregates(text.toUpperCase()) : null;
+  if (aggregate) return aggregate;
+  throw invalidParameter(param, `${JSON.stringify(raw)} is not an ISO 3166 alpha-3 country code (for example USA, DEU)${aggregates ? ' nor an aggregate of the source' : ''}`);
+}
+
+/** `code` (ISO2 or ISO3 in any case, EL and UK accepted for GR and GB; aggregates of the source too). */
+export async function resolveIso2Or3(raw: string, param: string, aggregates?: AggregateLookup): Promise<Place> {
+  const text = raw.trim();
+  const place = text.length === 2 ? isoFromAlpha2(text) : isoCountry(text);
+  if (place) return place;
+  const aggregate = aggregates && /^[A-Za-z0-9-]{2,12}$/.test(text) ? await aggregates(text.toUpperCase()) : null;
+  if (aggregate) return aggregate;
+  throw invalidParameter(param, `${JSON.stringify(raw)} is not an ISO 3166 alpha-2 or alpha-3 country code (for example US, USA, de, DEU)${aggregates ? ' nor an aggregate of the source' : ''}`);
+}
+
+export const countryPathParam = (example: string, extra = ''): ParamSpec => ({
+  in: ['path'],
+  required: true,
+  description: `ISO 3166 alpha-3 country code, any case (USA, deu)${extra}. Anything else is a 400; a valid code without data answers 200 with available: false.`,
+  schema: { type: 'string', minLength: 2, maxLength: 12, examples: [example] },
+});
+
+export const codePathParam = (example: string, extra = ''): ParamSpec => ({
+  in: ['path'],
+  required: true,
+  description: `ISO 3166 alpha-2 or alpha-3 country code, any case (US, usa, DE, DEU; EL and UK are read as GR and GB)${extra}. Anything else is a 400; a valid code without data answers 200 with available: false.`,
+  schema: { type: 'string', minLength: 2, maxLength: 12, examples: [example] },
+});
+
+export interface SeriesCode {
+  prefix: 'COOP' | 'DEVBANK';
+  indicator: string;
+  area: string;
+  /** The code as it is served: upper case. */
+  code: string;
+}
+
+const SERIES = /^([A-Z]+)_([A-Z][A-Z0-9_]*?)_([A-Z0-9][A-Z0-9-]{1,11})$/;
+
+/**
+ * `<PREFIX>_<INDICATOR>_<AREA>` in any case. A code of another form (or another prefix) is a 400 that
+ * shows the expected form; whether the indicator and area are known is the caller's 404.
+ */
+export function parseSeriesCode(raw: string, prefix: 'COOP' | 'DEVBANK', param: string, example: string, indicators: readonly string[]): SeriesCode {
+  const code = raw.trim().toUpperCase();
+  const match = SERIES.exec(code);
+  if (!match || match[1] !== prefix) {
+    throw invalidParameter(
+      param,
+      `${JSON.stringify(raw)} is not a series code of the form ${prefix}_<INDICATOR>_<ISO3>, for example ${example} (indicators: ${indicators.join(', ')})`,
+    );
+  }
+  return { prefix, indicator: match[2], area: match[3], code };
+}
+
+/** The 404 of a well-formed series code that names nothing loaded. */
+export function unknownSeries(code: string, reason: string) {
+  return notFound(`series ${code} not found: ${reason}`);
+}
+
+export const seriesCodeParam = (prefix: 'COOP' | 'DEVBANK', example: string, indicators: readonly string[]): ParamSpec => ({
+  in: ['path'],
+  required: true,
+  description:
+    `Series code ${prefix}_<INDICATOR>_<ISO3>, any case, for example ${example}; INDICATOR is one of ${indicators.join(', ')} and ` +
+    `the area an ISO 3166 alpha-3 code or an aggregate of the source. Another form is a 400 showing the expected form; a ` +
+    'well-formed code of an unknown indicator, area or a series without data is a 404 naming it.',
+  schema: { type: 'string', minLength: 1, maxLength: 80, examples: [example] },
+});
