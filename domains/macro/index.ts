@@ -1,0 +1,32 @@
+// Macro and rates: EU inflation divergence (Eurostat HICP), the ECB stance and AAA curve, EUR/USD
+// analytics (ECB reference rates), and derived US indicators from licensed reserve-bank (FRED) series.
+// HICP (prc_hicp_manr) is ingested with the generic `eurostat` command; loadMacro reads it through
+// loadEurostat (idempotent, so no dependency on the domain that registers that command).
+import { defineDomain } from '../contract.ts';
+import { ecbIngestCommand, eurofxrefIngestCommand, fredIngestCommand } from './ingest/command.ts';
+import { ecbSampleSource, eurofxrefSampleSource, fredSampleSource, hicpSampleSource } from './ingest/sampleSource.ts';
+import { MACRO_TAG, macroRoutes } from './queries/routes.ts';
+import { loadMacro } from './queries/tables.ts';
+
+export const macroDomain = defineDomain({
+  name: 'macro',
+  tags: [
+    {
+      tag: MACRO_TAG,
+      title: 'Macro and rates',
+      description:
+        'Derived EU inflation divergence, euro-area central bank stance, yield-curve slopes, EURUSD analytics and derived US ' +
+        'indicators. Reserve-bank (FRED) series are used as a runtime source for calculation only: derived values, never raw ' +
+        'observations, and only for series the operator has APPROVED (otherwise 451 license_not_approved, never charged). ' +
+        'The service is not endorsed by that reserve bank.',
+    },
+  ],
+  routes: macroRoutes,
+  load: loadMacro,
+  sources: [
+    { command: ecbIngestCommand, sample: ecbSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale' } },
+    { command: eurofxrefIngestCommand, sample: eurofxrefSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale' } },
+    { command: fredIngestCommand, sample: fredSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale; monthly series fixed' } },
+    { sample: hicpSampleSource },
+  ],
+});
