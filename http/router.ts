@@ -41,6 +41,9 @@ export function buildRouter(options: RouterOptions): Router {
         ctx.state.pathTemplate = path;
         ctx.state.params = params;
         ctx.state.format = format;
+        // A gate (e.g. a licence) answers before the payment check: a refused request is never charged.
+        const refusal = route.gate ? await route.gate.check(params, { db: options.db, today: options.today() }) : null;
+        if (refusal) throw refusal;
         await next();
       };
       const answer: Koa.Middleware = async (ctx) => {

@@ -36,6 +36,7 @@ export function routeMarkdown(route: Route, baseUrl: string, payment: PaymentInf
   }
   for (const check of route.checks ?? []) lines.push(`- Rule: ${check.description}.`);
   if (route.checks?.length) lines.push('');
+  if (route.gate) lines.push(`- ${route.gate.status} ${codeSpan(route.gate.code)}: ${route.gate.description}`, '');
   const examples = operationsOf(route).flatMap((operation) => operation.examples.map((example) => curlCommand(baseUrl, operation, example)));
   if (examples.length > 0) lines.push('Examples:', '', '```sh', ...examples, '```', '');
   return lines.join('\n');

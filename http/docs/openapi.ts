@@ -92,6 +92,7 @@ function operationObject(operation: Operation, payment: PaymentInfo): Json {
   };
   if (route.paid) responses['402'] = { $ref: '#/components/responses/PaymentRequired' };
   responses['404'] = { $ref: '#/components/responses/NotFound' };
+  if (route.gate) responses[String(route.gate.status)] = errorResponse(`${route.gate.code}: ${route.gate.description}`);
   const examples = operation.examples.length > 0 ? `\n\nExample: \`${route.method} ${operation.examples[0]}\`` : '';
   const object: Json = {
     operationId: operation.operationId,
