@@ -129,3 +129,11 @@ async function merge(db: Database): Promise<void> {
     CAST(allocation AS BIGINT), source_file, source_row, file_hash FROM em_new`);
   for (const table of ['inst_new', 'inst_merged', 'em_new', 'stage_inst', 'stage_em']) await db.run(`DROP TABLE ${table}`);
 }
+
+/** Creates ets_installations and ets_emissions in a served database and fills them from the snapshot (empty when absent). */
+export async function loadEtsSnapshot(db: Database, dataDir: string): Promise<void> {
+  await db.run(CREATE_ETS_INSTALLATIONS);
+  await db.run(CREATE_ETS_EMISSIONS);
+  await loadParquetInto(db, ETS_INSTALLATIONS, dataDir, ETS_INSTALLATIONS, INSTALLATION_COLUMNS);
+  await loadParquetInto(db, ETS_EMISSIONS, dataDir, ETS_EMISSIONS, EMISSION_COLUMNS);
+}
