@@ -1,0 +1,178 @@
+// Text primitives of the rules engine: HTML and emoji clean-up, tokens, word keys (word forms of English
+// and Bulgarian reduced to one key), phrase search and language detection. Pure functions.
+//
+// Word keys. No maintained stemming library with Bulgarian fits: the one npm package that ships a
+// Bulgarian stemmer (@orama/stemmers 3.1.18, an implementation of BulStem) throws on every word that
+// needs a letter replaced, because it assigns into the characters of a JS string (read-only in an ES
+// module); the Snowball project has no Bulgarian algorithm. So the engine uses the documented, small
+// suffix rules below (a light stemmer after Nakov's BulStem), and the vocabularies in data/lexicon.ts
+// list the forms these rules cannot join (бял / бели, син / синьо) as word-form tables.
+
+export interface Token {
+  /** As written. */
+  raw: string;
+  lower: string;
+  /** The word key (stem) that phrases are matched on. */
+  key: string;
+  cyrillic: boolean;
+  /** Offset of the token in the text it came from. */
+  start: number;
+}
+
+const ENTITIES: ReadonlyMap<string, string> = new Map([
+  ['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"], ['nbsp', ' '], ['ndash', '–'], ['mdash', '—'],
+  ['laquo', '«'], ['raquo', '»'], ['bdquo', '„'], ['ldquo', '“'], ['rdquo', '”'], ['hellip', '…'], ['euro', '€'],
+]);
+
+const TAG = /<\/?[a-zA-Z][^<>]*>|<!--[\s\S]*?-->/g;
+const ENTITY = /&(#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g;
+
+/** Whether the text carries HTML markup (tags or character entities). */
+export function hasHtml(text: string): boolean {
+  return /<\/?[a-zA-Z][^<>]*>/.test(text) || /&(#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/.test(text);
+}
+
+function decodeEntity(match: string, body: string): string {
+  if (body.startsWith('#x') || body.startsWith('#X')) return safeCodePoint(parseInt(body.slice(2), 16), match);
+  if (body.startsWith('#')) return safeCodePoint(parseInt(body.slice(1), 10), match);
+  return ENTITIES.get(body.toLowerCase()) ?? match;
+}
+
+function safeCodePoint(code: number, fallback: string): string {
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : fallback;
+}
+
+/** Tags removed (block tags and <br> become a space), entities decoded, whitespace collapsed. */
+export function stripHtml(text: string): string {
+  return collapseSpaces(text.replace(TAG, ' ').replace(ENTITY, decodeEntity));
+}
+
+const EMOJI = /[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\u{FE0F}\u{200D}\u{20E3}]/gu;
+
+export function hasEmoji(text: string): boolean {
+  return /\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]/u.test(text);
+}
+
+export function stripEmoji(text: string): string {
+  return text.replace(EMOJI, ' ');
+}
+
+export function collapseSpaces(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+export function isCyrillic(text: string): boolean {
+  return /\p{Script=Cyrillic}/u.test(text);
+}
+
+const IRREGULAR_EN: ReadonlyMap<string, string> = new Map([
+  ['knives', 'knife'], ['shelves', 'shelf'], ['leaves', 'leaf'], ['children', 'child'], ['mens', 'men'], ['womens', 'women'],
+  ['boys', 'boy'], ['girls', 'girl'], ['kids', 'kid'], ['feet', 'foot'], ['jeans', 'jeans'], ['glasses', 'glasses'],
+  ['sunglasses', 'sunglasses'], ['trousers', 'trousers'], ['shorts', 'shorts'], ['pants', 'pants'], ['goggles', 'goggles'],
+  ['tennis', 'tennis'], ['chess', 'chess'], ['dress', 'dress'], ['news', 'news'], ['series', 'series'], ['gas', 'gas'],
+  ['ps', 'ps'], ['bus', 'bus'], ['plus', 'plus'], ['pyjamas', 'pyjamas'], ['pajamas', 'pajamas'], ['crisps', 'crisps'],
+]);
+
+/** English word key: the possessive and the regular plural removed (`shoes` -> `shoe`, `batteries` -> `battery`). */
+export function englishKey(word: string): string {
+  let w = word.replace(/['’]s$/, '').replace(/['’]$/, '');
+  const irregular = IRREGULAR_EN.get(w);
+  if (irregular) return irregular;
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
+  if (/(sses|shes|ches|xes|zes)$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !/(ss|us|is|os)$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/**
+ * Bulgarian word key, a light stemmer: the definite article (`-ът`, `-ят`, `-ият`, `-та` / `-то` / `-те`
+ * after a vowel), then one plural or gender ending (`-ове`, `-ища`, `-ци` -> `-к`, `-ьо`, a final vowel),
+ * then `-ен` -> `-н`, keeping at least three letters. `черен`, `черна`, `черно`, `черни`, `черният`
+ * all give `черн`; `маратонки`, `маратонка`, `маратонките` give `маратонк`.
+ */
+export function bulgarianKey(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ият') && w.length >= 6) w = w.slice(0, -3);
+  else if ((w.endsWith('ът') || w.endsWith('ят')) && w.length >= 5) w = w.slice(0, -2);
+  else if (/[аяоеи](та|то|те)$/.test(w) && w.length >= 7) w = w.slice(0, -2);
+  if (w.length >= 6 && /(ове|еве|ища)$/.test(w)) return w.slice(0, -3);
+  if (w.length >= 6 && w.endsWith('ци')) return w.slice(0, -2) + 'к';
+  if (w.length >= 4 && w.endsWith('ьо')) return w.slice(0, -2);
+  if (w.length >= 4 && /[аяоеийь]$/.test(w)) w = w.slice(0, -1);
+  if (w.length >= 5 && w.endsWith('ен')) return w.slice(0, -2) + 'н';
+  return w;
+}
+
+export function wordKey(lower: string): string {
+  return isCyrillic(lower) ? bulgarianKey(lower) : englishKey(lower);
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+|['’](?=\s|$))?/gu;
+
+/** The words of a (clean) text with their keys. Hyphenated words are split (`t-shirt` -> `t`, `shirt`). */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const raw = match[0];
+    const lower = raw.toLowerCase();
+    tokens.push({ raw, lower, key: wordKey(lower), cyrillic: isCyrillic(raw), start: match.index! });
+  }
+  return tokens;
+}
+
+/** The keys of a phrase (`running shoes` -> ['running', 'shoe']). */
+export function phraseKeys(phrase: string): string[] {
+  return tokenize(phrase.toLowerCase()).map((token) => token.key);
+}
+
+/** Start indices of every occurrence of the key sequence in the tokens. */
+export function findPhrase(tokens: readonly Token[], keys: readonly string[]): number[] {
+  const found: number[] = [];
+  if (keys.length === 0) return found;
+  for (let i = 0; i + keys.length <= tokens.length; i++) {
+    let ok = true;
+    for (let j = 0; j < keys.length; j++) {
+      if (tokens[i + j].key !== keys[j]) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) found.push(i);
+  }
+  return found;
+}
+
+export interface LanguageGuess {
+  code: 'en' | 'bg';
+  reason: string;
+  cyrillicShare: number;
+}
+
+/**
+ * `bg` when at least 40% of the letters of the title and description are Cyrillic (Bulgarian listings
+ * carry Latin brand and model names, so a Cyrillic minority still means Bulgarian), otherwise `en`.
+ */
+export function detectLanguage(title: string, description: string): LanguageGuess {
+  const text = `${title} ${description}`;
+  const letters = [...text.matchAll(/\p{L}/gu)].length;
+  const cyrillic = [...text.matchAll(/\p{Script=Cyrillic}/gu)].length;
+  const share = letters === 0 ? 0 : cyrillic / letters;
+  const percent = Math.round(share * 100);
+  if (share >= 0.4) return { code: 'bg', reason: `${percent}% of the letters in the title and description are Cyrillic (40% or more: Bulgarian)`, cyrillicShare: share };
+  if (letters === 0) return { code: 'en', reason: 'no letters in the title and description; English is the default', cyrillicShare: 0 };
+  return { code: 'en', reason: `${percent}% of the letters in the title and description are Cyrillic (under 40%: English)`, cyrillicShare: share };
+}
+
+/** Share of upper-case letters among the cased letters (0 when there are none). */
+export function upperShare(text: string): { share: number; letters: number } {
+  const cased = [...text.matchAll(/[\p{Lu}\p{Ll}]/gu)].map((m) => m[0]);
+  const upper = cased.filter((c) => c !== c.toLowerCase()).length;
+  return { share: cased.length === 0 ? 0 : upper / cased.length, letters: cased.length };
+}
+
+/** Length in characters (code points), as a seller counts them. */
+export function charLength(text: string): number {
+  return [...text].length;
+}

@@ -1,0 +1,109 @@
+// The normalised title (the seller's title cleaned) and the suggested title (cleaned, without
+// promotional text and repeated keywords, with the brand and missing attributes added). Pure functions.
+import { ACRONYMS, BRANDS, PROMOTIONAL, SMALL_WORDS_EN } from './data/lexicon.ts';
+import { TITLE_MAX_CHARS } from './checks.ts';
+import { charLength, collapseSpaces, stripEmoji, stripHtml, upperShare } from './text.ts';
+
+const ACRONYM_SET = new Set(ACRONYMS);
+const SMALL_WORDS = new Set(SMALL_WORDS_EN);
+const BRAND_SPELLING: ReadonlyMap<string, string> = new Map(BRANDS.flatMap((brand) => brand.split(/\s+/).map((word) => [word.toLowerCase(), word] as [string, string])));
+
+function capitalise(word: string): string {
+  const first = String.fromCodePoint(word.codePointAt(0)!);
+  return first.toUpperCase() + word.slice(first.length);
+}
+
+/** One word of an all-caps title in normal case: acronyms, words with digits and brand names keep their spelling. */
+function recaseWord(word: string, index: number, language: 'en' | 'bg', brands: ReadonlyMap<string, string>): string {
+  const core = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  const lower = core.toLowerCase();
+  if (core.length === 0) return word;
+  let replaced: string;
+  if (brands.has(lower)) replaced = brands.get(lower)!;
+  else if (ACRONYM_SET.has(lower) || /\d/.test(core)) replaced = core;
+  else if (language === 'bg') replaced = index === 0 ? capitalise(lower) : lower;
+  else if (index > 0 && SMALL_WORDS.has(lower)) replaced = lower;
+  else replaced = lower.split('-').map(capitalise).join('-');
+  return word.replace(core, replaced);
+}
+
+/**
+ * The seller's title cleaned: HTML and emoji removed, runs of `!`, `?`, `*`, `$` and similar cut,
+ * separators at the ends dropped, a word repeated right after itself dropped, and an all-caps title
+ * recased (English: title case; Bulgarian: sentence case; brands, acronyms and words with digits kept).
+ */
+export function normalizeTitle(title: string, language: 'en' | 'bg', brand: string | null): string {
+  let text = collapseSpaces(stripEmoji(stripHtml(title)));
+  text = text.replace(/([!?*$#~_=+])\1+/g, '').replace(/!+/g, '').replace(/\s+([,.;:])/g, '$1');
+  text = collapseSpaces(text).replace(/^[\s,.;:|/\\-]+|[\s,.;:|/\\-]+$/g, '');
+  const words = text.split(' ').filter((word) => word.length > 0);
+  const deduplicated = words.filter((word, i) => i === 0 || word.toLowerCase() !== words[i - 1].toLowerCase());
+  const { share, letters } = upperShare(text);
+  if (letters >= 8 && share >= 0.8) {
+    const brands = new Map(BRAND_SPELLING);
+    if (brand) for (const word of brand.trim().split(/\s+/)) brands.set(word.toLowerCase(), word);
+    return deduplicated.map((word, i) => recaseWord(word, i, language, brands)).join(' ');
+  }
+  return deduplicated.join(' ');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const PROMO_PATTERNS = [...PROMOTIONAL]
+  .sort((a, b) => b.length - a.length)
+  .map((phrase) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, 'giu'));
+const PRICE_PATTERN = /(?:\d[\d\s.,]*\s?(?:лв\.?|лева|bgn|eur|euro|евро|€|\$|usd)(?![\p{L}]))|(?:[€$]\s?\d[\d.,]*)/giu;
+
+function tidy(text: string): string {
+  return collapseSpaces(text.replace(/\s+([,.;:])/g, '$1').replace(/([,;:|/-])(\s*[,;:|/-])+/g, '$1')).replace(/^[\s,.;:|/\\-]+|[\s,.;:|/\\-]+$/g, '');
+}
+
+/** Words of three letters or more after their first occurrence removed (`Shoes Shoes Running Shoes` -> `Shoes Running`). */
+function dropRepeatedWords(text: string): string {
+  const seen = new Set<string>();
+  return text
+    .split(' ')
+    .filter((word) => {
+      const core = word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+      if (core.length < 3 || /^\d+$/.test(core)) return true;
+      if (seen.has(core)) return false;
+      seen.add(core);
+      return true;
+    })
+    .join(' ');
+}
+
+/** Cut at the last whole word that fits in `max` characters. */
+export function truncateWords(text: string, max: number): string {
+  if (charLength(text) <= max) return text;
+  const chars = [...text].slice(0, max + 1).join('');
+  const cut = chars.lastIndexOf(' ');
+  return tidy(cut > 0 ? chars.slice(0, cut) : chars.slice(0, max));
+}
+
+export interface SuggestionInput {
+  normalizedTitle: string;
+  brand: string | null;
+  brandInTitle: boolean;
+  /** Attribute phrases as written in the description, to add when the title lacks them (colour, size, material). */
+  additions: readonly string[];
+  stuffed: boolean;
+}
+
+/**
+ * The suggested title: the normalised title without promotional phrases and prices (and without
+ * repeated words when the title is stuffed), the brand put first when it is missing, the attributes
+ * the description states but the title does not appended after a comma, cut to 150 characters.
+ */
+export function suggestTitle(input: SuggestionInput): string {
+  let text = input.normalizedTitle;
+  for (const pattern of PROMO_PATTERNS) text = text.replace(pattern, ' ');
+  text = tidy(text.replace(PRICE_PATTERN, ' '));
+  if (input.stuffed) text = tidy(dropRepeatedWords(text));
+  if (input.brand && !input.brandInTitle) text = `${input.brand.trim()} ${text}`;
+  if (input.additions.length > 0) text = `${text}, ${input.additions.join(', ')}`;
+  const result = truncateWords(tidy(text), TITLE_MAX_CHARS);
+  return result.length > 0 ? result : input.normalizedTitle;
+}
