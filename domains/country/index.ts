@@ -1,11 +1,24 @@
 // Country data: the cooperation organisation's (OECD, coop) short-term indicators, the development
 // bank's (World Bank WDI, devbank) structural indicators, the country overview and the structural
 // analytics (trade openness, debt burden, energy dependency, country structure).
+import { loadWorldBank } from '../../ingest/worldbank/load.ts';
+import type { Database } from '../../engine/database.ts';
 import { defineDomain } from '../contract.ts';
 import { oecdIngestCommand } from './ingest/oecdCommand.ts';
+import { getCountryStructure, getDebtBurden, getEnergyDependency, getTradeOpenness } from './queries/analytics.ts';
 import { getCoopCountry, getCoopSeries } from './queries/coop.ts';
 import { loadCoop } from './queries/coopTables.ts';
-import { coopCoverage } from './queries/coverage.ts';
+import { coopCoverage, devbankCoverage } from './queries/coverage.ts';
+import { getDevbankCountry, getDevbankSeries } from './queries/devbank.ts';
+import { loadDevbank } from './queries/devbankTables.ts';
+import { getCountryOverview } from './queries/overview.ts';
+
+/** The OECD tables, then the WDI tables (loadWorldBank is idempotent: a no-op when another domain loaded them) and the devbank rollups. */
+async function loadCountry(db: Database, dataDir: string): Promise<void> {
+  await loadCoop(db, dataDir);
+  await loadWorldBank(db, dataDir);
+  await loadDevbank(db);
+}
 
 export const countryDomain = defineDomain({
   name: 'country',
@@ -15,11 +28,15 @@ export const countryDomain = defineDomain({
       title: 'Country data',
       description:
         'Country data from a cooperation organisation (coop: leading indicator, confidence, production, retail, unemployment) and a ' +
-        'development bank (devbank: structural indicators), a country overview of every source present, and structural analytics.',
+        'development bank (devbank: structural indicators), a country overview of every source present, and structural analytics ' +
+        '(trade openness, debt burden, energy dependency, country structure).',
     },
   ],
-  routes: [getCoopSeries, getCoopCountry],
-  load: loadCoop,
-  coverage: [coopCoverage],
+  routes: [
+    getCoopSeries, getCoopCountry, getCountryOverview, getDevbankSeries, getDevbankCountry,
+    getTradeOpenness, getDebtBurden, getEnergyDependency, getCountryStructure,
+  ],
+  load: loadCountry,
+  coverage: [coopCoverage, devbankCoverage],
   sources: [],
 });
