@@ -107,6 +107,8 @@ async function readCsv(path: string, file: string, onBatch: (batch: WdiObservati
   let vintage: string | null = null;
   let kind: 'data' | 'country-metadata' | 'indicator-metadata' | null = null;
   let header: string[] = [];
+  /** Cells of the header line including the empty one(s) of a trailing comma: every line must have as many. */
+  let headerWidth = 0;
   let years: Array<number | null> = [];
   const indicators = new Map<string, string>();
   const countries = new Map<string, string>();
@@ -119,6 +121,7 @@ async function readCsv(path: string, file: string, onBatch: (batch: WdiObservati
     const line = info.lines;
     if (kind === null) {
       const cells = trimHeader(record);
+      headerWidth = record.length;
       const first = cells[0] ?? '';
       if (first === 'Country Name') {
         kind = 'data';
@@ -148,10 +151,12 @@ async function readCsv(path: string, file: string, onBatch: (batch: WdiObservati
       }
       continue;
     }
-    // Data lines have the header's cells plus the empty one of the trailing comma.
-    const width = header.length;
-    if (record.length < width || record.slice(width).some((c) => c.trim() !== '')) {
-      throw new MalformedCellError(file, line, Math.min(record.length, width) + 1, null, `the line has ${record.length} cells, the header ${width} (plus a trailing comma)`);
+    // Lines have as many cells as the header line (both end with the empty cell of the trailing comma).
+    if (record.length !== headerWidth) {
+      throw new MalformedCellError(file, line, Math.min(record.length, headerWidth) + 1, null, `the line has ${record.length} cells, the header ${headerWidth}`);
+    }
+    if (record.slice(header.length).some((c) => c.trim() !== '')) {
+      throw new MalformedCellError(file, line, header.length + 1, null, 'a value past the last header column');
     }
     const cell = (i: number) => record[i]!.trim();
     const column = (name: string) => header.indexOf(name);
