@@ -4,7 +4,7 @@
 import type { Database } from '../engine/database.ts';
 import type { JsonValue, Row } from '../engine/json.ts';
 import type { ApiError, ErrorCode } from './shared/errors.ts';
-import { kindParams, resolveInputs, type Kind, type Resolved } from './kinds/kind.ts';
+import { kindParams, resolveInputs, type Kind } from './kinds/kind.ts';
 
 export type ParamLocation = 'query' | 'path';
 
@@ -112,24 +112,27 @@ export interface Route<P = Record<string, unknown>> {
   handle(params: P, context: RouteContext): Promise<ResponseBody>;
 }
 
-/** A route declaration whose inputs are parameter kinds: their params and checks join the route's, and the handler receives their resolved values. */
-export type RouteDeclaration<P, K extends Readonly<Record<string, Kind<unknown>>>> = Omit<Route<P>, 'handle'> & {
+/**
+ * A route declaration whose inputs may be parameter kinds: their params and checks join the route's,
+ * and the handler receives their resolved values under the inputs' names. Type the handler's params
+ * as `MyParams & Resolved<typeof myInputs>`.
+ */
+export type RouteDeclaration<P> = Route<P> & {
   /** Parameter kinds (windows, pages, countries, ...), resolved before the handler runs. */
-  inputs?: K;
-  handle(params: P & Resolved<K>, context: RouteContext): Promise<ResponseBody>;
+  inputs?: Readonly<Record<string, Kind<unknown>>>;
 };
 
 /** Declares a route with typed parameters; the catalog stores it type-erased. */
-export function defineRoute<P, K extends Readonly<Record<string, Kind<unknown>>> = Record<never, never>>(declaration: RouteDeclaration<P, K>): Route {
+export function defineRoute<P>(declaration: RouteDeclaration<P>): Route {
   const { inputs, handle, ...route } = declaration;
-  if (!inputs) return { ...route, handle } as unknown as Route;
+  if (!inputs) return declaration as unknown as Route;
   const fromKinds = kindParams(inputs);
   return {
     ...route,
     params: { ...fromKinds.params, ...route.params },
     checks: [...fromKinds.checks, ...((route.checks ?? []) as ReadonlyArray<CrossFieldCheck<Record<string, unknown>>>)],
     async handle(params: Record<string, unknown>, context: RouteContext) {
-      return handle({ ...params, ...(await resolveInputs(inputs, params, context)) } as P & Resolved<K>, context);
+      return handle({ ...params, ...(await resolveInputs(inputs, params, context)) } as P, context);
     },
   } as Route;
 }

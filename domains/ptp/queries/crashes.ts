@@ -3,9 +3,9 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
-import { yearExcludesWindow } from '../../../queries/shared/params.ts';
+import type { Resolved } from '../../../queries/kinds/index.ts';
 import { findCities, findOblast, lookupKeys, OBLASTS } from '../../../reference/places.ts';
-import { cityParam, crashLimitParam, ptpWindow, regionParam, WINDOW_SQL, windowBindings, windowFilters, windowParams, type PtpWindowParams } from './params.ts';
+import { cityParam, crashLimit, ptpWindow, regionParam, WINDOW_SQL, windowBindings, windowFilters } from './params.ts';
 import { cityResponse, regionResponse } from './schemas.ts';
 
 const ITEM_FIELDS = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
@@ -23,15 +23,13 @@ const REGION_SQL = `SELECT ${ITEM_FIELDS} FROM ptp_crashes
   ORDER BY crash_order LIMIT $limit`;
 const MATCHED_SQL = `SELECT DISTINCT location FROM (${CITY_LOCATIONS}) ORDER BY location`;
 
-interface CityParams extends PtpWindowParams {
-  city: string;
-}
-interface RegionParams extends PtpWindowParams {
-  region: string;
-}
+const crashInputs = { window: ptpWindow, newest: crashLimit };
+type CrashParams = Resolved<typeof crashInputs>;
+type CityParams = CrashParams & { city: string };
+type RegionParams = CrashParams & { region: string };
 
-async function crashes(db: Database, sql: string, params: PtpWindowParams, today: string, bindings: Record<string, string>): Promise<Row[]> {
-  return db.all(sql, { ...bindings, ...windowBindings(ptpWindow(params, today)), limit: params.limit ?? Number.MAX_SAFE_INTEGER });
+async function crashes(db: Database, sql: string, params: CrashParams, bindings: Record<string, string>): Promise<Row[]> {
+  return db.all(sql, { ...bindings, ...windowBindings(params.window), limit: params.newest.limit ?? Number.MAX_SAFE_INTEGER });
 }
 
 export const getPtpPerCity = defineRoute<CityParams>({
@@ -49,11 +47,11 @@ export const getPtpPerCity = defineRoute<CityParams>({
     'or without "гр."/"с."); filters.matched_as lists the settlement names of the data that matched. A year or a ' +
     'from/to window restricts the dates; limit keeps the newest. An unknown settlement is a 404.',
   paid: true,
-  params: { city: cityParam, ...windowParams, limit: crashLimitParam },
-  checks: [yearExcludesWindow],
+  params: { city: cityParam },
+  inputs: crashInputs,
   response: cityResponse,
   listRows: (body) => body.items as Row[],
-  async handle(params, { db, today }) {
+  async handle(params, { db }) {
     const city = params.city.trim();
     const keys = lookupKeys(city);
     if (keys.length === 0) throw invalidParameter('city', 'city must name a settlement');
@@ -62,10 +60,10 @@ export const getPtpPerCity = defineRoute<CityParams>({
     if (matched.length === 0 && findCities(city).length === 0) {
       throw notFound(`no settlement named "${city}" in the accident data`);
     }
-    const items = await crashes(db, CITY_SQL, params, today, bindings);
+    const items = await crashes(db, CITY_SQL, params, bindings);
     return {
       endpoint: 'getPtpPerCity',
-      filters: { city, matched_as: matched, ...windowFilters(params, today), limit: params.limit ?? null },
+      filters: { city, matched_as: matched, ...windowFilters(params.window), limit: params.newest.limit },
       count: items.length,
       items,
     };
@@ -87,21 +85,21 @@ export const getPtpPerRegion = defineRoute<RegionParams>({
     '"Sofia" (София, СОФИЯ) is the capital region София-град; the Sofia district is "Софийска" (Sofia Province). ' +
     'A year or a from/to window restricts the dates; limit keeps the newest. An unknown oblast is a 404.',
   paid: true,
-  params: { region: regionParam, ...windowParams, limit: crashLimitParam },
-  checks: [yearExcludesWindow],
+  params: { region: regionParam },
+  inputs: crashInputs,
   response: regionResponse,
   listRows: (body) => body.items as Row[],
-  async handle(params, { db, today }) {
+  async handle(params, { db }) {
     const region = params.region.trim();
     if (region === '') throw invalidParameter('region', 'region must name an oblast');
     const oblast = findOblast(region);
     if (!oblast) {
       throw notFound(`no oblast named "${region}"; known: ${OBLASTS.map((o) => `${o.name} (${o.nameEn})`).join(', ')}`);
     }
-    const items = await crashes(db, REGION_SQL, params, today, { region: oblast.code });
+    const items = await crashes(db, REGION_SQL, params, { region: oblast.code });
     return {
       endpoint: 'getPtpPerRegion',
-      filters: { region, ...windowFilters(params, today), limit: params.limit ?? null },
+      filters: { region, ...windowFilters(params.window), limit: params.newest.limit },
       count: items.length,
       items,
     };

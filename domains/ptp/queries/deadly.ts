@@ -2,8 +2,8 @@
 // their accidents inside the window, then by accident count, then by location_id (a total order).
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { yearExcludesWindow } from '../../../queries/shared/params.ts';
-import { DEADLY_LIMIT_DEFAULT, deadlyLimitParam, deadlyWindowParams, ptpWindow, WINDOW_SQL, windowBindings, windowFilters, windowRequired, type PtpWindowParams } from './params.ts';
+import type { Resolved } from '../../../queries/kinds/index.ts';
+import { DEADLY_LIMIT_DEFAULT, deadlyLimit, deadlyWindow, WINDOW_SQL, windowBindings, windowFilters } from './params.ts';
 import { deadlyResponse } from './schemas.ts';
 
 // Sums only the window's accidents of each cluster; clusters without a death in it are left out.
@@ -21,7 +21,9 @@ const DEADLY_SQL = `
    ORDER BY s.died_count DESC, s.crash_count DESC, l.location_id
    LIMIT $limit`;
 
-export const getMostDeadlyLocations = defineRoute<PtpWindowParams>({
+const deadlyInputs = { window: deadlyWindow, clusters: deadlyLimit };
+
+export const getMostDeadlyLocations = defineRoute<Resolved<typeof deadlyInputs>>({
   id: 'getMostDeadlyLocations',
   method: 'GET',
   tag: 'ptp',
@@ -37,16 +39,16 @@ export const getMostDeadlyLocations = defineRoute<PtpWindowParams>({
     'injuries and accidents reported inside it; clusters without a death are left out. Sorted by deaths, then ' +
     `accidents, then location_id. limit: default ${DEADLY_LIMIT_DEFAULT}, at most 200.`,
   paid: true,
-  params: { ...deadlyWindowParams, limit: deadlyLimitParam },
-  checks: [windowRequired, yearExcludesWindow],
+  params: {},
+  inputs: deadlyInputs,
   response: deadlyResponse,
   listRows: (body) => body.items as Row[],
-  async handle(params, { db, today }) {
-    const limit = params.limit ?? DEADLY_LIMIT_DEFAULT;
-    const items = await db.all(DEADLY_SQL, { ...windowBindings(ptpWindow(params, today)), limit });
+  async handle(params, { db }) {
+    const limit = params.clusters.limit ?? DEADLY_LIMIT_DEFAULT;
+    const items = await db.all(DEADLY_SQL, { ...windowBindings(params.window), limit });
     return {
       endpoint: 'getMostDeadlyLocations',
-      filters: { ...windowFilters(params, today), limit },
+      filters: { ...windowFilters(params.window), limit },
       count: items.length,
       items,
     };

@@ -2,14 +2,9 @@
 // at load: a total order of the accidents (newest first) and the name keys every settlement is
 // found by (Cyrillic, official Latin transliteration, the places table's older spellings).
 import type { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
+import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CITIES, cityKeys, placeKey, settlementKeys } from '../../../reference/places.ts';
-
-const CRASH_COLUMNS = [
-  'crash_datetime', 'region_code', 'region', 'municipality', 'location', 'crash_type', 'ptp_place',
-  'latitude', 'longitude', 'died_count', 'injured_count', 'participant_count', 'is_major', 'location_id',
-] as const;
-const LOCATION_COLUMNS = ['location_id', 'latitude', 'longitude', 'radius_m', 'region', 'location', 'crash_count'] as const;
 
 /**
  * Newest first; equal times are ordered by the other fields of the item, so the order is total
@@ -20,16 +15,9 @@ export const CRASH_ORDER =
   'crash_type NULLS LAST, ptp_place NULLS LAST, died_count DESC, injured_count DESC, participant_count DESC NULLS LAST, is_major DESC';
 
 export async function loadPtp(db: Database, dataDir: string): Promise<void> {
-  await db.run(`CREATE TABLE ptp_crash_rows (
-    crash_datetime TIMESTAMP NOT NULL, region_code VARCHAR NOT NULL, region VARCHAR NOT NULL, municipality VARCHAR,
-    location VARCHAR, crash_type VARCHAR, ptp_place VARCHAR, latitude DECIMAL(11,8), longitude DECIMAL(11,8),
-    died_count INTEGER NOT NULL, injured_count INTEGER NOT NULL, participant_count INTEGER, is_major BOOLEAN NOT NULL,
-    location_id BIGINT)`);
-  await db.run(`CREATE TABLE ptp_locations (
-    location_id BIGINT PRIMARY KEY, latitude DECIMAL(11,8) NOT NULL, longitude DECIMAL(11,8) NOT NULL,
-    radius_m INTEGER NOT NULL, region VARCHAR NOT NULL, location VARCHAR, crash_count INTEGER NOT NULL)`);
-  await loadParquetInto(db, 'ptp_crash_rows', dataDir, 'ptp_crashes', CRASH_COLUMNS);
-  await loadParquetInto(db, 'ptp_locations', dataDir, 'ptp_locations', LOCATION_COLUMNS);
+  // The service does not keep the accidents' source file and row.
+  await loadDataset(db, PTP_CRASHES, dataDir, { table: 'ptp_crash_rows', omit: ['source_file', 'source_row'] });
+  await loadDataset(db, PTP_LOCATIONS, dataDir);
 
   // Stored in output order, with the day for window filters.
   await db.run(`CREATE TABLE ptp_crashes AS

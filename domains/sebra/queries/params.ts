@@ -1,6 +1,6 @@
-// Parameters shared by the SEBRA endpoints.
+// Inputs shared by the SEBRA endpoints: the currency, the window kinds and the ranked limit.
 import type { ParamSpec } from '../../../queries/catalog.ts';
-import { limitParam, windowDateParam, yearParam } from '../../../queries/shared/params.ts';
+import { dayWindow, page } from '../../../queries/kinds/index.ts';
 
 export type Currency = 'BGN' | 'EUR';
 
@@ -11,25 +11,12 @@ export const currencyParam: ParamSpec = {
   normalize: 'upper',
 };
 
-export const fromParam = windowDateParam('from', 'Window start, inclusive: DD-MM-YYYY, or MM-YYYY for the first day of that month.');
-export const toParam = windowDateParam('to', 'Window end, inclusive: DD-MM-YYYY, or MM-YYYY for the last day of that month. Defaults to today when from is given.');
+/** year (query or path) or a from/to window: the window of the programme and unusual-payment routes. */
+export const yearOrWindow = dayWindow({ year: ['query', 'path'], yearDescription: 'Calendar year (path form or query).' });
 
-export const yearQueryParam = yearParam('Calendar year; cannot be combined with from/to.');
-export const yearPathOrQueryParam = yearParam('Calendar year (path form or query).', { in: ['query', 'path'] });
+/** Rows per currency after ranking; every row when omitted. */
+export const rankedLimit = page({ default: null, description: 'Rows per currency after ranking (all rows when omitted).' });
 
-/** year (query or path) or a from/to window, and the currency: the window of programme and unusual-payment routes. */
-export const yearOrWindowParams = {
-  year: yearPathOrQueryParam,
-  from: fromParam,
-  to: toParam,
-  currency: currencyParam,
-};
-
-export const rankedLimitParam = limitParam('Rows per currency after ranking (all rows when omitted).');
-
-export interface WindowParams {
-  year?: number;
-  from?: string;
-  to?: string;
+export interface CurrencyParams {
   currency?: Currency;
 }

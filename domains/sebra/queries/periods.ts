@@ -1,9 +1,10 @@
 // getPeriodsWithMostPayments: payment totals by day of month, calendar month or weekday.
 import { defineRoute, type ResponseBody } from '../../../queries/catalog.ts';
 import { money, rank } from '../../../queries/shared/sql.ts';
-import { currencyParam, fromParam, rankedLimitParam, toParam, yearQueryParam, type Currency } from './params.ts';
+import { dayWindow, type Resolved } from '../../../queries/kinds/index.ts';
+import { currencyParam, rankedLimit, type CurrencyParams } from './params.ts';
 import { periodsResponse } from './schemas.ts';
-import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, sebraWindow, windowFilters } from './window.ts';
+import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, windowFilters } from './window.ts';
 import type { Row } from '../../../engine/json.ts';
 
 export type Period = 'days' | 'months' | 'weekdays';
@@ -83,14 +84,9 @@ function periodsSql(shape: PeriodShape): string {
     ORDER BY currency, rank`;
 }
 
-interface PeriodsParams {
-  period: Period;
-  from?: string;
-  to?: string;
-  currency?: Currency;
-  year?: number;
-  limit?: number;
-}
+const periodsInputs = { window: dayWindow({ year: ['query'], yearWithWindow: 'intersect' }), ranked: rankedLimit };
+
+type PeriodsParams = CurrencyParams & Resolved<typeof periodsInputs> & { period: Period };
 
 export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
   id: 'getPeriodsWithMostPayments',
@@ -118,22 +114,18 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
       bareFlags: ['days', 'months', 'weekdays'],
       normalize: 'lower',
     },
-    from: fromParam,
-    to: toParam,
     currency: currencyParam,
-    year: yearQueryParam,
-    limit: rankedLimitParam,
   },
+  inputs: periodsInputs,
   response: periodsResponse,
   listRows: (body) => body.items as Row[],
   listColumns: (body) => itemFields(SHAPES[body.period as Period]),
-  async handle(params, { db, today }) {
+  async handle(params, { db }) {
     const shape = SHAPES[params.period];
-    const window = sebraWindow(params, today);
-    await requirePaymentDays(db, window);
+    await requirePaymentDays(db, params.window.window);
     const rows = await db.all(periodsSql(shape), {
-      ...sebraBindings(window, params.currency),
-      limit: params.limit ?? Number.MAX_SAFE_INTEGER,
+      ...sebraBindings(params.window.window, params.currency),
+      limit: params.ranked.limit ?? Number.MAX_SAFE_INTEGER,
     });
     const fields = itemFields(shape);
     const items = rows.map((row) => {
@@ -146,7 +138,7 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
       period_key: shape.periodKey,
       description: shape.description,
       ordered_by: 'total_amount',
-      filters: { ...windowFilters(params, today), limit: params.limit ?? null },
+      filters: { ...windowFilters(params.window, params.currency), limit: params.ranked.limit },
       count: items.length,
       items,
     };

@@ -1,11 +1,11 @@
 // getMostSponsoredProgramme: organisations ("programmes") ranked by the amount paid out.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { yearExcludesWindow } from '../../../queries/shared/params.ts';
+import type { Resolved } from '../../../queries/kinds/index.ts';
 import { money, rank } from '../../../queries/shared/sql.ts';
-import { rankedLimitParam, yearOrWindowParams, type WindowParams } from './params.ts';
+import { currencyParam, rankedLimit, yearOrWindow, type CurrencyParams } from './params.ts';
 import { programmesResponse } from './schemas.ts';
-import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, sebraWindow, windowFilters } from './window.ts';
+import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, windowFilters } from './window.ts';
 
 // Ranked per currency by total amount, then payment count, then name (a total order).
 const PROGRAMMES_SQL = `
@@ -21,7 +21,9 @@ const PROGRAMMES_SQL = `
   FROM ranked WHERE rank <= $limit
   ORDER BY currency, rank`;
 
-export const getMostSponsoredProgramme = defineRoute<WindowParams & { limit?: number }>({
+const programmesInputs = { window: yearOrWindow, ranked: rankedLimit };
+
+export const getMostSponsoredProgramme = defineRoute<CurrencyParams & Resolved<typeof programmesInputs>>({
   id: 'getMostSponsoredProgramme',
   method: 'GET',
   tag: 'sebra',
@@ -35,25 +37,21 @@ export const getMostSponsoredProgramme = defineRoute<WindowParams & { limit?: nu
     'Totals every organisation\'s payments in the window (a year, or from/to, or the full history) and ranks them per ' +
     'currency by total amount, then payment count.',
   paid: true,
-  params: {
-    ...yearOrWindowParams,
-    limit: rankedLimitParam,
-  },
-  checks: [yearExcludesWindow],
+  params: { currency: currencyParam },
+  inputs: programmesInputs,
   response: programmesResponse,
   listRows: (body) => body.items as Row[],
-  async handle(params, { db, today }) {
-    const window = sebraWindow(params, today);
-    await requirePaymentDays(db, window);
+  async handle(params, { db }) {
+    await requirePaymentDays(db, params.window.window);
     const items = await db.all(PROGRAMMES_SQL, {
-      ...sebraBindings(window, params.currency),
-      limit: params.limit ?? Number.MAX_SAFE_INTEGER,
+      ...sebraBindings(params.window.window, params.currency),
+      limit: params.ranked.limit ?? Number.MAX_SAFE_INTEGER,
     });
-    const { currency, year, from, to } = windowFilters(params, today);
+    const { currency, year, from, to } = windowFilters(params.window, params.currency);
     return {
       endpoint: 'getMostSponsoredProgramme',
       ordered_by: 'total_amount',
-      filters: { year, from, to, currency, limit: params.limit ?? null },
+      filters: { year, from, to, currency, limit: params.ranked.limit },
       count: items.length,
       items,
     };

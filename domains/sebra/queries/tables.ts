@@ -1,24 +1,13 @@
 // SEBRA tables and the rollups every SEBRA endpoint reads. Only days with status
 // HAS_PAYMENTS enter the rollups; a line without a stated payment count counts as one payment.
 import type { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
+import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { CATEGORIES, categoryKeyFor } from './categories.ts';
 
-const PAYMENT_COLUMNS = [
-  'payment_date', 'currency', 'programme', 'programme_code', 'account_code',
-  'account_description', 'amount', 'payment_count', 'source_file',
-] as const;
-const DAY_COLUMNS = ['payment_date', 'currency', 'status', 'source_file'] as const;
-
 export async function loadSebra(db: Database, dataDir: string): Promise<void> {
-  await db.run(`CREATE TABLE sebra_payments (
-    payment_date DATE NOT NULL, currency VARCHAR NOT NULL, programme VARCHAR NOT NULL, programme_code VARCHAR,
-    account_code VARCHAR NOT NULL, account_description VARCHAR NOT NULL, amount DECIMAL(18,2) NOT NULL,
-    payment_count INTEGER, source_file VARCHAR)`);
-  await db.run(`CREATE TABLE sebra_days (
-    payment_date DATE NOT NULL, currency VARCHAR NOT NULL, status VARCHAR NOT NULL, source_file VARCHAR)`);
-  await loadParquetInto(db, 'sebra_payments', dataDir, 'sebra_payments', PAYMENT_COLUMNS);
-  await loadParquetInto(db, 'sebra_days', dataDir, 'sebra_days', DAY_COLUMNS);
+  await loadDataset(db, SEBRA_PAYMENTS, dataDir);
+  await loadDataset(db, SEBRA_DAYS, dataDir);
 
   await db.run(`CREATE TABLE sebra_categories (
     category_key VARCHAR PRIMARY KEY, category VARCHAR NOT NULL, always_present BOOLEAN NOT NULL, sort_order INTEGER NOT NULL)`);

@@ -2,10 +2,10 @@
 import type { Database } from '../../../engine/database.ts';
 import type { JsonValue, Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { invalidParameter } from '../../../queries/shared/errors.ts';
 import { decimal2, money, rank } from '../../../queries/shared/sql.ts';
-import { resolveWindow, yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
-import { currencyParam, fromParam, toParam, yearPathOrQueryParam, type Currency } from './params.ts';
+import { dayWindow, yearSpec, type Resolved } from '../../../queries/kinds/index.ts';
+import { yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
+import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
 import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings } from './window.ts';
 
@@ -81,7 +81,7 @@ export const getTaxonomyForYear = defineRoute<{ year: number; currency?: Currenc
     'and the accounts (payment codes) inside it. Split by currency when currency is omitted.',
   paid: true,
   params: {
-    year: { ...yearPathOrQueryParam, required: true },
+    year: yearSpec('Calendar year (path form or query).', ['query', 'path'], true),
     currency: currencyParam,
   },
   response: taxonomyForYearResponse,
@@ -101,7 +101,9 @@ export const getTaxonomyForYear = defineRoute<{ year: number; currency?: Currenc
   },
 });
 
-export const getTaxonomyForPeriod = defineRoute<{ from: string; to?: string; currency?: Currency }>({
+const taxonomyPeriodInputs = { window: dayWindow({ required: 'from' }) };
+
+export const getTaxonomyForPeriod = defineRoute<CurrencyParams & Resolved<typeof taxonomyPeriodInputs>>({
   id: 'getTaxonomyForPeriod',
   method: 'GET',
   tag: 'sebra',
@@ -113,16 +115,11 @@ export const getTaxonomyForPeriod = defineRoute<{ from: string; to?: string; cur
   summary: 'SEBRA spend by economic account category for a date window',
   description: 'The taxonomy of getTaxonomyForYear over any window: from is required, to defaults to today.',
   paid: true,
-  params: {
-    from: { ...fromParam, required: true },
-    to: toParam,
-    currency: currencyParam,
-  },
+  params: { currency: currencyParam },
+  inputs: taxonomyPeriodInputs,
   response: taxonomyForPeriodResponse,
   listRows: (body) => body.items as Row[],
-  async handle({ from, to, currency }, { db, today }) {
-    const window = resolveWindow(from, to, today);
-    if (window.from === null || window.to === null) throw invalidParameter('from', 'from is required');
+  async handle({ window: { window }, currency }, { db }) {
     const { totals, items } = await taxonomy(db, window, currency);
     return {
       endpoint: 'getTaxonomyForPeriod',

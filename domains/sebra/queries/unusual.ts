@@ -3,11 +3,11 @@
 // against its own days) and capped by `limit`.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { limitParam, yearExcludesWindow } from '../../../queries/shared/params.ts';
+import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/shared/sql.ts';
-import { yearOrWindowParams, type WindowParams } from './params.ts';
+import { currencyParam, yearOrWindow, type CurrencyParams } from './params.ts';
 import { unusualResponse } from './schemas.ts';
-import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, sebraWindow, windowFilters } from './window.ts';
+import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, windowFilters } from './window.ts';
 
 export const Z_THRESHOLD = 2;
 export const SPIKE_RATIO = 2;
@@ -98,7 +98,9 @@ const UNUSUAL_COLUMNS = [
   ...new Set(['list', ...LISTS.flatMap((list) => Object.keys(unusualResponse.properties?.[list]?.items?.properties ?? {}))]),
 ];
 
-export const getUnusualPayments = defineRoute<WindowParams & { limit: number }>({
+const unusualInputs = { window: yearOrWindow, list: page({ default: DEFAULT_LIST_LIMIT, description: 'Items per list.' }) };
+
+export const getUnusualPayments = defineRoute<CurrencyParams & Resolved<typeof unusualInputs>>({
   id: 'getUnusualPayments',
   method: 'GET',
   tag: 'sebra',
@@ -114,29 +116,25 @@ export const getUnusualPayments = defineRoute<WindowParams & { limit: number }>(
     'monthly total at least doubled from the previous month, and days with unusually many payments (z >= 2). ' +
     'limit (default 5) caps each list.',
   paid: true,
-  params: {
-    ...yearOrWindowParams,
-    limit: limitParam('Items per list.', { default: DEFAULT_LIST_LIMIT }),
-  },
-  checks: [yearExcludesWindow],
+  params: { currency: currencyParam },
+  inputs: unusualInputs,
   response: unusualResponse,
   listRows: unusualRows,
   listColumns: () => UNUSUAL_COLUMNS,
-  async handle(params, { db, today }) {
-    const window = sebraWindow(params, today);
-    await requirePaymentDays(db, window);
-    const bindings = { ...sebraBindings(window, params.currency), limit: params.limit };
+  async handle(params, { db }) {
+    await requirePaymentDays(db, params.window.window);
+    const bindings = { ...sebraBindings(params.window.window, params.currency), limit: params.list.limit };
     const [days, programmes, spikes, counts] = await Promise.all([
       db.all(UNUSUAL_DAYS_SQL, bindings),
       db.all(UNUSUAL_PROGRAMMES_SQL, bindings),
       db.all(EXPENSE_SPIKES_SQL, bindings),
       db.all(UNUSUAL_COUNTS_SQL, bindings),
     ]);
-    const { currency, year, from, to } = windowFilters(params, today);
+    const { currency, year, from, to } = windowFilters(params.window, params.currency);
     return {
       endpoint: 'getUnusualPayments',
       method: METHOD,
-      filters: { year, from, to, currency, limit: params.limit },
+      filters: { year, from, to, currency, limit: params.list.limit },
       unusual_days: days,
       unusual_programmes: programmes,
       expense_spikes: spikes,

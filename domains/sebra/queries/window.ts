@@ -1,14 +1,8 @@
-// The SEBRA view of a date window: resolution from year/from/to and the 404 rule.
+// The SEBRA view of a date window: bindings, the 404 rule and the filters echo.
 import type { Database } from '../../../engine/database.ts';
 import { notFound } from '../../../queries/shared/errors.ts';
-import { intersectWindows, resolveWindow, windowBounds, yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
-import type { WindowParams } from './params.ts';
-
-/** The window a request covers: year, from/to, their intersection where both are allowed, or all history. */
-export function sebraWindow(params: WindowParams, today: string): DateWindow {
-  const window = resolveWindow(params.from, params.to, today);
-  return params.year === undefined ? window : intersectWindows(window, yearWindow(params.year));
-}
+import type { DayWindow } from '../../../queries/kinds/index.ts';
+import { windowBounds, type DateWindow } from '../../../queries/shared/window.ts';
 
 /** Bind values for the window and the currency filter ('' = every currency). */
 export function sebraBindings(window: DateWindow, currency: string | undefined): { from: string; to: string; currency: string } {
@@ -31,8 +25,7 @@ export async function requirePaymentDays(db: Database, window: DateWindow): Prom
   }
 }
 
-/** The `filters` echo shared by SEBRA envelopes: dates as ISO, unused filters null. */
-export function windowFilters(params: WindowParams, today: string): { currency: string | null; year: number | null; from: string | null; to: string | null } {
-  const requested = resolveWindow(params.from, params.to, today);
-  return { currency: params.currency ?? null, year: params.year ?? null, from: requested.from, to: requested.to };
+/** The `filters` echo shared by SEBRA envelopes: dates as ISO (as asked for), unused filters null. */
+export function windowFilters(window: DayWindow, currency: string | undefined): { currency: string | null; year: number | null; from: string | null; to: string | null } {
+  return { currency: currency ?? null, year: window.year, from: window.requested.from, to: window.requested.to };
 }
