@@ -13,7 +13,7 @@ import { worldBankIngestCommand } from '../../ingest/worldbank/command.ts';
 import {
   loadWorldBank, WDI_AGGREGATE_CODES, worldBankIndicatorsInSnapshot, writeWdiApiJson, writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow,
 } from '../../ingest/worldbank/load.ts';
-import { parseWdiFile } from '../../ingest/worldbank/parse.ts';
+import { parseWdiFile, type WdiObservation } from '../../ingest/worldbank/parse.ts';
 import { ingestWorldBankFiles } from '../../ingest/worldbank/snapshot.ts';
 import { query, realDir, snapshotBytes, tempDir } from './helpers.ts';
 
@@ -47,7 +47,7 @@ describe('WDI bulk CSV: the real extract', { skip: skipReal }, () => {
     for (const [code, year] of [['DEU', '2022'], ['BGR', '1980'], ['EUU', '1995'], ['WLD', '2000'], ['ABW', '1995'], ['ZWE', '2010']] as const) {
       const cell = raw.rows.get(code)![raw.header.indexOf(year)]!;
       assert.notEqual(cell, '', `${code} ${year} has a value in the file`);
-      const o = parsed.observations.find((x) => x.country_code === code && x.year === Number(year));
+      const o: WdiObservation | undefined = parsed.observations.find((x) => x.country_code === code && x.year === Number(year));
       assert.equal(o?.value, Number(cell), `${code} ${year}`);
       assert.equal(o?.vintage, '2023-10-26');
       assert.equal(o?.country_name, raw.rows.get(code)![0]);
