@@ -4,7 +4,7 @@ import type { Database, SqlParams } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type CrossFieldCheck, type ParamSpec } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
-import { limitParam } from '../../../queries/shared/params.ts';
+import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { knownClassNames, resolveCardClass } from './classes.ts';
 import { byClassResponse, getCardResponse, PAIR_COLUMNS, translatedResponse } from './schemas.ts';
 import { CARD_SELECT } from './tables.ts';
@@ -126,7 +126,11 @@ export const getTranslatedCardInBG = defineRoute<{ name: string }>({
   },
 });
 
-interface ByClassParams { class?: string; card_class?: string; collectible?: boolean; limit?: number }
+const byClassInputs = {
+  cards: page({ default: CLASS_LIMIT_DEFAULT, maximum: CLASS_LIMIT_MAX, description: `Cards to return (default ${CLASS_LIMIT_DEFAULT}, at most ${CLASS_LIMIT_MAX}).` }),
+};
+
+type ByClassParams = { class?: string; card_class?: string; collectible?: boolean } & Resolved<typeof byClassInputs>;
 
 // The query form names the parameter `class`, the path form `card_class` (as the specification
 // does): exactly one of them is required.
@@ -162,8 +166,8 @@ export const getCardsByClass = defineRoute<ByClassParams>({
     class: { in: ['query'], description: 'Class: English enum or name in any case, or the Bulgarian word.', schema: { type: 'string', minLength: 1, maxLength: 40, examples: ['Shaman'] } },
     card_class: { in: ['path'], description: 'Class, as for the query parameter class.', schema: { type: 'string', minLength: 1, maxLength: 40, examples: ['SHAMAN'] } },
     collectible: { in: ['query'], description: 'Only collectible (true) or only non-collectible (false) cards.', schema: { type: 'boolean' } },
-    limit: limitParam(`Cards to return (default ${CLASS_LIMIT_DEFAULT}, at most ${CLASS_LIMIT_MAX}).`, { default: CLASS_LIMIT_DEFAULT, maximum: CLASS_LIMIT_MAX }),
   },
+  inputs: byClassInputs,
   checks: [classGiven],
   response: byClassResponse,
   listRows: (body) => pairRows(body.items as Row[]),
@@ -174,7 +178,7 @@ export const getCardsByClass = defineRoute<ByClassParams>({
     const present = (await db.all('SELECT DISTINCT class FROM cardgame_class_members ORDER BY class')).map((row) => String(row.class));
     const cardClass = resolveCardClass(given, present);
     if (!cardClass) throw invalidParameter(param, `unknown class "${given}" (known: ${knownClassNames(present).join(', ')})`);
-    const limit = params.limit ?? CLASS_LIMIT_DEFAULT;
+    const limit = params.cards.limit ?? CLASS_LIMIT_DEFAULT;
     const where = `dbf_id IN (SELECT dbf_id FROM cardgame_class_members WHERE class = $class)
       AND ($collectible IS NULL OR collectible = CAST($collectible AS BOOLEAN))`;
     const bindings = { class: cardClass, collectible: params.collectible === undefined ? null : String(params.collectible) };
