@@ -103,8 +103,9 @@ export function buildContext(input: ProductInput, taxonomy: Taxonomy = TAXONOMY)
   const hint = input.category !== undefined && input.category.trim() !== '' ? resolveHint(taxonomy, input.category) : null;
   const category = resolveCategory({ match, hint });
   const productType = category.id !== null ? taxonomy.nodes.get(category.id)!.en : null;
-  const attributes = extractAttributes({ title, description, brand, productType });
-  const titleAttributes = extractAttributes({ title, description: '', brand: brand !== null && mentionsBrand(title, brand) ? brand : null, productType });
+  const modelTitle = normalizeTitle(input.title, language.code, brand);
+  const attributes = extractAttributes({ title, description, brand, productType, modelTitle });
+  const titleAttributes = extractAttributes({ title, description: '', brand: brand !== null && mentionsBrand(title, brand) ? brand : null, productType, modelTitle });
   return {
     input,
     language,

@@ -191,7 +191,9 @@ const SIZE_TOKEN = /^([2-5]?x{0,3}[sml]|xxs)$/i;
 /**
  * The model: after a brand in the title, the Latin words up to and including the first one with a
  * digit (`Samsung Galaxy S24 Ultra` -> `Galaxy S24`, `Nike Air Max 90` -> `Air Max 90`), at most four
- * words; otherwise the first title word mixing letters and digits that is not a unit or a size (`WH-1000XM5`).
+ * words; otherwise the first title word mixing letters and digits that is not a unit or a size (`WH-1000XM5`);
+ * otherwise a catalogue number of 4 to 8 digits that is not a year (`60316`). The title is read recased
+ * when it was written in capitals (`GALAXY A55` -> `Galaxy A55`).
  */
 export function modelOf(title: string, brand: string | null): string | null {
   const words = title.split(/[\s,;|()]+/).filter((w) => w.length > 0);
@@ -212,7 +214,9 @@ export function modelOf(title: string, brand: string | null): string | null {
     }
   }
   const alone = words.find((word) => isCandidate(word) && /[A-Za-z]/.test(word));
-  return alone ?? null;
+  if (alone) return alone;
+  // A catalogue number on its own (a LEGO set, a part number): 4 to 8 digits.
+  return words.find((word) => /^\d{4,8}$/.test(word) && !/^(19|20)\d\d$/.test(word)) ?? null;
 }
 
 export interface AttributeInput {
@@ -220,6 +224,8 @@ export interface AttributeInput {
   description: string;
   brand: string | null;
   productType: string | null;
+  /** The title the model is read from (the recased title of an all-caps title); default `title`. */
+  modelTitle?: string;
 }
 
 /** Attributes of a cleaned title and description (HTML and emoji already removed). */
@@ -245,7 +251,7 @@ export function extractAttributes(input: AttributeInput): Attributes {
     use: firstOf(fromTitleThenDescription(VOCABULARIES.use)),
     material: firstOf(fromTitleThenDescription(VOCABULARIES.material, materialBlocked)),
     size: sizeOf(texts),
-    model: modelOf(input.title, input.brand),
+    model: modelOf(input.modelTitle ?? input.title, input.brand),
     storage: unitValue(PATTERNS.storage, texts, (unit) => (/t|т/i.test(unit) ? 'TB' : 'GB')),
     memory: unitValue(PATTERNS.memory, texts, () => 'GB'),
     volume: unitValue(PATTERNS.volume, texts, (unit) => VOLUME_UNITS.get(unit.toLowerCase()) ?? 'l'),

@@ -32,8 +32,20 @@ export function buildTaxonomy(rows = TAXONOMY_ROWS): Taxonomy {
     if (nodes.has(id)) throw new Error(`taxonomy: duplicate id ${id}`);
     const parent = parentOf(id);
     if (parent !== null && !nodes.has(parent)) throw new Error(`taxonomy: ${id} comes before its parent`);
-    const phrases = keywords.split('|').map((p) => p.trim()).filter((p) => p.length > 0);
-    nodes.set(id, { id, en, bg, parent, leaf: !parents.has(id), keywords: phrases.map((phrase) => ({ phrase, keys: phraseKeys(phrase) })) });
+    // Phrases that reduce to the same keys (`battery` / `batteries`) count once.
+    const seen = new Set<string>();
+    const phrases = keywords
+      .split('|')
+      .map((phrase) => phrase.trim())
+      .filter((phrase) => phrase.length > 0)
+      .map((phrase) => ({ phrase, keys: phraseKeys(phrase) }))
+      .filter(({ keys }) => {
+        const key = keys.join(' ');
+        if (keys.length === 0 || seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    nodes.set(id, { id, en, bg, parent, leaf: !parents.has(id), keywords: phrases });
   }
   return { nodes, leaves: [...nodes.values()].filter((node) => node.leaf) };
 }

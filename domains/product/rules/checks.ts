@@ -37,7 +37,7 @@ export interface Rule {
 export const TITLE_MIN_CHARS = 20;
 export const TITLE_MAX_CHARS = 150;
 export const DESCRIPTION_MIN_CHARS = 50;
-export const DESCRIPTION_GOOD_CHARS = 150;
+export const DESCRIPTION_GOOD_CHARS = 100;
 export const DESCRIPTION_MAX_CHARS = 5000;
 
 /** Words never counted as keyword repetition. */
@@ -85,8 +85,10 @@ export function repeatsTitle(title: readonly Token[], description: readonly Toke
   const descriptionKeys = description.map((t) => t.key).join(' ');
   if (descriptionKeys === titleKeys) return true;
   const titleSet = new Set(title.map((t) => t.key));
+  const descriptionSet = new Set(description.map((t) => t.key));
+  const shared = [...titleSet].filter((key) => descriptionSet.has(key)).length;
   const extra = description.filter((t) => !titleSet.has(t.key)).length;
-  return extra <= 3 && description.length <= title.length + 6;
+  return shared >= 0.8 * titleSet.size && extra <= 3;
 }
 
 function list(values: readonly string[]): string {
@@ -225,7 +227,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     code: 'DESCRIPTION_REPEATS_TITLE', severity: 'warning', field: 'description', penalty: { description: 30 },
-    description: 'The description says what the title says: the same words, or the title plus at most three other words.',
+    description: 'The description says what the title says: at least 80% of the title\'s words and at most three other words.',
     check: (c) => (repeatsTitle(c.titleTokens, c.descriptionTokens) ? 'the description repeats the title; describe materials, size, use and care instead' : null),
   },
   {
@@ -288,12 +290,14 @@ export const RULES: readonly Rule[] = [
   },
   {
     code: 'LANGUAGE_MIXED', severity: 'info', field: 'description', penalty: {},
-    description: 'The title and the description are in different languages (one mostly Cyrillic, the other not).',
+    description: 'The description is Bulgarian and the title has no Cyrillic word, or the description is English and the title mostly Cyrillic (Latin brand and model names in a Bulgarian title are normal).',
     check: (c) => {
       if (c.description.length < 20) return null;
-      const title = detectLanguage(c.title, '').code;
       const description = detectLanguage('', c.description).code;
-      return title !== description ? `the title is in ${title === 'bg' ? 'Bulgarian' : 'English'} but the description in ${description === 'bg' ? 'Bulgarian' : 'English'}` : null;
+      const titleCyrillic = c.titleTokens.some((token) => token.cyrillic && token.lower.length >= 3);
+      if (description === 'bg' && !titleCyrillic) return 'the title is in English but the description in Bulgarian';
+      if (description === 'en' && detectLanguage(c.title, '').code === 'bg') return 'the title is in Bulgarian but the description in English';
+      return null;
     },
   },
 ];

@@ -21,7 +21,8 @@ function recaseWord(word: string, index: number, language: 'en' | 'bg', brands: 
   let replaced: string;
   if (brands.has(lower)) replaced = brands.get(lower)!;
   else if (ACRONYM_SET.has(lower) || /\d/.test(core)) replaced = core;
-  else if (language === 'bg') replaced = index === 0 ? capitalise(lower) : lower;
+  // Bulgarian: sentence case; a Latin word in a Bulgarian title is a name (brand, model) and is capitalised.
+  else if (language === 'bg') replaced = index === 0 || /^[a-z]/.test(lower) ? capitalise(lower) : lower;
   else if (index > 0 && SMALL_WORDS.has(lower)) replaced = lower;
   else replaced = lower.split('-').map(capitalise).join('-');
   return word.replace(core, replaced);

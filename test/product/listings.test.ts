@@ -1,0 +1,30 @@
+// The hand-written listings: category, language, the named attributes and the exact issue codes.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { analyzeProduct } from '../../domains/product/rules/analyze.ts';
+import { toProductInput } from '../../domains/product/queries/body.ts';
+import { LISTINGS } from './listings.ts';
+
+test('at least 40 listings, half of them Bulgarian', () => {
+  assert.ok(LISTINGS.length >= 40, `${LISTINGS.length} listings`);
+  const bulgarian = LISTINGS.filter((listing) => listing.expected.language === 'bg').length;
+  assert.ok(bulgarian * 2 >= LISTINGS.length, `${bulgarian} Bulgarian`);
+  assert.equal(new Set(LISTINGS.map((listing) => listing.name)).size, LISTINGS.length, 'names are unique');
+});
+
+for (const listing of LISTINGS) {
+  test(`listing: ${listing.name}`, () => {
+    const result = analyzeProduct(toProductInput(listing.input));
+    const { expected } = listing;
+    assert.equal(result.language.code, expected.language, 'language');
+    assert.equal(result.product.category.id, expected.category, `category (matched: ${result.product.category.path})`);
+    for (const [name, value] of Object.entries(expected.attributes ?? {})) {
+      assert.equal((result.attributes as unknown as Record<string, unknown>)[name], value, `attribute ${name}`);
+    }
+    assert.deepEqual(
+      result.issues.map((issue) => issue.code),
+      expected.issues,
+      `issues: ${JSON.stringify(result.issues.map((issue) => `${issue.code}: ${issue.message}`), null, 1)}`,
+    );
+  });
+}
