@@ -6,7 +6,9 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Database } from '../engine/database.ts';
-import { loadParquetInto, snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
+import { copyToParquetSql, datasetFile, loadDataset, orderBySql, type Dataset } from '../engine/dataset.ts';
+import { IMPORTS_DATASET } from '../engine/importLedger.ts';
+import { snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
 
 import { IngestRejectedError, MalformedSourceError } from './errors.ts';
 
@@ -26,9 +28,6 @@ export interface ImportRecord {
   rowCount: number;
 }
 
-export const IMPORT_COLUMNS = ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count'] as const;
-const IMPORT_ORDER = 'import_date, dataset, source_file, file_hash';
-
 export async function sha256OfFile(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -37,13 +36,11 @@ export async function sha256OfFile(file: string): Promise<string> {
 
 /** Creates the `imports` table in a scratch database and fills it from the snapshot; returns the records. */
 export async function loadImportLedger(db: Database, dataDir: string): Promise<ImportRecord[]> {
-  await db.run(`CREATE TABLE imports (dataset VARCHAR, source VARCHAR, source_file VARCHAR, source_url VARCHAR,
-    file_hash VARCHAR, import_date TIMESTAMP, row_count INTEGER)`);
-  await loadParquetInto(db, 'imports', dataDir, 'imports', IMPORT_COLUMNS);
+  await loadDataset(db, IMPORTS_DATASET, dataDir);
   const rows = await db.all(
     `SELECT dataset, source, source_file, source_url, file_hash,
             strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count
-       FROM imports ORDER BY ${IMPORT_ORDER}`,
+       FROM imports ORDER BY ${orderBySql(IMPORTS_DATASET)}`,
   );
   return rows.map((row) => ({
     dataset: String(row.dataset),
@@ -67,6 +64,7 @@ export async function appendImportRecords(db: Database, records: readonly Import
   }
 }
 
+/** A scratch table not declared as a Dataset yet, written as `SELECT *` in this order. */
 export interface TableToCommit {
   /** Table in the scratch database; written to `<dataDir>/<table>.parquet`. */
   table: string;
@@ -75,22 +73,31 @@ export interface TableToCommit {
 }
 
 /**
- * Writes the tables to Parquet in a temporary folder inside dataDir, then renames them into place,
- * `imports` last: until the ledger is renamed a re-run sees these files as new and redoes them, and
- * a failure before that leaves the previous snapshot as it was.
+ * Writes the datasets (each from the scratch table of its name) to Parquet in a temporary folder
+ * inside dataDir, then renames them into place, `imports` last: until the ledger is renamed a re-run
+ * sees these files as new and redoes them, and a failure before that leaves the previous snapshot as it was.
  */
-export async function commitTables(db: Database, dataDir: string, tables: readonly TableToCommit[]): Promise<void> {
-  const all = [...tables.filter((t) => t.table !== 'imports'), { table: 'imports', orderBy: IMPORT_ORDER }];
+export async function commitTables(db: Database, dataDir: string, tables: ReadonlyArray<Dataset | TableToCommit>): Promise<void> {
+  const all = [...tables.filter((t) => nameOf(t) !== IMPORTS_DATASET.name), IMPORTS_DATASET];
   const temporary = await mkdtemp(join(dataDir, '.tmp-ingest-'));
   try {
-    for (const { table, orderBy } of all) {
-      const target = sqlStringLiteral(join(temporary, `${table}.parquet`));
-      await db.run(`COPY (SELECT * FROM ${table} ORDER BY ${orderBy}) TO ${target} (FORMAT PARQUET)`);
+    for (const table of all) {
+      const file = join(temporary, `${nameOf(table)}.parquet`);
+      await db.run('columns' in table
+        ? copyToParquetSql(table, file)
+        : `COPY (SELECT * FROM ${table.table} ORDER BY ${table.orderBy}) TO ${sqlStringLiteral(file)} (FORMAT PARQUET)`);
     }
-    for (const { table } of all) await rename(join(temporary, `${table}.parquet`), snapshotFile(dataDir, table));
+    for (const table of all) {
+      const name = nameOf(table);
+      await rename(join(temporary, `${name}.parquet`), 'columns' in table ? datasetFile(dataDir, table) : snapshotFile(dataDir, name));
+    }
   } finally {
     await rm(temporary, { recursive: true, force: true });
   }
+}
+
+function nameOf(table: Dataset | TableToCommit): string {
+  return 'columns' in table ? table.name : table.table;
 }
 
 export interface NewFile<T> {

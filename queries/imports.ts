@@ -1,14 +1,10 @@
 // Import records of every dataset (dataset, source, file, hash, import date, rows).
 import type { Database } from '../engine/database.ts';
-import { loadParquetInto } from '../engine/parquet.ts';
-
-const IMPORT_COLUMNS = ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count'] as const;
+import { loadDataset } from '../engine/dataset.ts';
+import { IMPORTS_DATASET } from '../engine/importLedger.ts';
 
 export async function loadImports(db: Database, dataDir: string): Promise<void> {
-  await db.run(`CREATE TABLE imports (
-    dataset VARCHAR NOT NULL, source VARCHAR NOT NULL, source_file VARCHAR NOT NULL, source_url VARCHAR,
-    file_hash VARCHAR NOT NULL, import_date TIMESTAMP NOT NULL, row_count INTEGER NOT NULL)`);
-  await loadParquetInto(db, 'imports', dataDir, 'imports', IMPORT_COLUMNS);
+  await loadDataset(db, IMPORTS_DATASET, dataDir);
 }
 
 /** The newest import date of the snapshot (ISO timestamp), null when nothing was imported. */

@@ -4,11 +4,12 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { columnNames, loadDataset } from '../../../engine/dataset.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
   type ImportRecord, type NewFile,
 } from '../../../ingest/commit.ts';
+import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { parseSebraFile } from './detect.ts';
 import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
 
@@ -38,27 +39,15 @@ export interface IngestResult {
   skipped: string[];
 }
 
-const DATASET = 'sebra_payments';
+const DATASET = SEBRA_PAYMENTS.name;
 const PORTAL_DATASET_URL = 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24';
 
-const PAYMENT_COLUMNS =
-  'payment_date, currency, programme, programme_code, account_code, account_description, amount, payment_count, source_file';
-const DAY_COLUMNS = 'payment_date, currency, status, source_file';
-
-const CREATE_TABLES = [
-  `CREATE TABLE sebra_payments (payment_date DATE, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
-     account_code VARCHAR, account_description VARCHAR, amount DECIMAL(18,2), payment_count INTEGER, source_file VARCHAR)`,
-  'CREATE TABLE sebra_days (payment_date DATE, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
-  // Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
+// Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
+const CREATE_STAGING = [
   `CREATE TABLE stage_payments (payment_date VARCHAR, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
      account_code VARCHAR, account_description VARCHAR, amount VARCHAR, payment_count INTEGER, source_file VARCHAR)`,
   'CREATE TABLE stage_days (payment_date VARCHAR, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
 ];
-
-const ORDER = {
-  sebra_payments: 'payment_date, currency, programme, account_code, account_description, programme_code, amount, source_file',
-  sebra_days: 'payment_date, currency',
-} as const;
 
 function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): string | null {
   if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
@@ -108,7 +97,7 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
   await mkdir(opts.dataDir, { recursive: true });
   const db = await Database.open({ connections: 1 });
   try {
-    for (const sql of CREATE_TABLES) await db.run(sql);
+    for (const sql of CREATE_STAGING) await db.run(sql);
     const previousImports = await loadImportLedger(db, opts.dataDir);
     const { parsed, skipped } = await parseNewSebraFiles(db, files, new Set(previousImports.map((record) => record.fileHash)), opts);
     if (parsed.length === 0) return { imported: [], skipped };
@@ -128,23 +117,17 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
     await stageDays(db, parsed);
     await mergeStagedRows(db);
     await appendImportRecords(db, imported);
-    await commitTables(db, opts.dataDir, [
-      { table: 'sebra_payments', orderBy: ORDER.sebra_payments },
-      { table: 'sebra_days', orderBy: ORDER.sebra_days },
-    ]);
+    await commitTables(db, opts.dataDir, [SEBRA_PAYMENTS, SEBRA_DAYS]);
     return { imported, skipped };
   } finally {
     await db.close();
   }
 }
 
-/** Each snapshot file is `<table>.parquet`, read with the engine's one Parquet loader. */
+/** The snapshot's SEBRA tables as they are (empty when there is no snapshot yet), to merge into. */
 async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void> {
-  const tables = [
-    ['sebra_payments', PAYMENT_COLUMNS],
-    ['sebra_days', DAY_COLUMNS],
-  ] as const;
-  for (const [table, columns] of tables) await loadParquetInto(db, table, dataDir, table, columns.split(', '));
+  await loadDataset(db, SEBRA_PAYMENTS, dataDir);
+  await loadDataset(db, SEBRA_DAYS, dataDir);
 }
 
 async function stagePayments(db: Database, file: string, rows: SebraDayReport['rows']): Promise<void> {
@@ -177,10 +160,10 @@ async function mergeStagedRows(db: Database): Promise<void> {
   await db.run(`DELETE FROM sebra_payments WHERE payment_date IN (${covered})`);
   await db.run(`DELETE FROM sebra_days WHERE payment_date IN (${covered})`);
   await db.run(
-    `INSERT INTO sebra_payments (${PAYMENT_COLUMNS})
+    `INSERT INTO sebra_payments (${columnNames(SEBRA_PAYMENTS).join(', ')})
      SELECT CAST(payment_date AS DATE), currency, programme, programme_code, account_code, account_description,
             CAST(amount AS DECIMAL(18,2)), payment_count, source_file
        FROM stage_payments`,
   );
-  await db.run(`INSERT INTO sebra_days (${DAY_COLUMNS}) SELECT CAST(payment_date AS DATE), currency, status, source_file FROM stage_days`);
+  await db.run(`INSERT INTO sebra_days (${columnNames(SEBRA_DAYS).join(', ')}) SELECT CAST(payment_date AS DATE), currency, status, source_file FROM stage_days`);
 }

@@ -1,0 +1,21 @@
+// The import ledger, imports.parquet: one row per imported source file, written by every source's
+// ingest (ingest/commit.ts) and read by the service (queries/imports.ts). It belongs to the snapshot
+// format rather than to one domain, and the engine is the one module both sides may import.
+import { defineDataset } from './dataset.ts';
+
+export const IMPORTS_DATASET = defineDataset({
+  name: 'imports',
+  columns: [
+    { name: 'dataset', type: 'VARCHAR', notNull: true },
+    /** Source format id (for example 'mof-xlsx', 'mvr-json'). */
+    { name: 'source', type: 'VARCHAR', notNull: true },
+    /** Base name of the imported file. */
+    { name: 'source_file', type: 'VARCHAR', notNull: true },
+    { name: 'source_url', type: 'VARCHAR' },
+    /** sha256 of the file bytes, hex. */
+    { name: 'file_hash', type: 'VARCHAR', notNull: true },
+    { name: 'import_date', type: 'TIMESTAMP', notNull: true },
+    { name: 'row_count', type: 'INTEGER', notNull: true },
+  ],
+  orderBy: ['import_date', 'dataset', 'source_file', 'file_hash'],
+});
