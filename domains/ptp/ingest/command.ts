@@ -1,18 +1,12 @@
 // npm run ingest -- ptp <file-or-folder> [--source-url URL]
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { PTP_FILE_EXTENSIONS } from './parse.ts';
 import { ingestPtpFiles } from './snapshot.ts';
 
 /** .json and .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
-export async function ptpSourceFiles(path: string): Promise<string[]> {
-  if (!(await stat(path)).isDirectory()) return [path];
-  const names = await readdir(path);
-  return names
-    .filter((name) => (PTP_FILE_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase()))
-    .sort()
-    .map((name) => join(path, name));
+export function ptpSourceFiles(path: string): Promise<string[]> {
+  return sourceFiles(path, PTP_FILE_EXTENSIONS);
 }
 
 export const ptpIngestCommand: IngestCommand = {

@@ -5,46 +5,25 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { createTableSql, loadDataset } from '../../../engine/dataset.ts';
 import {
   appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile,
 } from '../../../ingest/commit.ts';
+import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
 import { parsePtpFile } from './parse.ts';
 import type { CoordinateFix, PtpFile } from './types.ts';
 
-export const PTP_DATASET = 'ptp_crashes';
-export const PTP_TABLES = { crashes: 'ptp_crashes', locations: 'ptp_locations' } as const;
+/** The dataset name of the import records. */
+export const PTP_DATASET = PTP_CRASHES.name;
+export const PTP_TABLES = { crashes: PTP_CRASHES.name, locations: PTP_LOCATIONS.name } as const;
 export const PTP_DATASET_URL = 'https://data.egov.bg/data/view/4b948dd7-c9ef-4239-b2de-9b8e1c312467';
-
-export const CRASH_COLUMNS = [
-  'crash_datetime', 'region_code', 'region', 'municipality', 'location', 'crash_type', 'ptp_place',
-  'latitude', 'longitude', 'died_count', 'injured_count', 'participant_count', 'is_major', 'location_id',
-  'source_file', 'source_row',
-] as const;
-export const LOCATION_COLUMNS = ['location_id', 'latitude', 'longitude', 'radius_m', 'region', 'location', 'crash_count'] as const;
-
-export const CREATE_CRASHES = `CREATE TABLE ptp_crashes (
-  crash_datetime TIMESTAMP NOT NULL, region_code VARCHAR NOT NULL, region VARCHAR NOT NULL, municipality VARCHAR,
-  location VARCHAR, crash_type VARCHAR, ptp_place VARCHAR, latitude DECIMAL(11,8), longitude DECIMAL(11,8),
-  died_count INTEGER NOT NULL, injured_count INTEGER NOT NULL, participant_count INTEGER, is_major BOOLEAN NOT NULL,
-  location_id BIGINT, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL)`;
-export const CREATE_LOCATIONS = `CREATE TABLE ptp_locations (
-  location_id BIGINT NOT NULL, latitude DECIMAL(11,8) NOT NULL, longitude DECIMAL(11,8) NOT NULL, radius_m INTEGER NOT NULL,
-  region VARCHAR NOT NULL, location VARCHAR, crash_count INTEGER NOT NULL)`;
 
 // Staging holds only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
 const CREATE_STAGE = `CREATE TABLE stage_crashes (
   crash_datetime VARCHAR, region_code VARCHAR, region VARCHAR, municipality VARCHAR, location VARCHAR,
   crash_type VARCHAR, ptp_place VARCHAR, latitude VARCHAR, longitude VARCHAR, died_count INTEGER,
   injured_count INTEGER, participant_count INTEGER, is_major VARCHAR, source_file VARCHAR, source_row INTEGER)`;
-
-const ORDER = {
-  ptp_crashes:
-    'crash_datetime, region_code, municipality, location, latitude, longitude, crash_type, ptp_place, died_count, ' +
-    'injured_count, participant_count, is_major, source_file, source_row',
-  ptp_locations: 'location_id',
-} as const;
 
 export interface PtpIngestOptions {
   dataDir: string;
@@ -94,7 +73,7 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
   await mkdir(options.dataDir, { recursive: true });
   const db = await Database.open({ connections: 1 });
   try {
-    for (const sql of [CREATE_CRASHES, CREATE_LOCATIONS, CREATE_STAGE]) await db.run(sql);
+    for (const sql of [createTableSql(PTP_LOCATIONS), CREATE_STAGE]) await db.run(sql);
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === PTP_DATASET).map((r) => r.fileHash));
     const { parsed, skipped } = await parseNewPtpFiles(files, known, options);
@@ -113,15 +92,12 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
       rowCount: p.records.length,
     }));
 
-    await loadParquetInto(db, 'ptp_crashes', options.dataDir, PTP_TABLES.crashes, CRASH_COLUMNS);
+    await loadDataset(db, PTP_CRASHES, options.dataDir);
     await stage(db, parsed);
     await merge(db, parsed);
     const clusters = await buildClusters(db);
     await appendImportRecords(db, imported);
-    await commitTables(db, options.dataDir, [
-      { table: 'ptp_crashes', orderBy: ORDER.ptp_crashes },
-      { table: 'ptp_locations', orderBy: ORDER.ptp_locations },
-    ]);
+    await commitTables(db, options.dataDir, [PTP_CRASHES, PTP_LOCATIONS]);
     const [{ crashes }] = await db.all('SELECT count(*)::INTEGER AS crashes FROM ptp_crashes');
     return { imported, skipped, coordinates, crashes: Number(crashes), clusters };
   } finally {
