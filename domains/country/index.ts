@@ -5,6 +5,7 @@ import { loadWorldBank } from '../../ingest/worldbank/load.ts';
 import type { Database } from '../../engine/database.ts';
 import { defineDomain } from '../contract.ts';
 import { oecdIngestCommand } from './ingest/oecdCommand.ts';
+import { countrySampleSource } from './ingest/sampleSource.ts';
 import { getCountryStructure, getDebtBurden, getEnergyDependency, getTradeOpenness } from './queries/analytics.ts';
 import { getCoopCountry, getCoopSeries } from './queries/coop.ts';
 import { loadCoop } from './queries/coopTables.ts';
@@ -38,5 +39,16 @@ export const countryDomain = defineDomain({
   ],
   load: loadCountry,
   coverage: [coopCoverage, devbankCoverage],
-  sources: [],
+  sources: [
+    {
+      command: oecdIngestCommand,
+      sample: countrySampleSource,
+      bench: {
+        factors: { x10: 10, x100: 40 },
+        note:
+          'scale = the number of monthly OECD Data Explorer vintages kept (every vintage is held, the newest served): rows grow with it, ' +
+          'served series do not; the WDI sample is the same at every tier. x100 uses 40 vintages (about 1.2 million OECD rows) to keep the sample ingest short',
+      },
+    },
+  ],
 });

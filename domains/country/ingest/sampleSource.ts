@@ -1,0 +1,38 @@
+// Country data on a fresh clone: the generated OECD files (each vintage folder ingested with its
+// vintage, oldest first) and the generated WDI bulk CSVs, ingested like real ones.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
+import { ingestWorldBankFiles } from '../../../ingest/worldbank/snapshot.ts';
+import { worldBankIndicatorsInSnapshot } from '../../../ingest/worldbank/load.ts';
+import { COOP_DATASET } from '../datasets.ts';
+import { DEVBANK_WDI_IDS } from '../indicators.ts';
+import { oecdSourceFiles } from './oecdCommand.ts';
+import { generateCountrySample } from './sample.ts';
+import { ingestOecdFiles } from './oecdSnapshot.ts';
+
+export const countrySampleSource: SampleSource = {
+  name: 'country',
+  async isLoaded(dataDir) {
+    if (!(await fileExists(join(dataDir, `${COOP_DATASET}.parquet`)))) return false;
+    const loaded = new Set(await worldBankIndicatorsInSnapshot(dataDir));
+    return DEVBANK_WDI_IDS.every((id) => loaded.has(id));
+  },
+  generate: async (sampleDir, options) => {
+    await generateCountrySample(sampleDir, { scale: options?.scale });
+  },
+  async ingest({ dataDir, sampleDir, log }) {
+    let files = 0;
+    let rows = 0;
+    const oecdDir = join(sampleDir, 'oecd');
+    for (const vintage of (await readdir(oecdDir)).filter((name) => /^\d{4}-\d{2}$/.test(name)).sort()) {
+      const { imported } = await ingestOecdFiles(await oecdSourceFiles(join(oecdDir, vintage)), { dataDir, vintage });
+      files += imported.length;
+      rows += imported.reduce((sum, record) => sum + record.rowCount, 0);
+    }
+    const { imported } = await ingestWorldBankFiles({ dataDir, path: join(sampleDir, 'worldbank'), log });
+    files += imported.length;
+    rows += imported.reduce((sum, record) => sum + record.rowCount, 0);
+    return { files, rows };
+  },
+};
