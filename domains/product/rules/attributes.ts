@@ -137,7 +137,7 @@ function decimal(text: string): string {
 }
 
 const PATTERNS = {
-  sizeLabelled: new RegExp(`(?:size|sz|размер|номер|номерация|ръст|eu|р\\.|н\\.)\\s*[:#]?\\s*(\\d{2,3}(?:[.,]5)?(?:\\s*[-/]\\s*\\d{2,3}(?:[.,]5)?)?|[2-5]?X{0,3}[SML]|XXS|[2-5]XL)${NOT_LETTER}`, 'iu'),
+  sizeLabelled: new RegExp(`(?<![\\p{L}])(?:size|sz|размер|номер|ръст|eu|р\\.|н\\.)(?![\\p{L}])\\s*[:#]?\\s*(\\d{2,3}(?:[.,]5)?(?:\\s*[-/]\\s*\\d{2,3}(?:[.,]5)?)?|[2-5]?X{0,3}[SML]|XXS|[2-5]XL)${NOT_LETTER}`, 'iu'),
   sizeLetters: new RegExp(`(?<![\\p{L}\\p{N}])(XXS|XS|XXXL|XXL|XL|[2-5]XL)${NOT_LETTER}`, 'u'),
   sizeRange: new RegExp(`(?<![\\p{L}\\p{N}])((?:XS|S|M|L|XL|XXL)(?:\\s*[/-]\\s*(?:XS|S|M|L|XL|XXL|XXXL)){1,6})${NOT_LETTER}`, 'u'),
   sizeEuAfter: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{2}(?:[.,]5)?)\\s*(?:eu|ЕС)${NOT_LETTER}`, 'iu'),
