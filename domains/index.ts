@@ -5,6 +5,7 @@ import type { Domain } from './contract.ts';
 import { loadDomains, routesOf } from './registry.ts';
 import { agrifoodDomain } from './agrifood/index.ts';
 import { cardgameDomain } from './cardgame/index.ts';
+import { macroDomain } from './macro/index.ts';
 import { ptpDomain } from './ptp/index.ts';
 import { sebraDomain } from './sebra/index.ts';
 import { tradeDomain } from './trade/index.ts';
@@ -16,6 +17,7 @@ export const DOMAINS: readonly Domain[] = [
   cardgameDomain,
   agrifoodDomain,
   tradeDomain,
+  macroDomain,
 ];
 
 /** Every route of every domain. */
