@@ -158,8 +158,16 @@ describe('country cards', () => {
     const no = await ok('/api/v1/energy/profile/NO');
     assert.deepEqual([no.available, no.statsoffice.available, no.devbank.available], [false, false, false]);
     assert.equal(no.devbank.energy_imports_pct.indicator_code, 'EG.IMP.CONS.ZS');
+    // WDI (ISO3): DEU imports 2021 blank -> 2020 63.5; renewables 2021 19.4; GRC -> EL 81.2 (2021), no renewables.
     const de = await ok('/api/v1/energy/profile/DE');
     assert.deepEqual([de.available, de.statsoffice.available], [true, true]);
+    assert.deepEqual(de.devbank, {
+      available: true,
+      energy_imports_pct: { available: true, value: 63.5, year: 2020, indicator_code: 'EG.IMP.CONS.ZS' },
+      renewable_share_pct: { available: true, value: 19.4, year: 2021, indicator_code: 'EG.FEC.RNEW.ZS' },
+    });
+    const el = await ok('/api/v1/energy/profile/gr');
+    assert.deepEqual([el.geo, el.devbank.available, el.devbank.energy_imports_pct.value, el.devbank.renewable_share_pct.available], ['EL', true, 81.2, false]);
   });
 
   test('balance: latest complete year, import dependency on GAE, mix; GR names EL', async () => {

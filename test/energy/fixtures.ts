@@ -11,6 +11,8 @@ import { createApp } from '../../http/app.ts';
 import { loadImports } from '../../queries/imports.ts';
 import { loadEurostat, writeEurostatTsv, type EurostatWriteRow } from '../../ingest/eurostat/load.ts';
 import { ingestEurostatFiles } from '../../ingest/eurostat/snapshot.ts';
+import { loadWorldBank, writeWdiBulkCsv } from '../../ingest/worldbank/load.ts';
+import { ingestWorldBankFiles } from '../../ingest/worldbank/snapshot.ts';
 import { ingestEtsFiles, loadEtsSnapshot } from '../../domains/energy/ingest/etsSnapshot.ts';
 import { buildEnergy, energyRoutes } from '../../domains/energy/queries/index.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -130,6 +132,21 @@ export async function writeEnergyFixture(): Promise<{ root: string; dataDir: str
   await writeFile(path.join(source, 'installation.csv'), INSTALLATION_CSV);
   await writeFile(path.join(source, 'compliance.csv'), COMPLIANCE_CSV);
   await ingestEtsFiles([path.join(source, 'compliance.csv'), path.join(source, 'installation.csv')], { dataDir, now: () => FIXTURE_NOW });
+  await mkdir(path.join(source, 'wdi'), { recursive: true });
+  await writeWdiBulkCsv(path.join(source, 'wdi', 'API_EG.IMP.CONS.ZS_DS2_en_csv_v2_1.csv'),
+    { code: 'EG.IMP.CONS.ZS', name: 'Energy imports, net (% of energy use)', lastUpdated: '2025-07-01' }, [
+      { country_code: 'DEU', country_name: 'Germany', year: 2019, value: 60 },
+      { country_code: 'DEU', country_name: 'Germany', year: 2020, value: 63.5 },
+      { country_code: 'DEU', country_name: 'Germany', year: 2021, value: null },
+      { country_code: 'GRC', country_name: 'Greece', year: 2021, value: 81.2 },
+      { country_code: 'EUU', country_name: 'European Union', year: 2021, value: 57 },
+    ]);
+  await writeWdiBulkCsv(path.join(source, 'wdi', 'API_EG.FEC.RNEW.ZS_DS2_en_csv_v2_2.csv'),
+    { code: 'EG.FEC.RNEW.ZS', name: 'Renewable energy consumption (% of total final energy consumption)', lastUpdated: '2025-07-01' }, [
+      { country_code: 'DEU', country_name: 'Germany', year: 2020, value: 19.1 },
+      { country_code: 'DEU', country_name: 'Germany', year: 2021, value: 19.4 },
+    ]);
+  await ingestWorldBankFiles({ dataDir, path: path.join(source, 'wdi'), now: () => FIXTURE_NOW });
   return { root, dataDir };
 }
 
@@ -138,6 +155,7 @@ export async function startEnergyApp(dataDir: string, cleanup?: string): Promise
   const db = await Database.open();
   await loadImports(db, dataDir);
   await loadEurostat(db, dataDir);
+  await loadWorldBank(db, dataDir);
   await loadEtsSnapshot(db, dataDir);
   await buildEnergy(db);
   await db.lockDown();
