@@ -5,6 +5,7 @@ import type { Domain } from './contract.ts';
 import { loadDomains, routesOf } from './registry.ts';
 import { agrifoodDomain } from './agrifood/index.ts';
 import { cardgameDomain } from './cardgame/index.ts';
+import { energyDomain } from './energy/index.ts';
 import { macroDomain } from './macro/index.ts';
 import { ptpDomain } from './ptp/index.ts';
 import { sebraDomain } from './sebra/index.ts';
@@ -18,6 +19,7 @@ export const DOMAINS: readonly Domain[] = [
   agrifoodDomain,
   tradeDomain,
   macroDomain,
+  energyDomain,
 ];
 
 /** Every route of every domain. */

@@ -94,8 +94,10 @@ describe('/openapi.json', () => {
         }
         for (const [name, spec] of Object.entries(route.params)) {
           if (inPath.includes(name) || !spec.in.includes('query')) continue;
-          const param = op.parameters.find((p: any) => p.name === name && p.in === 'query');
-          assert.ok(param, `${op.operationId}: no query parameter ${name}`);
+          // A parameter family (dim.<key>=<value>) is shown under its key form.
+          const shown = spec.family ? `${spec.family.prefix}<key>` : name;
+          const param = op.parameters.find((p: any) => p.name === shown && p.in === 'query');
+          assert.ok(param, `${op.operationId}: no query parameter ${shown}`);
           assert.equal(param.required, Boolean(spec.required), `${op.operationId}.${name} required`);
           assert.deepEqual(param.schema, spec.schema, `${op.operationId}.${name} schema (type, default, limits, enum)`);
         }
@@ -172,7 +174,10 @@ describe('human documents', () => {
       assert.ok(html.includes(`id="${route.tag}-${route.id}"`.replace(/[^A-Za-z0-9_"=-]/g, '_')), `section of ${route.id}`);
       for (const path of route.paths) assert.ok(html.includes(`<code>${escapeHtml(path)}</code>`), `${route.id} path ${path}`);
       for (const example of route.examples) assert.ok(html.includes(escapeHtml(shellQuote(BASE + example))), `${route.id} example ${example}`);
-      for (const name of Object.keys(route.params)) assert.ok(html.includes(`<td><code>${escapeHtml(name)}</code></td>`), `${route.id} param ${name}`);
+      for (const [name, spec] of Object.entries(route.params)) {
+        const shown = spec.family ? `${spec.family.prefix}<key>` : name;
+        assert.ok(html.includes(`<td><code>${escapeHtml(shown)}</code></td>`), `${route.id} param ${shown}`);
+      }
       assert.ok(html.includes(`data-domain="${route.tag}"`), `domain ${route.tag}`);
     }
     assert.ok(html.includes('USD 0.01'));
