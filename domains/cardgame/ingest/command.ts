@@ -1,14 +1,12 @@
 // npm run ingest -- cardgame <file-or-folder> [--lang en|bg] [--source-url URL]
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { CARD_LANGUAGES, languageFromFileName, type CardLanguage } from './parse.ts';
 import { ingestCardSets } from './snapshot.ts';
 
 /** The .json files of a folder sorted by name, or the file itself. */
-export async function cardSourceFiles(path: string): Promise<string[]> {
-  if (!(await stat(path)).isDirectory()) return [path];
-  return (await readdir(path)).filter((name) => extname(name).toLowerCase() === '.json').sort().map((name) => join(path, name));
+export function cardSourceFiles(path: string): Promise<string[]> {
+  return sourceFiles(path, ['.json']);
 }
 
 /** Groups files by language: --lang for all of them, or each file's name (cards.bgBG.json, ...). */

@@ -4,23 +4,13 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { CARDGAME_CARDS } from '../datasets.ts';
 import { parseCardFile, type CardLanguage, type CardRecord } from './parse.ts';
 
-export const CARD_TABLE = 'cardgame_cards';
+export const CARD_TABLE = CARDGAME_CARDS.name;
 export const CARD_SOURCE_URL = 'https://api.hearthstonejson.com/v1/latest/';
-export const CARD_COLUMNS = [
-  'lang', 'id', 'dbf_id', 'name', 'card_class', 'classes', 'class_members', 'collectible', 'cost', 'attack', 'health', 'durability', 'armor',
-  'rarity', 'card_set', 'type', 'text', 'flavor', 'artist', 'race', 'spell_school', 'mechanics', 'source_file', 'file_hash',
-] as const;
-
-export const CREATE_CARD_TABLE = `CREATE TABLE ${CARD_TABLE} (
-  lang VARCHAR NOT NULL, id VARCHAR NOT NULL, dbf_id INTEGER NOT NULL, name VARCHAR NOT NULL, card_class VARCHAR NOT NULL,
-  classes VARCHAR[] NOT NULL, class_members VARCHAR[] NOT NULL, collectible BOOLEAN NOT NULL, cost INTEGER, attack INTEGER, health INTEGER, durability INTEGER,
-  armor INTEGER, rarity VARCHAR, card_set VARCHAR, type VARCHAR, text VARCHAR, flavor VARCHAR, artist VARCHAR, race VARCHAR,
-  spell_school VARCHAR, mechanics VARCHAR[] NOT NULL, source_file VARCHAR NOT NULL, file_hash VARCHAR NOT NULL)`;
-
 // Lists travel as JSON text through the appender (VARCHAR and INTEGER only) and become lists on insert.
 const CREATE_STAGE = `CREATE TABLE stage_cards (
   lang VARCHAR, id VARCHAR, dbf_id INTEGER, name VARCHAR, card_class VARCHAR, classes VARCHAR, class_members VARCHAR, collectible INTEGER,
@@ -60,10 +50,9 @@ export async function ingestCardSets(sets: ReadonlyMap<CardLanguage, readonly st
   await mkdir(options.dataDir, { recursive: true });
   const db = await Database.open({ connections: 1 });
   try {
-    await db.run(CREATE_CARD_TABLE);
     await db.run(CREATE_STAGE);
     await loadImportLedger(db, options.dataDir);
-    await loadParquetInto(db, CARD_TABLE, options.dataDir, CARD_TABLE, CARD_COLUMNS);
+    await loadDataset(db, CARDGAME_CARDS, options.dataDir);
 
     const batches: Array<{ lang: CardLanguage; file: string; hash: string; cards: CardRecord[] }> = [];
     const skipped: string[] = [];
@@ -104,7 +93,7 @@ export async function ingestCardSets(sets: ReadonlyMap<CardLanguage, readonly st
              source_file, file_hash
       FROM stage_cards`);
     await appendImportRecords(db, imported);
-    await commitTables(db, options.dataDir, [{ table: CARD_TABLE, orderBy: 'lang, dbf_id' }]);
+    await commitTables(db, options.dataDir, [CARDGAME_CARDS]);
     return { imported, skipped };
   } finally {
     await db.close();
