@@ -2,14 +2,10 @@
 // Client errors carry their message; anything unexpected is a 500 that reveals no internals.
 import type Koa from 'koa';
 import { QueryTimeoutError } from '../engine/database.ts';
-import { ApiError, type ErrorCode } from '../queries/shared/errors.ts';
-
-/** Codes of the payment layer, besides the catalog's. */
-export type PaymentErrorCode =
-  | 'payment_required' | 'invalid_payment' | 'payment_in_progress' | 'payments_not_configured' | 'facilitator_unavailable';
+import { ApiError, codeForStatus, type ErrorCode } from '../queries/shared/errors.ts';
 
 export interface ErrorBody {
-  error: { status: number; code: ErrorCode | PaymentErrorCode; message: string; param: string | null };
+  error: { status: number; code: ErrorCode; message: string; param: string | null };
 }
 
 export function errorBody(status: number, code: ErrorBody['error']['code'], message: string, param: string | null = null): ErrorBody {
@@ -20,9 +16,8 @@ function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ApiError) return errorBody(error.status, error.code, error.message, error.param);
   if (error instanceof QueryTimeoutError) return errorBody(503, 'timeout', 'the query took too long; try a narrower window');
   const status = (error as { status?: number }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose) {
-    return errorBody(status, 'invalid_parameter', (error as Error).message);
-  }
+  const code = typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: boolean }).expose ? codeForStatus(status) : null;
+  if (code) return errorBody(status!, code, (error as Error).message);
   return errorBody(500, 'internal_error', 'internal error');
 }
 

@@ -1,8 +1,41 @@
 // Client-facing errors. The HTTP layer renders them as
 // {"error": {"status", "code", "message", "param"}}; anything else becomes a 500 without internals.
+// Every code the service sends is declared here once, with its status and meaning (the OpenAPI
+// lists them per operation from this table).
 
-export type ErrorCode = 'invalid_parameter' | 'not_found' | 'method_not_allowed' | 'not_acceptable' | 'internal_error' | 'timeout'
-  | 'license_not_approved';
+export interface ErrorCodeInfo {
+  /** The HTTP statuses the code is sent with (the first is the usual one). */
+  statuses: readonly number[];
+  description: string;
+}
+
+export const ERROR_CODES = {
+  invalid_parameter: { statuses: [400], description: 'A parameter (or body field) is missing or invalid; `param` names it. Never charged.' },
+  bad_request: { statuses: [400], description: 'The request itself is malformed (not one of its parameters); other client errors of the HTTP layer keep their own 4xx status. Never charged.' },
+  invalid_payment: { statuses: [400], description: 'PAYMENT-SIGNATURE is not a decodable x402 payment payload.' },
+  payment_required: { statuses: [402], description: 'Payment required: the x402 v2 challenge is in the PAYMENT-REQUIRED header; `reason` says why a given payment was refused.' },
+  not_found: { statuses: [404], description: 'No such resource, or no data for the requested selection.' },
+  method_not_allowed: { statuses: [405, 501], description: 'The path does not take this method (the Allow header lists those it takes).' },
+  not_acceptable: { statuses: [406], description: 'None of the formats in Accept (or `format`) is offered by this route.' },
+  payment_in_progress: { statuses: [409], description: 'The same payment is being used by another request; one payment buys one answer.' },
+  payload_too_large: { statuses: [413], description: 'The request body is larger than the route accepts. Never charged.' },
+  unsupported_media_type: { statuses: [415], description: 'The request body is not of a content type the route accepts. Never charged.' },
+  license_not_approved: { statuses: [451], description: 'A source series the route needs is not licensed (APPROVED) by the operator. Never charged.' },
+  internal_error: { statuses: [500], description: 'An unexpected failure; nothing was charged.' },
+  facilitator_unavailable: { statuses: [503, 502], description: 'The payment facilitator did not answer (503) or answered nonsense (502); nothing was charged, retry shortly.' },
+  payments_not_configured: { statuses: [503], description: 'Payments are not configured on this server; only exempt clients are served paid routes.' },
+  timeout: { statuses: [503], description: 'The query took too long; try a narrower selection.' },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The code of an HTTP error raised below the catalog (Koa, body parsing) by its status: never invalid_parameter, which names a parameter; any other 4xx is bad_request. */
+export function codeForStatus(status: number): ErrorCode | null {
+  for (const [code, info] of Object.entries(ERROR_CODES) as Array<[ErrorCode, ErrorCodeInfo]>) {
+    if (code !== 'invalid_parameter' && info.statuses.includes(status) && status !== 402) return code;
+  }
+  return status >= 400 && status < 500 ? 'bad_request' : null;
+}
 
 export class ApiError extends Error {
   constructor(
