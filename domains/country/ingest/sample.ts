@@ -13,9 +13,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { createRequire } from 'node:module';
-import countries from 'i18n-iso-countries';
 import { Random } from '../../../ingest/random.ts';
+import { findIsoCountryByAlpha3 } from '../../../reference/countries.ts';
 import { writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow } from '../../../ingest/worldbank/write.ts';
 import { DEVBANK_INDICATORS } from '../indicators.ts';
 
@@ -101,8 +100,7 @@ function revise(value: number, key: string, age: number, decimals: number): numb
   return round(value + (new Random(`${key}|rev|${age}`).next() - 0.5) * 0.2 * Math.min(age, 6), decimals);
 }
 
-countries.registerLocale(createRequire(import.meta.url)('i18n-iso-countries/langs/en.json'));
-const label = (iso3: string) => countries.getName(iso3, 'en') ?? iso3;
+const label = (iso3: string) => findIsoCountryByAlpha3(iso3)?.name ?? iso3;
 
 /** The monthly vintage `age` months before SAMPLE_VINTAGE. */
 export function vintageMonth(age: number): string {

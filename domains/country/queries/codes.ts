@@ -1,19 +1,9 @@
 // Country codes and series codes of the country domain. Countries are ISO 3166 (the maintained
 // i18n-iso-countries package gives the codes and English names); the sources' aggregates (OECD,
 // G-7, EA19 of the OECD; EUU, WLD, HIC of the World Bank) are known from the loaded data.
-import { createRequire } from 'node:module';
-import countries from 'i18n-iso-countries';
 import type { ParamSpec } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
-
-const require = createRequire(import.meta.url);
-countries.registerLocale(require('i18n-iso-countries/langs/en.json'));
-
-/** Codes the EU statistics office uses instead of ISO 3166 alpha-2 (Greece, the United Kingdom). */
-const ISO2_ALIASES: ReadonlyMap<string, string> = new Map([
-  ['EL', 'GR'],
-  ['UK', 'GB'],
-]);
+import { findIsoCountryByAlpha2, findIsoCountryByAlpha3, type IsoCountry } from '../../../reference/countries.ts';
 
 export interface Place {
   /** ISO 3166 alpha-2 (null for an aggregate). */
@@ -24,19 +14,17 @@ export interface Place {
   aggregate: boolean;
 }
 
+const placeOf = (country: IsoCountry | null): Place | null =>
+  country ? { iso2: country.iso2, iso3: country.iso3, name: country.name, aggregate: false } : null;
+
+/** An ISO 3166 alpha-3 code, any case (the shared ISO tables of reference/countries.ts). */
 export function isoCountry(iso3: string): Place | null {
-  const code = iso3.toUpperCase();
-  if (!/^[A-Z]{3}$/.test(code)) return null;
-  const iso2 = countries.alpha3ToAlpha2(code);
-  if (!iso2) return null;
-  return { iso2, iso3: code, name: countries.getName(code, 'en') ?? code, aggregate: false };
+  return placeOf(findIsoCountryByAlpha3(iso3));
 }
 
+/** An ISO 3166 alpha-2 code, any case; EL and UK are read as GR and GB. */
 function isoFromAlpha2(alpha2: string): Place | null {
-  const code = ISO2_ALIASES.get(alpha2.toUpperCase()) ?? alpha2.toUpperCase();
-  if (!/^[A-Z]{2}$/.test(code)) return null;
-  const iso3 = countries.alpha2ToAlpha3(code);
-  return iso3 ? isoCountry(iso3) : null;
+  return placeOf(findIsoCountryByAlpha2(alpha2));
 }
 
 /** The ISO3 code of a valid ISO2 code (EL, UK too), else null. */

@@ -5,13 +5,20 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { limitParam } from '../../../queries/shared/params.ts';
+import { page, type Page } from '../../../queries/kinds/page.ts';
 import { COOP_INDICATORS, COOP_INFO, type CoopIndicator } from '../indicators.ts';
 import { countryPathParam, iso3OfIso2, isoCountry, parseSeriesCode, resolveIso3, seriesCodeParam, unknownSeries, type Place } from './codes.ts';
 import { coopCountryResponse, coopSeriesResponse, placeOut } from './schemas.ts';
 
 export const SERIES_LIMIT_DEFAULT = 120;
 export const SERIES_LIMIT_MAX = 10_000;
+
+/** `limit` of the series endpoints (the page kind): default 120 observations, newest first. */
+export const seriesPage = page({
+  default: SERIES_LIMIT_DEFAULT,
+  maximum: SERIES_LIMIT_MAX,
+  description: `Most observations returned, newest first (default ${SERIES_LIMIT_DEFAULT}, at most ${SERIES_LIMIT_MAX}).`,
+});
 
 /** An OECD area: an ISO3 country, or an aggregate present in the OECD data (OECD, G-7, EA19, ...). */
 export async function coopAggregate(db: Database, code: string): Promise<Place | null> {
@@ -27,7 +34,7 @@ const observationsOf = (rows: Row[]) => rows.map((row) => ({ period: row.period,
 
 interface SeriesParams {
   series_code: string;
-  limit: number;
+  page: Page;
 }
 
 export const getCoopSeries = defineRoute<SeriesParams>({
@@ -48,12 +55,12 @@ export const getCoopSeries = defineRoute<SeriesParams>({
   paid: true,
   params: {
     series_code: seriesCodeParam('COOP', 'COOP_CLI_USA', COOP_INDICATORS),
-    limit: limitParam('Most observations returned, newest first (default 120).', { default: SERIES_LIMIT_DEFAULT, maximum: SERIES_LIMIT_MAX }),
   },
+  inputs: { page: seriesPage },
   response: coopSeriesResponse,
   listRows: (body) => body.observations as Row[],
   listColumns: () => ['period', 'value', 'vintage'],
-  async handle({ series_code, limit }, { db }) {
+  async handle({ series_code, page: { limit } }, { db }) {
     const series = parseSeriesCode(series_code, 'COOP', 'series_code', 'COOP_CLI_USA', COOP_INDICATORS);
     if (!isCoopIndicator(series.indicator)) {
       throw unknownSeries(series.code, `the indicator ${series.indicator} is not one of ${COOP_INDICATORS.join(', ')}`);

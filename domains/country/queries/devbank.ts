@@ -5,10 +5,10 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { limitParam } from '../../../queries/shared/params.ts';
+import { page, type Page } from '../../../queries/kinds/page.ts';
 import { DEVBANK_BY_CODE, DEVBANK_INDICATORS } from '../indicators.ts';
 import { countryPathParam, iso3OfIso2, isoCountry, parseSeriesCode, resolveIso3, seriesCodeParam, unknownSeries, type Place } from './codes.ts';
-import { SERIES_LIMIT_DEFAULT, SERIES_LIMIT_MAX } from './coop.ts';
+import { seriesPage } from './coop.ts';
 import { devbankLatest, type DevbankValue } from './devbankTables.ts';
 import { devbankCountryResponse, devbankSeriesResponse, placeOut } from './schemas.ts';
 
@@ -34,7 +34,7 @@ export function yearValueOut(value: DevbankValue | undefined) {
 
 interface SeriesParams {
   series_code: string;
-  limit: number;
+  page: Page;
 }
 
 export const getDevbankSeries = defineRoute<SeriesParams>({
@@ -52,12 +52,12 @@ export const getDevbankSeries = defineRoute<SeriesParams>({
   paid: true,
   params: {
     series_code: seriesCodeParam('DEVBANK', 'DEVBANK_GDP_PER_CAPITA_USA', CODES),
-    limit: limitParam('Most observations returned, newest first (default 120).', { default: SERIES_LIMIT_DEFAULT, maximum: SERIES_LIMIT_MAX }),
   },
+  inputs: { page: seriesPage },
   response: devbankSeriesResponse,
   listRows: (body) => body.observations as Row[],
   listColumns: () => ['period', 'value', 'vintage'],
-  async handle({ series_code, limit }, { db }) {
+  async handle({ series_code, page: { limit } }, { db }) {
     const series = parseSeriesCode(series_code, 'DEVBANK', 'series_code', 'DEVBANK_GDP_PER_CAPITA_USA', CODES);
     const indicator = DEVBANK_BY_CODE.get(series.indicator);
     if (!indicator) throw unknownSeries(series.code, `the indicator ${series.indicator} is not one of ${CODES.join(', ')}`);
