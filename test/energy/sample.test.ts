@@ -2,6 +2,7 @@
 // route's examples answer 200, and the planted facts hold (import dependency > 90 %, an electricity
 // surplus, a falling renewables share), with magnitudes in range.
 import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -44,9 +45,14 @@ describe('energy sample', () => {
     }
   });
 
-  test('every example of every energy route answers 200', async () => {
+  test('every example of every energy route answers 200 with a body matching its response schema', async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
     for (const route of energyDomain.routes) {
-      for (const example of route.examples) await expectOk(app, example);
+      const validate = ajv.compile(route.response);
+      for (const example of route.examples) {
+        const body = await expectOk(app, example);
+        assert.ok(validate(body), `${example}: ${ajv.errorsText(validate.errors)}`);
+      }
     }
   });
 
