@@ -5,6 +5,7 @@ import type { Domain } from './contract.ts';
 import { loadDomains, routesOf } from './registry.ts';
 import { agrifoodDomain } from './agrifood/index.ts';
 import { cardgameDomain } from './cardgame/index.ts';
+import { countryDomain } from './country/index.ts';
 import { energyDomain } from './energy/index.ts';
 import { macroDomain } from './macro/index.ts';
 import { ptpDomain } from './ptp/index.ts';
@@ -20,6 +21,7 @@ export const DOMAINS: readonly Domain[] = [
   tradeDomain,
   macroDomain,
   energyDomain,
+  countryDomain,
 ];
 
 /** Every route of every domain. */

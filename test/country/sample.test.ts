@@ -4,8 +4,10 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Ajv } from 'ajv';
 import { countryDomain } from '../../domains/country/index.ts';
 import { countrySampleSource } from '../../domains/country/ingest/sampleSource.ts';
+import { energyWorldBankSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { PLANTED, SAMPLE_OECD_COUNTRIES, SAMPLE_WDI_ONLY } from '../../domains/country/ingest/sample.ts';
 import { expectOk, type TestApp } from '../helpers/app.ts';
 import { removeDir, startCountryApp, tempDir } from './helpers.ts';
@@ -30,6 +32,9 @@ describe('the country sample', () => {
     const dataDir = path.join(dir, 'parquet');
     assert.equal(await countrySampleSource.isLoaded(dataDir), false);
     await countrySampleSource.ingest({ dataDir, sampleDir: path.join(dir, 'sample'), log: () => undefined });
+    // As on a fresh start: the energy domain's sample brings the two WDI energy series.
+    await energyWorldBankSampleSource.generate(path.join(dir, 'energy-wdi'));
+    await energyWorldBankSampleSource.ingest({ dataDir, sampleDir: path.join(dir, 'energy-wdi'), log: () => undefined });
     assert.equal(await countrySampleSource.isLoaded(dataDir), true);
     app = await startCountryApp(dataDir);
   });
@@ -78,13 +83,33 @@ describe('the country sample', () => {
     assert.deepEqual(bg.sources.coop.available, false);
     assert.deepEqual(bg.sources.devbank.available, true);
     const malta = await expectOk(app, '/api/economic/country/MT/overview');
-    assert.equal(malta.available, false);
+    assert.equal(malta.available, true, 'the energy sample has WDI energy figures of Malta');
+    assert.deepEqual(malta.sources_present, ['devbank']);
+    const japan = await expectOk(app, '/api/analytics/energy-dependency/JP');
+    assert.equal(japan.available, false, 'no WDI energy figures outside the energy sample');
+    const germany = await expectOk(app, '/api/analytics/energy-dependency/DE');
+    assert.equal(germany.available, true);
+    const argentina = await expectOk(app, '/api/economic/country/ARG/overview');
+    assert.deepEqual([argentina.available, argentina.sources_present], [false, []]);
   });
 
-  test('every example of every country route answers 200', async () => {
+  test('every example of every country route answers 200 with a body matching its response schema', async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
     for (const route of countryDomain.routes) {
       assert.ok(route.examples.length >= 1, route.id);
-      for (const example of route.examples) await expectOk(app, example);
+      const validate = ajv.compile(route.response);
+      for (const example of route.examples) {
+        const body = await expectOk(app, example);
+        assert.ok(validate(body), `${example}: ${JSON.stringify(validate.errors)}`);
+      }
     }
+  });
+
+  test('CSV of a series: one row per observation', async () => {
+    const response = await app.get('/api/economic/coop/series/COOP_CLI_USA?limit=3&format=csv');
+    assert.equal(response.status, 200);
+    const lines = String(response.body).trim().split(/\r?\n/);
+    assert.equal(lines[0], 'period,value,vintage');
+    assert.equal(lines.length, 4);
   });
 });

@@ -5,6 +5,9 @@
 //   oecd/<vintage>/DF_INDSERV.csv                 Data Explorer format=csv: INDPRO (PRVM, BTE), RETAIL (TOVM, G47), 2018-01..2026-08
 //   oecd/<vintage>/DF_IALFS_UNE_M.csv             Data Explorer format=csv: UNEMP (UNE_LF_M); CHE and NZL quarterly only
 //   worldbank/API_<ID>_DS2_en_csv_v2_1.csv        WDI bulk CSV (BOM, preamble, trailing comma) for every WDI series of the domain
+//                                                but EG.IMP.CONS.ZS and EG.FEC.RNEW.ZS, which the energy domain's sample writes (a
+//                                                WDI ingest replaces every value of an indicator it carries: two samples writing
+//                                                one indicator would overwrite each other on a fresh start)
 //   worldbank/Metadata_Country_..._1.csv          WDI country metadata (blank Region = aggregate)
 // The folder name under oecd/ is the vintage the sample ingest gives each file (the newest is SAMPLE_VINTAGE).
 // scale > 1 adds (scale - 1) older monthly vintages of the Data Explorer files, each a slightly different
@@ -37,6 +40,8 @@ export const SAMPLE_WDI_ONLY = ['BGR', 'ROU', 'HRV', 'CYP'] as const;
 export const SAMPLE_WDI_AGGREGATES: ReadonlyArray<readonly [string, string]> = [
   ['EUU', 'European Union'], ['EMU', 'Euro area'], ['OED', 'OECD members'], ['HIC', 'High income'], ['WLD', 'World'],
 ];
+/** WDI series whose sample the energy domain writes (domains/energy/ingest/sample.ts). */
+export const SAMPLE_WDI_OWNED_BY_ENERGY: ReadonlySet<string> = new Set(['EG.IMP.CONS.ZS', 'EG.FEC.RNEW.ZS']);
 /** Quarterly-only unemployment (as in the real LFS dataflow). */
 const QUARTERLY_UNEMPLOYMENT = new Set(['CHE', 'NZL']);
 /** Only the retired CO2 intensity series (EN.ATM.CO2E.KD.GD) exists for these: the fallback is used. */
@@ -268,6 +273,7 @@ async function writeWorldBank(dir: string): Promise<number> {
   const areas = [...economies, ...SAMPLE_WDI_AGGREGATES];
   for (const indicator of DEVBANK_INDICATORS) {
     for (const wdi of indicator.wdi) {
+      if (SAMPLE_WDI_OWNED_BY_ENERGY.has(wdi)) continue;
       const rows: WdiWriteRow[] = [];
       for (const [code, name] of areas) {
         for (let year = WDI_FIRST; year <= WDI_LAST; year++) {

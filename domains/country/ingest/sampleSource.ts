@@ -8,7 +8,7 @@ import { worldBankIndicatorsInSnapshot } from '../../../ingest/worldbank/load.ts
 import { COOP_DATASET } from '../datasets.ts';
 import { DEVBANK_WDI_IDS } from '../indicators.ts';
 import { oecdSourceFiles } from './oecdCommand.ts';
-import { generateCountrySample } from './sample.ts';
+import { generateCountrySample, SAMPLE_WDI_OWNED_BY_ENERGY } from './sample.ts';
 import { ingestOecdFiles } from './oecdSnapshot.ts';
 
 export const countrySampleSource: SampleSource = {
@@ -16,7 +16,7 @@ export const countrySampleSource: SampleSource = {
   async isLoaded(dataDir) {
     if (!(await fileExists(join(dataDir, `${COOP_DATASET}.parquet`)))) return false;
     const loaded = new Set(await worldBankIndicatorsInSnapshot(dataDir));
-    return DEVBANK_WDI_IDS.every((id) => loaded.has(id));
+    return DEVBANK_WDI_IDS.every((id) => SAMPLE_WDI_OWNED_BY_ENERGY.has(id) || loaded.has(id));
   },
   generate: async (sampleDir, options) => {
     await generateCountrySample(sampleDir, { scale: options?.scale });
