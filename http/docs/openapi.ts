@@ -3,6 +3,7 @@
 // scheme and an `x-payment-info` block (price, networks) for agent indexers. The free
 // documentation paths are listed under the `docs` tag without security.
 import type { Route } from '../../queries/catalog.ts';
+import { ERROR_CODES, type ErrorCode } from '../../queries/shared/errors.ts';
 import { API_VERSION, FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, networksText, priceText } from './content.ts';
 import { groupByDomain } from './domains.ts';
 import { allOperations, type Operation } from './operations.ts';
@@ -78,6 +79,22 @@ function successContent(route: Route): Json {
   return content;
 }
 
+/** The error codes an operation can answer, by status (ascending), from the error-code table. */
+function errorStatusesOf(route: Route): Array<[number, ErrorCode[]]> {
+  const codes: ErrorCode[] = ['invalid_parameter', 'not_found', 'not_acceptable', 'internal_error', 'timeout'];
+  if (route.paid) codes.push('invalid_payment', 'payment_required', 'payment_in_progress', 'facilitator_unavailable', 'payments_not_configured');
+  if (route.gate) codes.push(route.gate.code);
+  if (route.requestBody) codes.push('payload_too_large', 'unsupported_media_type');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    for (const status of ERROR_CODES[code].statuses) {
+      if (status === 501) continue;
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
+  }
+  return [...byStatus.entries()].sort(([a], [b]) => a - b);
+}
+
 function operationObject(operation: Operation, payment: PaymentInfo): Json {
   const { route } = operation;
   const responses: Json = {
@@ -88,11 +105,12 @@ function operationObject(operation: Operation, payment: PaymentInfo): Json {
         : {}),
       content: successContent(route),
     },
-    '400': { $ref: '#/components/responses/BadRequest' },
   };
-  if (route.paid) responses['402'] = { $ref: '#/components/responses/PaymentRequired' };
-  responses['404'] = { $ref: '#/components/responses/NotFound' };
-  if (route.gate) responses[String(route.gate.status)] = errorResponse(`${route.gate.code}: ${route.gate.description}`);
+  for (const [status, codes] of errorStatusesOf(route)) {
+    responses[String(status)] =
+      status === 402 ? { $ref: '#/components/responses/PaymentRequired' }
+        : errorResponse(codes.map((code) => `\`${code}\`: ${code === route.gate?.code ? route.gate.description : ERROR_CODES[code].description}`).join(' '));
+  }
   const examples = operation.examples.length > 0 ? `\n\nExample: \`${route.method} ${operation.examples[0]}\`` : '';
   const object: Json = {
     operationId: operation.operationId,
@@ -184,7 +202,6 @@ export function buildOpenApi(input: OpenApiInput): Json {
     components: {
       schemas: { Error: ERROR_SCHEMA, PaymentRequiredError: PAYMENT_REQUIRED_SCHEMA },
       responses: {
-        BadRequest: errorResponse('Invalid or missing parameters (never charged).'),
         PaymentRequired: {
           description: 'Payment required: the x402 v2 challenge is in the PAYMENT-REQUIRED header.',
           headers: { 'PAYMENT-REQUIRED': { description: 'Base64 of the x402 v2 PaymentRequired challenge.', schema: { type: 'string' } } },
