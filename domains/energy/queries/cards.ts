@@ -303,10 +303,14 @@ export function renewablesPaceLabel(slope: number | null): string {
   return 'accelerating';
 }
 
-/** low: percentile <= 100/3, medium: <= 200/3, high above (percentile = share of EU27 values <= this one). */
-export function etsPressureLabel(percentile: number | null): string {
-  if (percentile === null) return 'unknown';
-  return percentile * 3 <= 100 ? 'low' : percentile * 3 <= 200 ? 'medium' : 'high';
+/**
+ * By the EU27 countries of the year with a value: `atOrBelow` of `count` have a value <= this one (percentile
+ * atOrBelow / count * 100). low: percentile <= 100/3 (the bottom third), medium: <= 200/3, high above; compared
+ * in integers so a third is exact.
+ */
+export function etsPressureLabel(atOrBelow: number | null, count: number | null): string {
+  if (atOrBelow === null || count === null || count === 0) return 'unknown';
+  return atOrBelow * 3 <= count ? 'low' : atOrBelow * 3 <= 2 * count ? 'medium' : 'high';
 }
 
 /** Least-squares slope (per year) of the points, or null with fewer than `need` points. */
@@ -340,7 +344,9 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
     'lower bound in the band): import_dependency low < 30 <= moderate < 60 <= high; power_self_sufficiency deficit < 90 <= balanced <= 110 < surplus; ' +
     'renewables_pace = least-squares slope of the REN share over its last 4 annual points in pp per year (slope_pp_per_year, 4 decimals): ' +
     'reversing < 0 <= slow < 0.3 <= steady < 1.0 <= accelerating; ets_pressure by the percentile of ets_emissions_per_gic among the EU27 countries ' +
-    'that year (share of them with a value <= this one, 0..100): low <= 33.33 < medium <= 66.67 < high. A signal whose inputs are missing is `unknown`.',
+    'that year (eu27_percentile = share of them with a value <= this one, 0..100, 2 decimals): low when at most a third of them, medium when at ' +
+    'most two thirds, high above (compared exactly, not on the rounded percentile). Bands apply to the figures as shown. A signal whose ' +
+    'inputs are missing is `unknown`.',
   paid: true,
   params: { geo: pathGeo },
   response: object({
@@ -382,9 +388,11 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
       `SELECT CAST(time_period AS INTEGER) AS year, value FROM energy_card_series WHERE geo = $geo AND indicator = 'renewables_share' ORDER BY period_start DESC LIMIT ${RENEWABLES_PACE_POINTS}`,
       { geo: g.code },
     );
-    const renSlope = slope(ren.map((r) => ({ year: Number(r.year), value: Number(r.value) })));
+    const rawSlope = slope(ren.map((r) => ({ year: Number(r.year), value: Number(r.value) })));
+    // Labels read the figure as shown (4 decimals), so a label always agrees with the number.
+    const renSlope = rawSlope === null ? null : round(rawSlope, 4);
     const [carbon] = await db.all(
-      'SELECT year, ets_emissions, ets_per_gic, ets_share_of_eu27, pressure_percentile FROM energy_carbon WHERE geo = $geo AND ets_per_gic IS NOT NULL ORDER BY year DESC LIMIT 1',
+      'SELECT year, ets_emissions, ets_per_gic, ets_share_of_eu27, peers_at_or_below, peers_count FROM energy_carbon WHERE geo = $geo AND ets_per_gic IS NOT NULL ORDER BY year DESC LIMIT 1',
       { geo: g.code },
     );
     const coverageRows = await db.all(
@@ -397,7 +405,9 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
     const devbank = await devbankCard(db, g.code);
     const importPct = (dep?.import_dependency_pct ?? null) as number | null;
     const selfPct = (elec?.self_sufficiency_pct ?? null) as number | null;
-    const percentile = carbon?.pressure_percentile === null || carbon === undefined ? null : Number(carbon.pressure_percentile);
+    const atOrBelow = carbon?.peers_at_or_below === null || carbon === undefined ? null : Number(carbon.peers_at_or_below);
+    const peers = carbon?.peers_count === null || carbon === undefined ? null : Number(carbon.peers_count);
+    const percentile = atOrBelow === null || !peers ? null : (atOrBelow * 100) / peers;
     const coverage = Object.fromEntries([...FLAGSHIP_DATASETS, 'ets'].map((d) => [d, covered.has(d)]));
     return {
       endpoint: 'energy_scorecard', geo: g.code, geo_name: g.name,
@@ -406,7 +416,7 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
         import_dependency: importDependencyLabel(importPct),
         power_self_sufficiency: selfSufficiencyLabel(selfPct),
         renewables_pace: renewablesPaceLabel(renSlope),
-        ets_pressure: etsPressureLabel(percentile),
+        ets_pressure: etsPressureLabel(atOrBelow, peers),
       },
       supply: {
         available: Boolean(bal), period: supplyYear, gross_inland_consumption_ktoe: (bal?.gic ?? null) as number | null,
@@ -414,7 +424,7 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
       },
       electricity: { available: Boolean(elec), period: elec ? Number(elec.year) : null, self_sufficiency_pct: selfPct, trade_balance_gwh: (elec?.trade_balance ?? null) as number | null },
       fuel_mix_top3: mix.map((m) => ({ siec: m.siec, label: Object.hasOwn(SIEC_LABELS, String(m.siec)) ? SIEC_LABELS[String(m.siec)] : null, share_pct: m.share_pct })),
-      renewables: { available: ren.length > 0, slope_pp_per_year: renSlope === null ? null : round(renSlope, 4), points: ren.length },
+      renewables: { available: ren.length > 0, slope_pp_per_year: renSlope, points: ren.length },
       indicators,
       devbank: { available: Object.values(devbank).some((d) => d.available), ...devbank },
       carbon: {

@@ -146,9 +146,8 @@ export async function buildEnergyTables(db: Database, worldBank: WorldBankSource
     eu AS (SELECT year, sum(ets_emissions) AS eu27_emissions FROM energy_ets_years WHERE geo IN ${EU27_SQL} GROUP BY year),
     peers AS (SELECT geo, year, ets_per_gic FROM joined WHERE geo IN ${EU27_SQL} AND ets_per_gic IS NOT NULL)
     SELECT j.*, round(j.ets_emissions / nullif(eu.eu27_emissions, 0) * 100, 2) AS ets_share_of_eu27,
-      CASE WHEN j.ets_per_gic IS NOT NULL THEN (
-        SELECT CASE WHEN count(*) > 0 THEN count(*) FILTER (WHERE p.ets_per_gic <= j.ets_per_gic) * 100.0 / count(*) END
-          FROM peers p WHERE p.year = j.year) END AS pressure_percentile
+      CASE WHEN j.ets_per_gic IS NOT NULL THEN (SELECT count(*) FILTER (WHERE p.ets_per_gic <= j.ets_per_gic) FROM peers p WHERE p.year = j.year) END::INTEGER AS peers_at_or_below,
+      CASE WHEN j.ets_per_gic IS NOT NULL THEN (SELECT count(*) FROM peers p WHERE p.year = j.year) END::INTEGER AS peers_count
     FROM joined j LEFT JOIN eu USING (year) ORDER BY geo, year`);
 
   // Rankings.
