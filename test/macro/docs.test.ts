@@ -22,7 +22,7 @@ test('OpenAPI: 451 license_not_approved on the four reserve-bank routes, naming 
       const gate = operation.responses?.['451'];
       if (Object.hasOwn(GATED, path)) {
         assert.ok(gate, path);
-        assert.match(gate.description, /^license_not_approved: /);
+        assert.match(gate.description, /license_not_approved/);
         assert.ok(gate.description.includes(`needs ${GATED[path]}`), gate.description);
         assert.ok(operation.responses['402'], `${path} is paid`);
       } else {
