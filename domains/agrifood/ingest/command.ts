@@ -1,15 +1,12 @@
 // npm run ingest -- agrifood <file-or-folder> [--dataset cereals_prices|oilseeds_prices|pigmeat_prices] [--source-url URL]
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { ingestAgrifoodFiles } from './snapshot.ts';
 import { AGRIFOOD_DATASETS, isAgrifoodDataset } from './types.ts';
 
 /** .json files of a folder (non-recursive) sorted by name; a file path is returned as is. */
-export async function agrifoodSourceFiles(path: string): Promise<string[]> {
-  if (!(await stat(path)).isDirectory()) return [path];
-  const names = await readdir(path);
-  return names.filter((name) => extname(name).toLowerCase() === '.json').sort().map((name) => join(path, name));
+export function agrifoodSourceFiles(path: string): Promise<string[]> {
+  return sourceFiles(path, ['.json']);
 }
 
 export const agrifoodIngestCommand: IngestCommand = {

@@ -7,34 +7,16 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, sha256OfFile,
-  type ImportRecord,
-} from '../../../ingest/commit.ts';
+import { createTableSql } from '../../../engine/dataset.ts';
+import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile } from '../../../ingest/commit.ts';
+import { AGRIFOOD_PRICES } from '../datasets.ts';
 import { parseAgrifoodFile } from './parse.ts';
 import { AGRIFOOD_DATASETS, AGRIFOOD_SOURCE_FORMAT, AGRIFOOD_SOURCE_URL, type AgrifoodDataset, type AgrifoodFile } from './types.ts';
 
 /** Snapshot file (without .parquet) of each dataset's facts. */
 export function agrifoodTable(dataset: AgrifoodDataset): string {
-  return `agrifood_${dataset}`;
+  return AGRIFOOD_PRICES[dataset].name;
 }
-
-export const PRICE_COLUMNS = [
-  'dataset', 'commodity_id', 'product_name', 'product_code', 'product_type', 'pig_class', 'member_state_code',
-  'member_state_name', 'market_name', 'market_code', 'stage_name', 'stage_code', 'begin_date', 'end_date', 'week_number',
-  'marketing_year', 'reference_period', 'unit', 'price', 'source_file', 'source_row', 'file_hash',
-] as const;
-
-export const PRICE_COLUMN_TYPES = `dataset VARCHAR NOT NULL, commodity_id VARCHAR NOT NULL, product_name VARCHAR NOT NULL,
-  product_code VARCHAR, product_type VARCHAR, pig_class VARCHAR, member_state_code VARCHAR NOT NULL,
-  member_state_name VARCHAR NOT NULL, market_name VARCHAR, market_code VARCHAR, stage_name VARCHAR, stage_code VARCHAR,
-  begin_date DATE NOT NULL, end_date DATE, week_number INTEGER, marketing_year VARCHAR, reference_period VARCHAR,
-  unit VARCHAR, price DECIMAL(18,4), source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL`;
-
-const STAGE_COLUMNS = PRICE_COLUMNS.map((c) => `${c} ${c === 'week_number' || c === 'source_row' ? 'INTEGER' : 'VARCHAR'}`).join(', ');
-
-/** Source rows keep their file order; the file is written in that order. */
-const PRICE_ORDER = 'source_row';
 
 export interface AgrifoodIngestOptions {
   dataDir: string;
@@ -52,34 +34,7 @@ export interface AgrifoodIngestResult {
   current: Partial<Record<AgrifoodDataset, string>>;
 }
 
-interface ParsedFile {
-  file: string;
-  hash: string;
-  parsed: AgrifoodFile;
-}
-
-async function parseNewFiles(files: readonly string[], known: Set<string>, dataset?: AgrifoodDataset) {
-  const parsed: ParsedFile[] = [];
-  const skipped: string[] = [];
-  const problems: MalformedSourceError[] = [];
-  const seen = new Set(known);
-  for (const file of files) {
-    const hash = await sha256OfFile(file);
-    if (seen.has(hash)) {
-      skipped.push(file);
-      continue;
-    }
-    seen.add(hash);
-    try {
-      parsed.push({ file, hash, parsed: await parseAgrifoodFile(file, dataset) });
-    } catch (error) {
-      if (!(error instanceof MalformedSourceError)) throw error;
-      problems.push(error);
-    }
-  }
-  if (problems.length > 0) throw new IngestRejectedError(problems);
-  return { parsed, skipped };
-}
+type ParsedFile = NewFile<AgrifoodFile>;
 
 /**
  * Imports agri-food price exports into the snapshot in options.dataDir. Files already imported
@@ -91,7 +46,7 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => (AGRIFOOD_DATASETS as readonly string[]).includes(r.dataset)).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, options.dataset);
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseAgrifoodFile(file, options.dataset));
     if (parsed.length === 0) return { imported: [], skipped, current: {} };
 
     const started = (options.now ?? (() => new Date()))().getTime();
@@ -113,7 +68,7 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
       current[dataset] = basename(entry.file);
     }
     await appendImportRecords(db, imported);
-    await commitTables(db, options.dataDir, [...latest.keys()].map((dataset) => ({ table: agrifoodTable(dataset), orderBy: PRICE_ORDER })));
+    await commitTables(db, options.dataDir, [...latest.keys()].map((dataset) => AGRIFOOD_PRICES[dataset]));
     return { imported, skipped, current };
   } finally {
     await db.close();
@@ -122,18 +77,19 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
 
 /** Stages the file's records as text, then casts them into the dataset's fact table. */
 async function writeFacts(db: Database, dataset: AgrifoodDataset, { file, hash, parsed }: ParsedFile): Promise<void> {
-  const table = agrifoodTable(dataset);
+  const facts = AGRIFOOD_PRICES[dataset];
+  const table = facts.name;
   const stage = `stage_${table}`;
-  await db.run(`CREATE TABLE ${stage} (${STAGE_COLUMNS})`);
+  // Staging holds VARCHAR and INTEGER only (what the appender writes); casts happen on insert.
+  const staged = facts.columns.map((c) => `${c.name} ${c.type === 'INTEGER' ? 'INTEGER' : 'VARCHAR'}`);
+  await db.run(`CREATE TABLE ${stage} (${staged.join(', ')})`);
   await db.appendRows(stage, parsed.records.map((r) => [
     dataset, r.commodityId, r.productName, r.productCode, r.productType, r.pigClass, r.memberStateCode, r.memberStateName,
     r.marketName, r.marketCode, r.stageName, r.stageCode, r.beginDate, r.endDate, r.weekNumber, r.marketingYear,
     r.referencePeriod, r.unit, r.price, basename(file), r.sourceRow, hash,
   ]));
-  await db.run(`CREATE TABLE ${table} (${PRICE_COLUMN_TYPES})`);
-  const casts = PRICE_COLUMNS.map((c) =>
-    c === 'begin_date' || c === 'end_date' ? `CAST(${c} AS DATE)` : c === 'price' ? 'CAST(price AS DECIMAL(18,4))' : c,
-  );
+  await db.run(createTableSql(facts));
+  const casts = facts.columns.map((c) => (c.type === 'INTEGER' || c.type === 'VARCHAR' ? c.name : `CAST(${c.name} AS ${c.type})`));
   await db.run(`INSERT INTO ${table} SELECT ${casts.join(', ')} FROM ${stage}`);
   await db.run(`DROP TABLE ${stage}`);
 }

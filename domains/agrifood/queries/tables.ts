@@ -8,25 +8,12 @@
 //   agri_commodities   one row per commodity id; agri_countries one row per member state of the data.
 // A series is (dataset, commodity_id, member_state_code, market_name, stage_name, unit).
 import type { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { createTableSql, insertDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
 import { zScore } from '../../../queries/shared/sql.ts';
+import { AGRIFOOD_DATASETS, AGRIFOOD_PRICES } from '../datasets.ts';
 
-/** The dataset ids of the specification. */
-export const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
-export type AgrifoodDatasetId = (typeof AGRIFOOD_DATASETS)[number];
-
-/** Columns of the snapshot files agrifood_<dataset>.parquet written by ingest/agrifood. */
-const PRICE_COLUMN_TYPES = `dataset VARCHAR NOT NULL, commodity_id VARCHAR NOT NULL, product_name VARCHAR NOT NULL,
-  product_code VARCHAR, product_type VARCHAR, pig_class VARCHAR, member_state_code VARCHAR NOT NULL,
-  member_state_name VARCHAR NOT NULL, market_name VARCHAR, market_code VARCHAR, stage_name VARCHAR, stage_code VARCHAR,
-  begin_date DATE NOT NULL, end_date DATE, week_number INTEGER, marketing_year VARCHAR, reference_period VARCHAR,
-  unit VARCHAR, price DECIMAL(18,4), source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL`;
-const PRICE_COLUMNS = [
-  'dataset', 'commodity_id', 'product_name', 'product_code', 'product_type', 'pig_class', 'member_state_code',
-  'member_state_name', 'market_name', 'market_code', 'stage_name', 'stage_code', 'begin_date', 'end_date', 'week_number',
-  'marketing_year', 'reference_period', 'unit', 'price', 'source_file', 'source_row', 'file_hash',
-] as const;
+export { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
 
 export const SERIES_COLUMNS = ['dataset', 'commodity_id', 'member_state_code', 'market_name', 'stage_name', 'unit'] as const;
 const SERIES = SERIES_COLUMNS.join(', ');
@@ -40,10 +27,9 @@ export const PRICE_ORDER =
 export const SERIES_ORDER = 'dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST';
 
 export async function loadAgrifood(db: Database, dataDir: string): Promise<void> {
-  await db.run(`CREATE TABLE agri_price_rows (${PRICE_COLUMN_TYPES})`);
-  for (const dataset of AGRIFOOD_DATASETS) {
-    await loadParquetInto(db, 'agri_price_rows', dataDir, `agrifood_${dataset}`, PRICE_COLUMNS);
-  }
+  // The three files have the same columns: one table holds them all.
+  await db.run(createTableSql(AGRIFOOD_PRICES.cereals_prices, 'agri_price_rows'));
+  for (const dataset of AGRIFOOD_DATASETS) await insertDataset(db, AGRIFOOD_PRICES[dataset], dataDir, 'agri_price_rows');
   await db.run(`CREATE TABLE agri_prices AS
     SELECT row_number() OVER (ORDER BY ${PRICE_ORDER})::INTEGER AS price_order, *
       FROM agri_price_rows ORDER BY price_order`);
