@@ -69,7 +69,7 @@ test('EUR from 2026 and the planted days without payments', async () => {
 
 test('a day is the same whatever range generates it, in every time zone', async () => {
   const dirs = [await tempDir(), await tempDir(), await tempDir()];
-  const cli = join(projectRoot, 'ingest/sample-cli.ts');
+  const cli = join(projectRoot, 'domains/sebra/ingest/sample-cli.ts');
   const zones = ['UTC', 'Asia/Tokyo', 'America/Los_Angeles'];
   await Promise.all(
     zones.map((zone, i) =>

@@ -1,4 +1,4 @@
-// docs/sebra-taxonomy.md and queries/sebra/categories.ts must say the same thing.
+// docs/sebra-taxonomy.md and domains/sebra/queries/categories.ts must say the same thing.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Writes the deterministic SEBRA sample: tsx ingest/sample-cli.ts [dir] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+// Writes the deterministic SEBRA sample for a date range: tsx domains/sebra/ingest/sample-cli.ts [dir] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
 // (default dir data/sample/sebra, default range the whole sample).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';

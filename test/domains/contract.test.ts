@@ -1,0 +1,75 @@
+// Every registered domain is complete, and what the service derives from the list of domains
+// (routes, docs groups, ingest commands, samples, load order) is what the domains declare.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from '../../engine/database.ts';
+import type { Domain } from '../../domains/contract.ts';
+import { DOMAINS, routes } from '../../domains/index.ts';
+import { ingestCommandsOf, loadOrder, routesOf, sampleSourcesOf, tagsOf } from '../../domains/registry.ts';
+import { pathParamNames } from '../../queries/catalog.ts';
+import { projectRoot } from '../helpers/cli.ts';
+
+test('each domain is a folder domains/<name>/ with its index.ts, and names are unique', () => {
+  const names = DOMAINS.map((domain) => domain.name);
+  assert.equal(new Set(names).size, names.length);
+  for (const name of names) assert.ok(existsSync(path.join(projectRoot, 'domains', name, 'index.ts')), `domains/${name}/index.ts`);
+});
+
+test('every route has examples, at least one per path form, and a tag its domain declares with a title', () => {
+  for (const domain of DOMAINS) {
+    const tags = new Map(domain.tags.map((tag) => [tag.tag, tag]));
+    for (const tag of domain.tags) assert.ok(tag.title.trim() !== '' && tag.description.trim() !== '', `${domain.name}: tag ${tag.tag} needs a title and a description`);
+    for (const route of domain.routes) {
+      assert.ok(tags.has(route.tag), `${domain.name}: route ${route.id} has tag ${route.tag}, which the domain does not declare`);
+      assert.ok(route.examples.length > 0, `${route.id} has no example`);
+      for (const template of route.paths) {
+        const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
+        const fixed = pathParamNames(template).length === 0;
+        assert.ok(
+          route.examples.some((example) => pattern.test(example) && (!fixed || !route.paths.some((other) => other !== template && new RegExp(`^${other.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`).test(example) && pathParamNames(other).length > 0))),
+          `${route.id}: no example for the path form ${template}`,
+        );
+      }
+    }
+  }
+});
+
+test('every source has an ingest command or a sample of its own, and sample names are unique', () => {
+  for (const source of DOMAINS.flatMap((domain) => domain.sources)) {
+    assert.ok(source.sample.name !== '', 'a sample needs a name');
+    if (source.command) assert.equal(source.command.source, source.sample.name, 'a source has one name for its command and its sample folder');
+  }
+  const samples = sampleSourcesOf(DOMAINS).map((source) => source.name);
+  assert.equal(new Set(samples).size, samples.length);
+  const commands = ingestCommandsOf(DOMAINS).map((command) => command.source);
+  assert.equal(new Set(commands).size, commands.length);
+});
+
+test('the router, the docs and the ingest CLI see exactly what the domains declare', () => {
+  assert.deepEqual(routes, routesOf(DOMAINS));
+  assert.equal(new Set(routes.map((route) => route.id)).size, routes.length, 'operation ids are unique');
+  const tags = tagsOf(DOMAINS).map((tag) => tag.tag);
+  assert.equal(new Set(tags).size, tags.length, 'a tag belongs to one domain');
+  assert.deepEqual(new Set(routes.map((route) => route.tag)), new Set(tags.filter((tag) => routes.some((route) => route.tag === tag))));
+});
+
+function fakeDomain(name: string, dependsOn: string[] = [], loaded: string[] = []): Domain {
+  return { name, tags: [], routes: [], dependsOn, sources: [], load: async () => void loaded.push(name) };
+}
+
+test('load order follows the declared dependencies, whatever the list order; unknown dependencies and cycles are refused', async () => {
+  const order = loadOrder([fakeDomain('markets', ['prices', 'trade']), fakeDomain('trade'), fakeDomain('prices', ['trade'])]);
+  assert.deepEqual(order.map((domain) => domain.name), ['trade', 'prices', 'markets']);
+  assert.throws(() => loadOrder([fakeDomain('a', ['missing'])]), /depends on missing/);
+  assert.throws(() => loadOrder([fakeDomain('a', ['b']), fakeDomain('b', ['a'])]), /cycle: a -> b -> a/);
+  for (const domain of loadOrder(DOMAINS)) {
+    const position = (name: string) => loadOrder(DOMAINS).findIndex((candidate) => candidate.name === name);
+    for (const dependency of domain.dependsOn ?? []) assert.ok(position(dependency) < position(domain.name), `${domain.name} loads after ${dependency}`);
+  }
+  const loaded: string[] = [];
+  const db = {} as Database;
+  for (const domain of loadOrder([fakeDomain('b', ['a'], loaded), fakeDomain('a', [], loaded)])) await domain.load(db, '');
+  assert.deepEqual(loaded, ['a', 'b']);
+});
