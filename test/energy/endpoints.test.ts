@@ -97,6 +97,11 @@ describe('series, latest, compare', () => {
     await fails('/api/v1/energy/series?dataset_id=nrg_ind_ren&geo=DE&period_from=20x', 400, 'period_from');
     await fails('/api/v1/energy/series?dataset_id=nrg_ind_ren&geo=DE&dim.Bad-Key=1', 400, 'dim.Bad-Key');
     await fails('/api/v1/energy/series?dataset_id=nrg_ind_ren&geo=DE&other=1', 400, 'other');
+    await fails('/api/v1/energy/series?dataset_id=nrg_ind_ren&geo=DE&dim.nrg_bal=REN&dim.nrg_bal=REN_ELC', 400, 'dim.nrg_bal');
+    const eleven = Array.from({ length: 11 }, (_, i) => `dim.k${i}=x`).join('&');
+    await fails(`/api/v1/energy/series?dataset_id=nrg_ind_ren&geo=DE&${eleven}`, 400, 'dim.*');
+    // A dimension the dataset lacks matches nothing (not an error).
+    assert.equal((await ok('/api/v1/energy/series?dataset_id=nrg_ind_ren&geo=DE&dim.siec=TOTAL')).count, 0);
     await fails('/api/v1/energy/series?dataset_id=nrg_nope&geo=DE', 404);
   });
 

@@ -8,7 +8,7 @@
 //   (written by the Eurostat writer of ingest/eurostat). WDI: the bulk CSVs of EG.IMP.CONS.ZS and EG.FEC.RNEW.ZS.
 // ETS: installation.csv + compliance.csv (2013-2020, GB included) and verified_emissions_2024_en.xlsx (2021-2024,
 //   title rows before the REGISTRY_CODE header, "Excluded" markers, XI for Northern Ireland).
-// `scale` (bench): ETS installations x scale, and (scale > 1) the bench-only dataset nrg_bal_c with 2 x scale
+// `scale` (bench): ETS installations x scale, and (scale > 1) the bench-only dataset nrg_bal_c with 5 x scale
 // balance codes over 1990-2023, so both sources grow with the tier. Scale 1 is the sample (the text files byte for byte;
 // the workbook's content, its zip container carries write times).
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -242,10 +242,10 @@ function priceRows(): EurostatWriteRow[] {
   return rows;
 }
 
-/** Bench-only: nrg_bal_c with 2 x scale balance codes over 1990-2023 (TOTAL, KTOE). */
+/** Bench-only: nrg_bal_c with 5 x scale balance codes over 1990-2023 (TOTAL, KTOE). */
 function completeBalanceRows(scale: number): EurostatWriteRow[] {
   const rows: EurostatWriteRow[] = [];
-  const codes = Array.from({ length: Math.ceil(2 * scale) }, (_, i) => `B${String(i + 1).padStart(4, '0')}`);
+  const codes = Array.from({ length: Math.ceil(5 * scale) }, (_, i) => `B${String(i + 1).padStart(4, '0')}`);
   for (const country of COUNTRIES) {
     for (let year = 1990; year <= (country.until ?? LAST_YEAR); year++) {
       const r = new Random(`energy-balc-${country.geo}-${year}`);
