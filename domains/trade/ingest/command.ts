@@ -1,14 +1,11 @@
 // npm run ingest -- trade <file-or-folder> [--source-url URL]
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
+import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { ingestTradeFiles } from './snapshot.ts';
 
 /** .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
-export async function tradeSourceFiles(path: string): Promise<string[]> {
-  if (!(await stat(path)).isDirectory()) return [path];
-  const names = await readdir(path);
-  return names.filter((name) => extname(name).toLowerCase() === '.csv').sort().map((name) => join(path, name));
+export function tradeSourceFiles(path: string): Promise<string[]> {
+  return sourceFiles(path, ['.csv']);
 }
 
 export const tradeIngestCommand: IngestCommand = {

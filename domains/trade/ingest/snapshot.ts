@@ -7,24 +7,13 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { TRADE_KEY, TRADE_OBSERVATIONS } from '../datasets.ts';
 import { parseTradeFile } from './parse.ts';
 import { TRADE_DATASET, TRADE_SOURCE_FORMAT, TRADE_SOURCE_URL } from './types.ts';
 
-export const OBSERVATION_COLUMNS = [
-  'reporter', 'partner', 'product', 'flow', 'freq', 'period', 'indicator', 'value', 'flag', 'last_update', 'dataflow',
-  'source_file', 'source_row', 'file_hash',
-] as const;
-
-export const CREATE_OBSERVATIONS = `CREATE TABLE ${TRADE_DATASET} (
-  reporter VARCHAR NOT NULL, partner VARCHAR NOT NULL, product VARCHAR NOT NULL, flow INTEGER NOT NULL, freq VARCHAR NOT NULL,
-  period VARCHAR NOT NULL, indicator VARCHAR NOT NULL, value DECIMAL(20,2), flag VARCHAR, last_update TIMESTAMP,
-  dataflow VARCHAR, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL)`;
-
-const KEY = ['reporter', 'partner', 'product', 'flow', 'period', 'indicator'] as const;
-/** The key is unique in the table, so this order is total. */
-export const OBSERVATION_ORDER = KEY.join(', ');
+const TABLE = TRADE_OBSERVATIONS.name;
 
 // Staging holds VARCHAR and INTEGER only (what the appender writes); casts happen on merge.
 const CREATE_STAGE = `CREATE TABLE stage_trade (
@@ -74,8 +63,7 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
       rowCount: p.observations.length,
     }));
 
-    await db.run(CREATE_OBSERVATIONS);
-    await loadParquetInto(db, TRADE_DATASET, options.dataDir, TRADE_DATASET, OBSERVATION_COLUMNS);
+    await loadDataset(db, TRADE_OBSERVATIONS, options.dataDir);
     await db.run(CREATE_STAGE);
     await db.appendRows('stage_trade', parsed.flatMap(({ file, hash, parsed: p }, fileOrder) =>
       p.observations.map((o) => [
@@ -84,8 +72,8 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
       ])));
     await merge(db);
     await appendImportRecords(db, imported);
-    await commitTables(db, options.dataDir, [{ table: TRADE_DATASET, orderBy: OBSERVATION_ORDER }]);
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${TRADE_DATASET}`);
+    await commitTables(db, options.dataDir, [TRADE_OBSERVATIONS]);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${TABLE}`);
     return { imported, skipped, observations: Number(n), skippedRows };
   } finally {
     await db.close();
@@ -94,13 +82,13 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
 
 /** The newest staged row of each key replaces the held one. */
 async function merge(db: Database): Promise<void> {
-  const keyMatch = KEY.map((c) => `held.${c} = newest.${c}`).join(' AND ');
+  const keyMatch = TRADE_KEY.map((c) => `held.${c} = newest.${c}`).join(' AND ');
   await db.run(`CREATE TABLE newest AS
     SELECT * EXCLUDE (pick) FROM (
-      SELECT *, row_number() OVER (PARTITION BY ${KEY.join(', ')} ORDER BY file_order DESC) AS pick FROM stage_trade
+      SELECT *, row_number() OVER (PARTITION BY ${TRADE_KEY.join(', ')} ORDER BY file_order DESC) AS pick FROM stage_trade
     ) WHERE pick = 1`);
-  await db.run(`DELETE FROM ${TRADE_DATASET} AS held WHERE EXISTS (SELECT 1 FROM newest WHERE ${keyMatch})`);
-  await db.run(`INSERT INTO ${TRADE_DATASET}
+  await db.run(`DELETE FROM ${TABLE} AS held WHERE EXISTS (SELECT 1 FROM newest WHERE ${keyMatch})`);
+  await db.run(`INSERT INTO ${TABLE}
     SELECT reporter, partner, product, flow, freq, period, indicator, CAST(value AS DECIMAL(20,2)), flag,
            CAST(last_update AS TIMESTAMP), dataflow, source_file, source_row, file_hash
       FROM newest`);

@@ -13,16 +13,11 @@
 //   changes_agri_prices  the weekly agri-food price LAG changes that /api/v1/changes serves when `dataset`
 //                   is set (same series as the agri-food endpoints), built from agri_prices.
 import type { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
 import { MEMBER_STATES } from '../../../reference/countries.ts';
+import { TRADE_OBSERVATIONS } from '../datasets.ts';
 import { PRICE_DATASET, PRICE_PRODUCTS, PRODUCTS, REPORTER_AGGREGATES, WORLD } from './codes.ts';
-
-export const TRADE_FILE = 'trade_observations';
-const OBSERVATION_COLUMNS = [
-  'reporter', 'partner', 'product', 'flow', 'freq', 'period', 'indicator', 'value', 'flag', 'last_update', 'dataflow',
-  'source_file', 'source_row', 'file_hash',
-] as const;
 
 export const MARKET_METRICS = ['price', 'imports', 'exports', 'trade_balance'] as const;
 export type MarketMetric = (typeof MARKET_METRICS)[number];
@@ -34,11 +29,7 @@ const PRICE_SERIES = ['dataset', 'commodity_id', 'member_state_code', 'market_na
 export const Z_MIN_OTHERS = 3;
 
 export async function loadTrade(db: Database, dataDir: string): Promise<void> {
-  await db.run(`CREATE TABLE trade_observations (
-    reporter VARCHAR NOT NULL, partner VARCHAR NOT NULL, product VARCHAR NOT NULL, flow INTEGER NOT NULL, freq VARCHAR NOT NULL,
-    period VARCHAR NOT NULL, indicator VARCHAR NOT NULL, value DECIMAL(20,2), flag VARCHAR, last_update TIMESTAMP,
-    dataflow VARCHAR, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL)`);
-  await loadParquetInto(db, 'trade_observations', dataDir, TRADE_FILE, OBSERVATION_COLUMNS);
+  await loadDataset(db, TRADE_OBSERVATIONS, dataDir);
 
   const indicator = (name: string, column: string) => `max(${column}) FILTER (WHERE indicator = '${name}')`;
   await db.run(`CREATE TABLE trade_facts AS
