@@ -1,23 +1,15 @@
 // The macro domain alone on a snapshot (its routes and tables only), in the shape of test/helpers/app.ts.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { createApp } from '../../http/app.ts';
-import { Database } from '../../engine/database.ts';
-import { loadImports } from '../../queries/imports.ts';
-import { loadMacro } from '../../domains/macro/queries/tables.ts';
+import { openMacroDb } from './db.ts';
 import { macroRoutes } from '../../domains/macro/queries/routes.ts';
-import { FIXED_NOW, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 
-export async function openMacroDb(dataDir: string): Promise<Database> {
-  const db = await Database.open();
-  await loadImports(db, dataDir);
-  await loadMacro(db, dataDir);
-  await db.lockDown();
-  return db;
-}
+/** The tests' fixed clock, as in test/helpers/app.ts. */
+const FIXED_NOW = new Date('2026-11-22T12:00:00Z');
+
+export { openMacroDb, tempRoot } from './db.ts';
 
 export async function startMacroApp(dataDir: string): Promise<TestApp> {
   const db = await openMacroDb(dataDir);
@@ -42,10 +34,4 @@ export async function startMacroApp(dataDir: string): Promise<TestApp> {
       await db.close();
     },
   };
-}
-
-/** A temporary folder, removed by the returned cleanup. */
-export async function tempRoot(prefix: string): Promise<{ root: string; cleanup: () => Promise<void> }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), prefix));
-  return { root, cleanup: () => rm(root, { recursive: true, force: true }) };
 }

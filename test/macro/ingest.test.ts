@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { IngestRejectedError } from '../../ingest/errors.ts';
 import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles } from '../../domains/macro/ingest/snapshot.ts';
 import { macroData } from '../../domains/macro/queries/tables.ts';
-import { openMacroDb, tempRoot } from './helpers.ts';
+import { openMacroDb, tempRoot } from './db.ts';
 
 let root: string;
 let cleanup: () => Promise<void>;

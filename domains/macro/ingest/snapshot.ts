@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset, type Dataset } from '../../../engine/dataset.ts';
+import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { parseEcbCsv, parseEurofxref, parseFredFile } from './parse.ts';
 import {
@@ -22,33 +23,15 @@ import {
 } from './types.ts';
 
 interface SeriesTable {
-  table: string;
-  /** Key columns besides date (series_key, series_id or currency). */
+  dataset: Dataset;
+  /** Key column besides date (series_key, series_id or currency). */
   key: string;
   valueColumn: string;
 }
 
-const ECB_TABLE: SeriesTable = { table: ECB_DATASET, key: 'series_key', valueColumn: 'value' };
-const EUROFXREF_TABLE: SeriesTable = { table: EUROFXREF_DATASET, key: 'currency', valueColumn: 'rate' };
-const FRED_TABLE: SeriesTable = { table: FRED_DATASET, key: 'series_id', valueColumn: 'value' };
-
-export const ECB_COLUMNS = ['series_key', 'date', 'value', 'source_file', 'file_hash'] as const;
-export const EUROFXREF_COLUMNS = ['date', 'currency', 'rate', 'source_file', 'file_hash'] as const;
-export const FRED_COLUMNS = ['series_id', 'date', 'value', 'source_file', 'file_hash'] as const;
-export const LICENSE_COLUMNS = ['series_id', 'status', 'changed_at', 'seq', 'via', 'note'] as const;
-
-function createSeriesTable(t: SeriesTable): string {
-  return `CREATE TABLE ${t.table} (${t.key} VARCHAR NOT NULL, date DATE NOT NULL, ${t.valueColumn} DOUBLE,
-    source_file VARCHAR NOT NULL, file_hash VARCHAR NOT NULL)`;
-}
-
-export const CREATE_ECB = createSeriesTable(ECB_TABLE);
-export const CREATE_EUROFXREF = createSeriesTable(EUROFXREF_TABLE);
-export const CREATE_FRED = createSeriesTable(FRED_TABLE);
-export const CREATE_LICENSES = `CREATE TABLE ${FRED_LICENSE_DATASET} (series_id VARCHAR NOT NULL, status VARCHAR NOT NULL,
-  changed_at TIMESTAMP NOT NULL, seq INTEGER NOT NULL, via VARCHAR NOT NULL, note VARCHAR)`;
-
-const columnsOf = (t: SeriesTable) => [t.key, 'date', t.valueColumn, 'source_file', 'file_hash'];
+const ECB_TABLE: SeriesTable = { dataset: MACRO_ECB, key: 'series_key', valueColumn: 'value' };
+const EUROFXREF_TABLE: SeriesTable = { dataset: MACRO_EUROFXREF, key: 'currency', valueColumn: 'rate' };
+const FRED_TABLE: SeriesTable = { dataset: MACRO_FRED, key: 'series_id', valueColumn: 'value' };
 
 export interface MacroIngestOptions {
   dataDir: string;
@@ -78,7 +61,7 @@ async function ingestSeriesFiles<T>(
     parse: (file: string) => Promise<T>;
     rows: (parsed: T) => StagedRow[];
     /** Extra work in the scratch database before the commit (the FRED licences). */
-    extra?: (db: Database, parsed: T[], importDate: string) => Promise<{ table: string; orderBy: string; records: ImportRecord[] } | null>;
+    extra?: (db: Database, parsed: T[], importDate: string) => Promise<{ dataset: Dataset; records: ImportRecord[] } | null>;
   },
 ): Promise<MacroIngestResult> {
   await mkdir(options.dataDir, { recursive: true });
@@ -99,23 +82,22 @@ async function ingestSeriesFiles<T>(
       rowCount: spec.rows(p).length,
     }));
     const t = spec.table;
-    const columns = columnsOf(t);
-    await db.run(createSeriesTable(t));
-    await loadParquetInto(db, t.table, options.dataDir, spec.dataset, columns);
+    const table = t.dataset.name;
+    await loadDataset(db, t.dataset, options.dataDir);
     await db.run(`CREATE TABLE stage (k VARCHAR, d VARCHAR, v VARCHAR, source_file VARCHAR, file_hash VARCHAR, file_order INTEGER)`);
     await db.appendRows('stage', parsed.flatMap(({ file, hash, parsed: p }, order) =>
       spec.rows(p).map(([k, d, v]) => [k, d, v === null ? null : String(v), basename(file), hash, order])));
     await db.run(`CREATE TABLE newest AS SELECT * EXCLUDE (pick) FROM (
         SELECT *, row_number() OVER (PARTITION BY k, d ORDER BY file_order DESC) AS pick FROM stage) WHERE pick = 1`);
-    await db.run(`DELETE FROM ${t.table} AS held WHERE EXISTS (SELECT 1 FROM newest n WHERE n.k = held.${t.key} AND CAST(n.d AS DATE) = held.date)`);
-    await db.run(`INSERT INTO ${t.table} (${columns.join(', ')})
+    await db.run(`DELETE FROM ${table} AS held WHERE EXISTS (SELECT 1 FROM newest n WHERE n.k = held.${t.key} AND CAST(n.d AS DATE) = held.date)`);
+    await db.run(`INSERT INTO ${table} (${t.key}, date, ${t.valueColumn}, source_file, file_hash)
       SELECT k, CAST(d AS DATE), CAST(v AS DOUBLE), source_file, file_hash FROM newest`);
-    const tables = [{ table: t.table, orderBy: `${t.key}, date` }];
+    const tables: Dataset[] = [t.dataset];
     const extra = await spec.extra?.(db, parsed.map((p) => p.parsed), importDate);
-    if (extra) tables.push({ table: extra.table, orderBy: extra.orderBy });
+    if (extra) tables.push(extra.dataset);
     await appendImportRecords(db, [...imported, ...(extra?.records ?? [])]);
     await commitTables(db, options.dataDir, tables);
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${t.table}`);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`);
     return { imported, skipped, rows: Number(n) };
   } finally {
     await db.close();
@@ -154,15 +136,14 @@ export function ingestFredFiles(files: readonly string[], options: FredIngestOpt
     parse: (file) => parseFredFile(file, { series: options.series }),
     rows: (p) => p.observations.map((o) => [o.seriesId, o.date, o.value]),
     async extra(db, parsed, importDate) {
-      await db.run(CREATE_LICENSES);
-      await loadParquetInto(db, FRED_LICENSE_DATASET, options.dataDir, FRED_LICENSE_DATASET, LICENSE_COLUMNS);
+      await loadDataset(db, MACRO_FRED_LICENSES, options.dataDir);
       const current = await currentLicenses(db);
       const series = [...new Set(parsed.flatMap((p) => p.seriesIds))].sort();
       const changes = series
         .filter((id) => options.license !== undefined || !current.has(id))
         .map((id) => ({ seriesId: id, status: options.license ?? ('PENDING' as LicenseStatus) }));
       const records = await recordLicenses(db, changes, importDate, 'ingest');
-      return { table: FRED_LICENSE_DATASET, orderBy: 'series_id, changed_at, seq', records };
+      return { dataset: MACRO_FRED_LICENSES, records };
     },
   });
 }
@@ -206,8 +187,7 @@ export class UnknownSeriesError extends Error {}
 export async function setFredLicense(seriesId: string, status: LicenseStatus, options: { dataDir: string; now?: () => Date }): Promise<{ previous: LicenseStatus; record: ImportRecord }> {
   const db = await Database.open({ connections: 1 });
   try {
-    await db.run(CREATE_LICENSES);
-    await loadParquetInto(db, FRED_LICENSE_DATASET, options.dataDir, FRED_LICENSE_DATASET, LICENSE_COLUMNS);
+    await loadDataset(db, MACRO_FRED_LICENSES, options.dataDir);
     const current = await currentLicenses(db);
     const held = current.get(seriesId);
     if (!held) {
@@ -218,7 +198,7 @@ export async function setFredLicense(seriesId: string, status: LicenseStatus, op
     const time = (options.now ?? (() => new Date()))().toISOString();
     const [record] = await recordLicenses(db, [{ seriesId, status }], time, 'license');
     await appendImportRecords(db, [record]);
-    await commitTables(db, options.dataDir, [{ table: FRED_LICENSE_DATASET, orderBy: 'series_id, changed_at, seq' }]);
+    await commitTables(db, options.dataDir, [MACRO_FRED_LICENSES]);
     return { previous: held.status, record };
   } finally {
     await db.close();

@@ -10,10 +10,8 @@
 //   macro_hicp        (geo, month, value, coicop): HICP annual rate of change, all items (from Eurostat
 //                     prc_hicp_manr rows loaded by the Eurostat reader, when present)
 import type { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
-import {
-  CREATE_ECB, CREATE_EUROFXREF, CREATE_FRED, CREATE_LICENSES, ECB_COLUMNS, EUROFXREF_COLUMNS, FRED_COLUMNS, LICENSE_COLUMNS,
-} from '../ingest/snapshot.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
+import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
 import { ECB_DATASET, EUROFXREF_DATASET, FRED_DATASET, FRED_LICENSE_DATASET, type LicenseStatus } from '../ingest/types.ts';
 import { stepChanges, type Point } from './analytics.ts';
 import { loadEurostat } from '../../../ingest/eurostat/load.ts';
@@ -68,14 +66,7 @@ export function macroData(db: Database): MacroData {
 const points = (rows: Array<Record<string, unknown>>): Point[] => rows.map((r) => ({ date: String(r.date), value: Number(r.value) }));
 
 export async function loadMacro(db: Database, dataDir: string): Promise<void> {
-  await db.run(CREATE_ECB);
-  await loadParquetInto(db, ECB_DATASET, dataDir, ECB_DATASET, ECB_COLUMNS);
-  await db.run(CREATE_EUROFXREF);
-  await loadParquetInto(db, EUROFXREF_DATASET, dataDir, EUROFXREF_DATASET, EUROFXREF_COLUMNS);
-  await db.run(CREATE_FRED);
-  await loadParquetInto(db, FRED_DATASET, dataDir, FRED_DATASET, FRED_COLUMNS);
-  await db.run(CREATE_LICENSES);
-  await loadParquetInto(db, FRED_LICENSE_DATASET, dataDir, FRED_LICENSE_DATASET, LICENSE_COLUMNS);
+  for (const dataset of [MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES]) await loadDataset(db, dataset, dataDir);
 
   const code = (c: EcbCode) => `regexp_full_match(series_key, '${sqlPattern(c)}')`;
   const keyRates = {} as MacroData['keyRates'];
