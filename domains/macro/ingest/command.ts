@@ -2,18 +2,10 @@
 // npm run ingest -- eurofxref <file-or-folder>      eurofxref-hist.csv or eurofxref-hist.zip
 // npm run ingest -- fred <file-or-folder> [--license APPROVED|PENDING|DENIED] [--series ID]
 //                                                   FRED graph CSV, date,value copies, API JSON
-import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
 import { UsageError, type IngestCommand, type IngestOutcome } from '../../../ingest/command.ts';
+import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles, type MacroIngestResult } from './snapshot.ts';
 import { isLicenseStatus, LICENSE_STATUSES } from './types.ts';
-
-/** Files of a folder (non-recursive) with one of the extensions, sorted by name; a file path is returned as is. */
-export async function sourceFiles(path: string, extensions: readonly string[]): Promise<string[]> {
-  if (!(await stat(path)).isDirectory()) return [path];
-  const names = await readdir(path);
-  return names.filter((name) => extensions.includes(extname(name).toLowerCase())).sort().map((name) => join(path, name));
-}
 
 function outcome(result: MacroIngestResult): IngestOutcome {
   return { imported: result.imported.length, rows: result.imported.reduce((sum, r) => sum + r.rowCount, 0), skipped: result.skipped.length };

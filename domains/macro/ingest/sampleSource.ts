@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eurostatDatasetsInSnapshot } from '../../../ingest/eurostat/load.ts';
 import { ingestEurostatFiles } from '../../../ingest/eurostat/snapshot.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
-import { sourceFiles } from './command.ts';
+import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { generateEcbSample, generateEurofxrefSample, generateFredSample, generateHicpSample } from './sample.ts';
 import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles, type MacroIngestResult } from './snapshot.ts';
 import { ECB_DATASET, EUROFXREF_DATASET, FRED_DATASET } from './types.ts';
