@@ -66,6 +66,8 @@ export interface RouteContext {
   db: Database;
   /** Today's date (ISO) from the injectable clock, for windows whose `to` defaults to today. */
   today: string;
+  /** The validated JSON request body of a route that declares `requestBody`. */
+  body?: Record<string, unknown>;
 }
 
 export type ResponseBody = Record<string, JsonValue>;
@@ -109,7 +111,55 @@ export interface Route<P = Record<string, unknown>> {
   listColumns?: (body: ResponseBody) => readonly string[];
   /** Checked after validation, before payment and the handler (see RouteGate). */
   gate?: RouteGate<P>;
+  /** A JSON request body (POST routes), read and validated before the payment check (see RequestBodySpec). */
+  requestBody?: RequestBodySpec;
   handle(params: P, context: RouteContext): Promise<ResponseBody>;
+}
+
+/**
+ * The JSON request body of a POST route. The router requires `Content-Type: application/json` (else 415
+ * unsupported_media_type), reads at most `maxBytes` (else 413 payload_too_large, counted while reading),
+ * parses it (malformed JSON or a non-object: 400 naming `body`), rejects unknown fields, checks `schema`
+ * and then `check` (400 naming the field), all before the payment check: an invalid body is never charged.
+ * The handler receives the body as `context.body`; answers of body routes are not cached.
+ */
+export interface RequestBodySpec {
+  /** An object schema; fields it does not list are rejected. */
+  schema: JsonSchema;
+  description?: string;
+  /** Always JSON. */
+  contentType?: 'application/json';
+  /** Whether a body must be sent (default true). */
+  required?: boolean;
+  /** The body the docs, the OpenAPI document and the x402 discovery extension show. */
+  example?: JsonValue;
+  /**
+   * Sample bodies: a POST route's sample requests are each of its `examples` paths sent with each of
+   * these (default: `[example]`); every one must answer 200 (test/http/catalog-examples.test.ts, the bench).
+   */
+  examples?: readonly JsonValue[];
+  /** Largest body accepted, in bytes (default 65536). */
+  maxBytes?: number;
+  /** What the schema cannot state (a code list, ...), run after it: an ApiError naming the field, or null. */
+  check?(body: Record<string, unknown>): ApiError | null;
+}
+
+/** Default body limit of a route with a request body: 64 KiB. */
+export const DEFAULT_BODY_MAX_BYTES = 64 * 1024;
+
+/** One sample request of a route: its method, path and query, and for a POST route the JSON body. */
+export interface ExampleRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: JsonValue;
+}
+
+/** The route's sample requests: each example path, with each sample body when the route takes one. */
+export function exampleRequests(route: Route): ExampleRequest[] {
+  const spec = route.requestBody;
+  if (!spec) return route.examples.map((url) => ({ method: route.method, url }));
+  const bodies = spec.examples ?? (spec.example !== undefined ? [spec.example] : []);
+  return route.examples.flatMap((url) => bodies.map((body) => ({ method: route.method, url, body })));
 }
 
 /**

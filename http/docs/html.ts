@@ -6,7 +6,7 @@ import type { Route } from '../../queries/catalog.ts';
 import { FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, paymentFacts, payingSteps } from './content.ts';
 import { domainOf, groupByDomain, type DomainRoutes } from './domains.ts';
 import type { DocsInput } from './markdown.ts';
-import { curlCommand, operationsOf, paramRows, schemaFields, type FieldNode } from './operations.ts';
+import { bodyRows, curlCommand, operationsOf, paramRows, schemaFields, type FieldNode } from './operations.ts';
 import type { PaymentInfo } from './paymentInfo.ts';
 
 export function escapeHtml(text: string): string {
@@ -165,18 +165,25 @@ function routeSection(route: Route, baseUrl: string, payment: PaymentInfo): stri
     .map((path) => `<li><span class="method">${escapeHtml(route.method)}</span> <code>${escapeHtml(path)}</code></li>`)
     .join('');
   const rows = paramRows(route);
+  const body = bodyRows(route);
+  const bodyTable = body.length === 0
+    ? ''
+    : `<p>Request body (<code>Content-Type: application/json</code>):</p><table><thead><tr><th>Field</th><th>Required</th><th>Type and limits</th><th>Description</th></tr></thead><tbody>${body
+        .map((row) => `<tr><td><code>${escapeHtml(row.name)}</code></td><td>${escapeHtml(row.required)}</td><td>${escapeHtml(row.type)}</td><td>${inline(row.description)}</td></tr>`)
+        .join('')}</tbody></table>`;
   const table = rows.length === 0
-    ? '<p class="muted">No parameters.</p>'
+    ? (body.length > 0 ? bodyTable : '<p class="muted">No parameters.</p>')
     : `<table><thead><tr><th>Parameter</th><th>In</th><th>Required</th><th>Type and limits</th><th>Description</th></tr></thead><tbody>${rows
         .map((row) => `<tr><td><code>${escapeHtml(row.name)}</code></td><td>${escapeHtml(row.location)}</td><td>${escapeHtml(row.required)}</td><td>${escapeHtml(row.type)}</td><td>${inline(row.description)}</td></tr>`)
-        .join('')}</tbody></table>`;
+        .join('')}</tbody></table>${bodyTable}`;
   const rules = (route.checks ?? []).map((check) => `<li>${inline(check.description)}</li>`).join('');
   const commands = operationsOf(route).flatMap((operation) => operation.examples.map((example) => curlCommand(baseUrl, operation, example)));
   const examples = commands
     .map((command) => `<div class="example"><pre><code>${escapeHtml(command)}</code></pre><button type="button" data-copy>Copy</button></div>`)
     .join('');
   const fields = fieldList(schemaFields(route.response));
-  const answers = route.paid ? '200 with the data; 400 invalid parameters (not charged); 402 payment required; 404 not found.' : '200 with the data; 400 invalid parameters; 404 not found.';
+  const answers = (route.paid ? '200 with the data; 400 invalid parameters (not charged); 402 payment required; 404 not found.' : '200 with the data; 400 invalid parameters; 404 not found.') +
+    (body.length > 0 ? ' A body that is not JSON is a 415, one over the size limit a 413 (never charged).' : '');
   return `<section class="endpoint" id="${id}">
 <h3><a href="#${id}">${escapeHtml(route.id)}</a>${badge}</h3>
 <p class="summary">${inline(route.summary)}</p>

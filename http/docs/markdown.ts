@@ -2,7 +2,7 @@
 import type { Route } from '../../queries/catalog.ts';
 import { FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, paymentFacts, payingSteps } from './content.ts';
 import { groupByDomain } from './domains.ts';
-import { curlCommand, operationsOf, paramRows } from './operations.ts';
+import { bodyRows, curlCommand, operationsOf, paramRows } from './operations.ts';
 import type { PaymentInfo } from './paymentInfo.ts';
 
 export interface DocsInput {
@@ -32,6 +32,12 @@ export function routeMarkdown(route: Route, baseUrl: string, payment: PaymentInf
     for (const row of rows) {
       lines.push(`| ${codeSpan(row.name)} | ${row.location} | ${row.required} | ${cell(row.type)} | ${cell(row.description)} |`);
     }
+    lines.push('');
+  }
+  const body = bodyRows(route);
+  if (body.length > 0) {
+    lines.push('Request body (`Content-Type: application/json`):', '', '| Field | Required | Type and limits | Description |', '|---|---|---|---|');
+    for (const row of body) lines.push(`| ${codeSpan(row.name)} | ${row.required} | ${cell(row.type)} | ${cell(row.description)} |`);
     lines.push('');
   }
   for (const check of route.checks ?? []) lines.push(`- Rule: ${check.description}.`);

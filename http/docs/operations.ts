@@ -181,6 +181,18 @@ export function paramRows(route: Route): ParamRow[] {
   return rows;
 }
 
+/** One row per field of a route's JSON request body (the docs' body table); empty without a body. */
+export function bodyRows(route: Route): Array<{ name: string; required: string; type: string; description: string }> {
+  const schema = requestBodyOf(route)?.schema;
+  const required = new Set(schema?.required ?? []);
+  return Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
+    name,
+    required: required.has(name) ? 'yes' : 'no',
+    type: describeSchema({ ...property, description: undefined }),
+    description: property.description ?? '',
+  }));
+}
+
 export interface FieldNode {
   name: string;
   type: string;

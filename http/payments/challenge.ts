@@ -42,7 +42,7 @@ function queryExample(route: Route, path: string): Record<string, string> {
   return Object.fromEntries([...query.entries()].map(([key, value]) => [key, value === '' ? 'true' : value]));
 }
 
-/** The Bazaar discovery extension of one path form: its query and path parameters and output schema. */
+/** The Bazaar discovery extension of one path form: its query (or JSON body) and path parameters and output schema. */
 export function discoveryExtension(route: Route, path: string): Record<string, unknown> {
   const inPath = new Set(pathParamNames(path));
   const schemaOf = (names: string[]) => ({
@@ -52,6 +52,16 @@ export function discoveryExtension(route: Route, path: string): Record<string, u
   const queryNames = Object.keys(route.params).filter((name) => !inPath.has(name) && route.params[name]!.in.includes('query'));
   const pathNames = [...inPath];
   const example = queryExample(route, path);
+  if (route.requestBody) {
+    // A JSON body route: the body's example and schema (the x402 Bazaar body form).
+    return declareDiscoveryExtension({
+      bodyType: 'json',
+      input: (route.requestBody.example ?? {}) as Record<string, unknown>,
+      inputSchema: route.requestBody.schema as Record<string, unknown>,
+      ...(pathNames.length > 0 ? { pathParamsSchema: schemaOf(pathNames) } : {}),
+      output: { schema: route.response as Record<string, unknown> },
+    } as Parameters<typeof declareDiscoveryExtension>[0]);
+  }
   return declareDiscoveryExtension({
     input: Object.fromEntries(Object.entries(example).filter(([name]) => queryNames.includes(name))),
     inputSchema: schemaOf(queryNames),

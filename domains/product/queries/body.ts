@@ -17,7 +17,7 @@ export const PRODUCT_BODY_SCHEMA: JsonSchema = {
   additionalProperties: false,
   properties: {
     title: { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S', description: 'The listing title as the shop shows it (required, not blank; at most 1000 characters).' },
-    description: { type: 'string', minLength: 1, maxLength: 60000, pattern: '\\S', description: 'The listing description, plain text or HTML (required, not blank).' },
+    description: { type: 'string', minLength: 1, pattern: '\\S', description: 'The listing description, plain text or HTML (required, not blank; bounded by the 64 KiB body).' },
     brand: { type: 'string', maxLength: 200, description: 'The brand; when absent, a known brand named in the title is used.' },
     category: { type: 'string', maxLength: 500, description: "The seller's category: a hint, checked against the text. A dotted taxonomy id (`2.2.1`) or a path or label in English or Bulgarian (`Apparel & Accessories > Shoes`, `Обувки`)." },
     sku: { type: 'string', maxLength: 200, description: 'The stock-keeping unit.' },
