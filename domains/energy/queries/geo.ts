@@ -1,10 +1,11 @@
-// Geo codes of the energy endpoints: an ISO 3166-1 alpha-2 code in any case (codes and names from the
-// maintained i18n-iso-countries tables through reference/countries.ts), Greece EL (GR accepted) and the
+// Geo codes of the energy endpoints: an ISO 3166-1 alpha-2 code in any case (the shared country kind's
+// parser: codes and names from the maintained i18n-iso-countries tables), Greece EL (GR accepted) and the
 // United Kingdom UK (GB accepted), as Eurostat writes them; or a Eurostat aggregate (EU27_2020, EA20, EU,
 // EA, ...). The reply names the code used. A malformed or unassigned code is a 400 naming the parameter.
 import type { ParamSpec } from '../../../queries/catalog.ts';
+import { parseIsoCountry } from '../../../queries/kinds/country.ts';
+import { parseCommaList } from '../../../queries/kinds/list.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { findIsoCountryByAlpha2 } from '../../../reference/countries.ts';
 import { EU27 } from './constants.ts';
 
 export interface Geo {
@@ -29,20 +30,20 @@ const AGGREGATE_NAMES: Readonly<Record<string, string>> = {
 export function parseGeo(raw: string, param: string, countriesOnly = false): Geo {
   const text = raw.trim().toUpperCase();
   if (!countriesOnly && AGGREGATE.test(text)) return { code: text, name: AGGREGATE_NAMES[text] ?? null, aggregate: true };
-  const country = findIsoCountryByAlpha2(text);
-  if (!country) {
-    throw invalidParameter(param, `${param} must be an ISO 3166-1 alpha-2 country code (any case; Greece EL or GR)${countriesOnly ? '' : ' or a Eurostat aggregate such as EU27_2020 or EA20'} (got "${raw}")`);
+  try {
+    const country = parseIsoCountry(text, param, 'alpha2');
+    return { code: country.eu, name: country.name, aggregate: false };
+  } catch (error) {
+    if (countriesOnly) throw error;
+    throw invalidParameter(param, `${param} must be an ISO 3166-1 alpha-2 country code (any case; Greece EL or GR) or a Eurostat aggregate such as EU27_2020 or EA20 (got "${raw}")`);
   }
-  return { code: country.eu, name: country.name, aggregate: false };
 }
 
 /** Comma-separated geos, each parsed, duplicates dropped (first kept), at most `max`. */
 export function parseGeoList(raw: string, param: string, max: number): Geo[] {
-  const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length === 0) throw invalidParameter(param, `${param} must list at least one geo code`);
   const seen = new Set<string>();
   const geos: Geo[] = [];
-  for (const part of parts) {
+  for (const part of parseCommaList(raw, param, { minItems: 1 })) {
     const geo = parseGeo(part, param);
     if (seen.has(geo.code)) continue;
     seen.add(geo.code);
