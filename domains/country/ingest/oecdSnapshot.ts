@@ -24,6 +24,8 @@ export interface OecdIngestOptions {
   dataDir: string;
   /** Publication date of the files (YYYY-MM-DD or YYYY-MM, the first of the month); default: the import date. */
   vintage?: string;
+  /** Per file (path as given): its own vintage, over `vintage` (a sample of several vintages in one batch). */
+  vintageOf?: (file: string) => string | undefined;
   sourceUrl?: string;
   now?: () => Date;
   onProgress?: (done: number, total: number) => void;
@@ -62,7 +64,10 @@ export async function ingestOecdFiles(files: readonly string[], options: OecdIng
     if (parsed.length === 0) return { imported: [], skipped, skippedRows, observations: 0 };
 
     const importDate = (options.now ?? (() => new Date()))().toISOString();
-    const vintage = vintageGiven ?? importDate.slice(0, 10);
+    const vintageOf = (file: string) => {
+      const own = options.vintageOf?.(file);
+      return own === undefined ? vintageGiven ?? importDate.slice(0, 10) : parseVintage(own);
+    };
     const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
       dataset: COOP_DATASET,
       source: p.layout,
@@ -79,7 +84,7 @@ export async function ingestOecdFiles(files: readonly string[], options: OecdIng
     const stamp = importDate.replace('T', ' ').replace('Z', '');
     await db.appendRows('stage_coop', parsed.flatMap(({ file, hash, parsed: p }, batchOrder) =>
       p.observations.map((o) => [
-        o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries, p.layout, vintage, stamp, batchOrder,
+        o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries, p.layout, vintageOf(file), stamp, batchOrder,
         basename(file), o.sourceRow, hash,
       ])));
     await db.run(`INSERT INTO ${COOP_DATASET}

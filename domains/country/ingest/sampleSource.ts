@@ -24,12 +24,15 @@ export const countrySampleSource: SampleSource = {
   async ingest({ dataDir, sampleDir, log }) {
     let files = 0;
     let rows = 0;
+    // Every vintage folder in one batch (one rewrite of the table), each file with its folder's vintage.
     const oecdDir = join(sampleDir, 'oecd');
+    const vintageOfFile = new Map<string, string>();
     for (const vintage of (await readdir(oecdDir)).filter((name) => /^\d{4}-\d{2}$/.test(name)).sort()) {
-      const { imported } = await ingestOecdFiles(await oecdSourceFiles(join(oecdDir, vintage)), { dataDir, vintage });
-      files += imported.length;
-      rows += imported.reduce((sum, record) => sum + record.rowCount, 0);
+      for (const file of await oecdSourceFiles(join(oecdDir, vintage))) vintageOfFile.set(file, vintage);
     }
+    const oecd = await ingestOecdFiles([...vintageOfFile.keys()], { dataDir, vintageOf: (file) => vintageOfFile.get(file) });
+    files += oecd.imported.length;
+    rows += oecd.imported.reduce((sum, record) => sum + record.rowCount, 0);
     const { imported } = await ingestWorldBankFiles({ dataDir, path: join(sampleDir, 'worldbank'), log });
     files += imported.length;
     rows += imported.reduce((sum, record) => sum + record.rowCount, 0);
