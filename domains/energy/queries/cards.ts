@@ -395,11 +395,7 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
       'SELECT year, ets_emissions, ets_per_gic, ets_share_of_eu27, peers_at_or_below, peers_count FROM energy_carbon WHERE geo = $geo AND ets_per_gic IS NOT NULL ORDER BY year DESC LIMIT 1',
       { geo: g.code },
     );
-    const coverageRows = await db.all(
-      `SELECT DISTINCT dataset_id FROM estat_observations WHERE geo = $geo AND list_contains([${FLAGSHIP_DATASETS.map((d) => `'${d}'`).join(', ')}], dataset_id)
-       UNION SELECT 'ets' FROM energy_ets_years WHERE geo = $geo`,
-      { geo: g.code },
-    );
+    const coverageRows = await db.all('SELECT dataset_id FROM energy_coverage WHERE geo = $geo', { geo: g.code });
     const covered = new Set(coverageRows.map((r) => String(r.dataset_id)));
     const indicators = await indicatorCard(db, g.code);
     const devbank = await devbankCard(db, g.code);

@@ -12,6 +12,7 @@
 //   energy_ets_years       per (geo, year): verified ETS emissions of the country's registry
 //   energy_carbon          per (geo, year): ETS emissions per GIC, share of EU27, pressure percentile
 //   energy_metric_values   per (metric, geo, year): the rankings' metrics; energy_rankings at each metric's period
+//   energy_coverage        per geo: the flagship datasets (and ets) holding a value for it
 //   energy_completeness    per (flagship dataset or ets, EU27 geo): pass / warn / fail
 //   ets_registry_years     per (registry, year): installations with verified emissions, their sum
 //   ets_ranked             per (registry, year): installations ranked by verified emissions
@@ -170,6 +171,13 @@ export async function buildEnergyTables(db: Database, worldBank: WorldBankSource
       round((SELECT count(*) FILTER (WHERE CASE WHEN a.metric IN ${lowerIsBetter} THEN p.value >= a.value ELSE p.value <= a.value END) * 100.0 / count(*)
                FROM peers p WHERE p.metric = a.metric), 2) AS percentile
     FROM at_period a ORDER BY a.metric, a.geo`);
+
+  // Which flagship datasets (and ets) hold a value for a geo: the scorecard's coverage flags.
+  await db.run(`CREATE TABLE energy_coverage AS
+    SELECT DISTINCT geo, dataset_id FROM estat_observations
+     WHERE dataset_id IN (${list(FLAGSHIP_DATASETS)}) AND geo IS NOT NULL AND obs_value IS NOT NULL
+    UNION SELECT DISTINCT geo, 'ets' FROM energy_ets_years
+    ORDER BY geo, dataset_id`);
 
   // Completeness of the flagship datasets and ETS over EU27.
   await db.run(`CREATE TABLE energy_completeness AS
