@@ -1,20 +1,29 @@
-// The snapshot tables of the country domain, declared once for the writer (ingest) and the loader
-// (queries).
+// The snapshot table of the country domain, declared once for the writer (ingest/oecdSnapshot.ts) and
+// the loader (queries/coopTables.ts). The WDI tables are the generic reader's (ingest/worldbank/tables.ts).
+import { defineDataset } from '../../engine/dataset.ts';
 
-/** OECD observations, one row per (indicator, area, freq, period) and imported file: every vintage. */
-export const COOP_DATASET = 'coop_observations';
+/** OECD observations, one row per (indicator, area, freq, period) and imported file: every vintage is kept. */
+export const COOP_OBSERVATIONS = defineDataset({
+  name: 'coop_observations',
+  columns: [
+    { name: 'indicator', type: 'VARCHAR', notNull: true },
+    { name: 'area', type: 'VARCHAR', notNull: true },
+    { name: 'area_name', type: 'VARCHAR' },
+    { name: 'freq', type: 'VARCHAR', notNull: true },
+    { name: 'period', type: 'VARCHAR', notNull: true },
+    { name: 'value', type: 'DOUBLE' },
+    { name: 'flag', type: 'VARCHAR' },
+    { name: 'source_series', type: 'VARCHAR', notNull: true },
+    { name: 'source_format', type: 'VARCHAR', notNull: true },
+    { name: 'vintage', type: 'DATE', notNull: true },
+    { name: 'import_date', type: 'TIMESTAMP', notNull: true },
+    { name: 'batch_order', type: 'INTEGER', notNull: true },
+    { name: 'source_file', type: 'VARCHAR', notNull: true },
+    { name: 'source_row', type: 'INTEGER', notNull: true },
+    { name: 'file_hash', type: 'VARCHAR', notNull: true },
+  ],
+  /** (key, file_hash) is unique, so this order is total. */
+  orderBy: ['indicator', 'area', 'freq', 'period', 'vintage', 'import_date', 'batch_order', 'file_hash'],
+});
 
-export const COOP_COLUMNS = [
-  'indicator', 'area', 'area_name', 'freq', 'period', 'value', 'flag', 'source_series', 'source_format', 'vintage',
-  'import_date', 'batch_order', 'source_file', 'source_row', 'file_hash',
-] as const;
-
-export const CREATE_COOP_OBSERVATIONS = `CREATE TABLE ${COOP_DATASET} (
-  indicator VARCHAR NOT NULL, area VARCHAR NOT NULL, area_name VARCHAR, freq VARCHAR NOT NULL, period VARCHAR NOT NULL,
-  value DOUBLE, flag VARCHAR, source_series VARCHAR NOT NULL, source_format VARCHAR NOT NULL, vintage DATE NOT NULL,
-  import_date TIMESTAMP NOT NULL, batch_order INTEGER NOT NULL, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL,
-  file_hash VARCHAR NOT NULL)`;
-
-/** (key, file_hash) is unique, so this order is total. */
-export const COOP_ORDER = 'indicator, area, freq, period, vintage, import_date, batch_order, file_hash';
-
+export const COOP_DATASET = COOP_OBSERVATIONS.name;

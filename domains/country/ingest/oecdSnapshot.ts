@@ -6,19 +6,16 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { UsageError } from '../../../ingest/command.ts';
-import { COOP_COLUMNS, COOP_DATASET, COOP_ORDER, CREATE_COOP_OBSERVATIONS } from '../datasets.ts';
+import { COOP_DATASET, COOP_OBSERVATIONS } from '../datasets.ts';
 import { parseOecdFile } from './oecdParse.ts';
 
 export const OECD_SOURCE_URL = 'https://sdmx.oecd.org/public/rest/data/OECD.SDD.STES,DSD_STES@DF_CLI,4.1/';
 
 
-const CREATE_STAGE = `CREATE TABLE stage_coop (
-  indicator VARCHAR, area VARCHAR, area_name VARCHAR, freq VARCHAR, period VARCHAR, value VARCHAR, flag VARCHAR,
-  source_series VARCHAR, source_format VARCHAR, vintage VARCHAR, import_date VARCHAR, batch_order INTEGER,
-  source_file VARCHAR, source_row INTEGER, file_hash VARCHAR)`;
+const CREATE_STAGE = stagingTableSql(COOP_OBSERVATIONS, 'stage_coop');
 
 export interface OecdIngestOptions {
   dataDir: string;
@@ -78,8 +75,7 @@ export async function ingestOecdFiles(files: readonly string[], options: OecdIng
       rowCount: p.observations.length,
     }));
 
-    await db.run(CREATE_COOP_OBSERVATIONS);
-    await loadParquetInto(db, COOP_DATASET, options.dataDir, COOP_DATASET, COOP_COLUMNS);
+    await loadDataset(db, COOP_OBSERVATIONS, options.dataDir);
     await db.run(CREATE_STAGE);
     const stamp = importDate.replace('T', ' ').replace('Z', '');
     await db.appendRows('stage_coop', parsed.flatMap(({ file, hash, parsed: p }, batchOrder) =>
@@ -87,13 +83,10 @@ export async function ingestOecdFiles(files: readonly string[], options: OecdIng
         o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries, p.layout, vintageOf(file), stamp, batchOrder,
         basename(file), o.sourceRow, hash,
       ])));
-    await db.run(`INSERT INTO ${COOP_DATASET}
-      SELECT indicator, area, area_name, freq, period, CAST(value AS DOUBLE), flag, source_series, source_format,
-             CAST(vintage AS DATE), CAST(import_date AS TIMESTAMP), batch_order, source_file, source_row, file_hash
-        FROM stage_coop`);
+    await db.run(`INSERT INTO ${COOP_DATASET} SELECT ${stagedSelectSql(COOP_OBSERVATIONS)} FROM stage_coop`);
     await db.run('DROP TABLE stage_coop');
     await appendImportRecords(db, imported);
-    await commitTables(db, options.dataDir, [{ table: COOP_DATASET, orderBy: COOP_ORDER }]);
+    await commitTables(db, options.dataDir, [COOP_OBSERVATIONS]);
     const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${COOP_DATASET}`);
     return { imported, skipped, skippedRows, observations: Number(n) };
   } finally {

@@ -7,15 +7,14 @@
 //   coop_areas    the areas with data, their label when a file gave one, and whether the code is an
 //                 aggregate (not an ISO 3166 alpha-3 country).
 import type { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
-import { COOP_COLUMNS, COOP_DATASET, CREATE_COOP_OBSERVATIONS } from '../datasets.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
+import { COOP_DATASET, COOP_OBSERVATIONS } from '../datasets.ts';
 import { isoCountry } from './codes.ts';
 
 const FREQ_RANK = `CASE freq WHEN 'M' THEN 1 WHEN 'Q' THEN 2 ELSE 3 END`;
 
 export async function loadCoop(db: Database, dataDir: string): Promise<void> {
-  await db.run(CREATE_COOP_OBSERVATIONS);
-  await loadParquetInto(db, COOP_DATASET, dataDir, COOP_DATASET, COOP_COLUMNS);
+  await loadDataset(db, COOP_OBSERVATIONS, dataDir);
   await db.run(`CREATE TABLE coop_current AS
     SELECT * EXCLUDE (pick) FROM (
       SELECT *, row_number() OVER (PARTITION BY indicator, area, freq, period
