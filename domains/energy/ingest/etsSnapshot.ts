@@ -51,7 +51,8 @@ const SOURCE_FORMAT = { 'registry-xlsx': 'eu-registry-xlsx', 'eutl-installation-
 /** Imports ETS files (registry workbooks, installation.csv, compliance.csv) into the snapshot. */
 export async function ingestEtsFiles(files: readonly string[], options: EtsIngestOptions): Promise<EtsIngestResult> {
   await mkdir(options.dataDir, { recursive: true });
-  const db = await Database.open({ connections: 1 });
+  // A scratch database of this ingest only: no request waits on it, so no query timeout (bench sizes take long).
+  const db = await Database.open({ connections: 1, queryTimeoutMs: 24 * 3600_000 });
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === ETS_EMISSIONS || r.dataset === ETS_INSTALLATIONS).map((r) => r.fileHash));
