@@ -1,6 +1,7 @@
 // The catalog's example requests, resolved the way the router resolves them: the path form they
 // match, the path and query parameters, and the validated parameters the handler receives.
-import type { Route } from '../queries/catalog.ts';
+import { exampleRequests, type Route } from '../queries/catalog.ts';
+import { buildBodyValidator } from '../http/body.ts';
 import { buildValidator, type RawQuery } from '../http/validate.ts';
 
 export interface BenchCase {
@@ -12,6 +13,9 @@ export interface BenchCase {
   pathTemplate: string;
   /** Validated, typed parameters, as the handler receives them. */
   params: Record<string, unknown>;
+  method: 'GET' | 'POST';
+  /** The JSON body of a POST route's sample, validated, as the handler receives it (context.body). */
+  body?: Record<string, unknown>;
 }
 
 function templateRegex(template: string): { regex: RegExp; names: string[] } {
@@ -53,16 +57,18 @@ export function rawQuery(search: string): RawQuery {
   return query;
 }
 
-/** Every example of every route, in catalog order; an example that matches no path form or fails validation throws. */
+/** Every sample request of every route (a POST route's paths with each sample body), in catalog order; one that matches no path form or fails validation throws. */
 export function benchCases(routes: readonly Route[]): BenchCase[] {
   const cases: BenchCase[] = [];
   for (const route of routes) {
-    for (const url of route.examples) {
+    const validateBody = route.requestBody ? buildBodyValidator(route.requestBody) : null;
+    for (const { url, method, body } of exampleRequests(route)) {
       const parsed = new URL(url, 'http://bench.invalid');
       const form = matchPathForm(route, parsed.pathname);
       if (!form) throw new Error(`${route.id}: example ${url} matches none of its path forms`);
       const params = buildValidator(route, form.template)(rawQuery(parsed.search), form.pathParams);
-      cases.push({ routeId: route.id, tag: route.tag, url, pathTemplate: form.template, params });
+      const validated = validateBody ? validateBody(body) : undefined;
+      cases.push({ routeId: route.id, tag: route.tag, url, pathTemplate: form.template, params, method, ...(validated ? { body: validated } : {}) });
     }
   }
   return cases;

@@ -33,6 +33,8 @@ export interface CaseResult {
   routeId: string;
   tag: string;
   url: string;
+  /** POST for a sample with a JSON body (timed here; the load mix replays the GET samples only). */
+  method?: 'GET' | 'POST';
   /** HTTP status of the uncached request (200 expected). */
   status: number;
   /** The handler's error message when it did not answer (then handler and sqlFloor are null). */
@@ -83,12 +85,14 @@ async function measureCase(db: Database, route: Route, c: BenchCase, runs: numbe
   const recorded: RecordedQuery[] = [];
   const recording = recordingDatabase(db, recorded);
   let error: string | null = null;
-  await route.handle(c.params, { db: recording, today: TODAY }).catch((e: unknown) => {
+  const body = c.body;
+  const init: RequestInit = body ? { method: c.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {};
+  await route.handle(c.params, { db: recording, today: TODAY, body }).catch((e: unknown) => {
     error = e instanceof Error ? e.message : String(e);
   });
   const statements = [...recorded];
   // A handler that answers an error (no data for its domain at this scale) is timed over HTTP only.
-  const handler = error ? null : summarize(await timeRuns(() => route.handle(c.params, { db, today: TODAY }), runs));
+  const handler = error ? null : summarize(await timeRuns(() => route.handle(c.params, { db, today: TODAY, body }), runs));
   const sqlFloor = error
     ? null
     : summarize(
@@ -100,7 +104,7 @@ async function measureCase(db: Database, route: Route, c: BenchCase, runs: numbe
   let bytes = 0;
   const httpUncached = summarize(
     await timeRuns(async () => {
-      const response = await fetch(uncachedBase + c.url);
+      const response = await fetch(uncachedBase + c.url, init);
       const body = await response.arrayBuffer();
       status = response.status;
       bytes = body.byteLength;
@@ -111,7 +115,7 @@ async function measureCase(db: Database, route: Route, c: BenchCase, runs: numbe
     const rows = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`).catch(() => null);
     if (rows) tables[table] = Number(rows[0].n);
   }
-  return { routeId: c.routeId, tag: c.tag, url: c.url, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, bytes };
+  return { routeId: c.routeId, tag: c.tag, url: c.url, method: c.method, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, bytes };
 }
 
 export async function runTarget(options: TargetOptions): Promise<{ report: TargetReport; close: () => Promise<void> }> {

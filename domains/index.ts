@@ -8,6 +8,7 @@ import { cardgameDomain } from './cardgame/index.ts';
 import { countryDomain } from './country/index.ts';
 import { energyDomain } from './energy/index.ts';
 import { macroDomain } from './macro/index.ts';
+import { productDomain } from './product/index.ts';
 import { ptpDomain } from './ptp/index.ts';
 import { sebraDomain } from './sebra/index.ts';
 import { tradeDomain } from './trade/index.ts';
@@ -22,6 +23,7 @@ export const DOMAINS: readonly Domain[] = [
   macroDomain,
   energyDomain,
   countryDomain,
+  productDomain,
 ];
 
 /** Every route of every domain. */

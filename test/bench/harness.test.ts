@@ -14,6 +14,7 @@ import {
 import { percentile, perSecond, ratio, summarize, type Summary } from '../../bench/stats.ts';
 import type { CaseResult } from '../../bench/target.ts';
 import { routes } from '../../domains/index.ts';
+import { exampleRequests } from '../../queries/catalog.ts';
 
 test('percentile is nearest-rank', () => {
   const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -53,8 +54,8 @@ test('examples resolve to their path form and validated parameters', () => {
   assert.deepEqual(rawQuery('?days&limit=5&x=1&x=2'), { days: '', limit: '5', x: ['1', '2'] });
 
   const cases = benchCases(routes);
-  // Every example of every route, once, in catalog order.
-  assert.deepEqual(cases.map((c) => c.url), routes.flatMap((r) => r.examples));
+  // Every sample request of every route (a POST path once per sample body), in catalog order.
+  assert.deepEqual(cases.map((c) => c.url), routes.flatMap((r) => exampleRequests(r).map((request) => request.url)));
   const byPath = cases.find((c) => c.url.startsWith('/api/sebra/getTaxonomyForYear/'));
   assert.ok(byPath);
   assert.equal(typeof byPath.params.year, 'number', 'path parameters arrive coerced, as the handler gets them');

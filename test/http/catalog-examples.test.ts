@@ -10,6 +10,7 @@ import { Ajv } from 'ajv';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
 import { DOMAINS, routes } from '../../domains/index.ts';
 import { sampleSourcesOf } from '../../domains/registry.ts';
+import { exampleRequests } from '../../queries/catalog.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
@@ -38,10 +39,12 @@ test('every path form of every route has a sample request', () => {
 describe('every sample request answers 200 with a body matching the route\'s response schema', () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   for (const route of routes) {
-    for (const example of route.examples) {
-      test(`${route.id}: ${example}`, async () => {
+    // A POST route's samples are its paths sent with each of its sample JSON bodies.
+    for (const [index, { url: example, body: sample }] of exampleRequests(route).entries()) {
+      test(`${route.id}: ${example}${sample !== undefined ? ` (body ${index + 1})` : ''}`, async () => {
         const validate = ajv.compile(route.response);
-        const response = await app.request(example, { method: route.method });
+        const init: RequestInit = sample === undefined ? { method: route.method } : { method: route.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(sample) };
+        const response = await app.request(example, init);
         const body = await response.json();
         assert.equal(response.status, 200, `${example}: ${JSON.stringify(body)}`);
         assert.ok(validate(body), `${example}: ${JSON.stringify(validate.errors)}`);
