@@ -14,6 +14,7 @@ import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord,
 } from '../commit.ts';
 import { readEurostatFile, type EurostatFileSummary, type EurostatFormat, type EurostatObservation } from './parse.ts';
+import { parsePeriod } from './periods.ts';
 import {
   CREATE_DATASETS, CREATE_OBSERVATIONS, DATASET_COLUMNS, ESTAT_DATASETS, ESTAT_OBSERVATIONS, ESTAT_ORDER, OBSERVATION_COLUMNS,
 } from './tables.ts';
@@ -62,33 +63,65 @@ export async function eurostatSourceFiles(path: string): Promise<string[]> {
 
 const SEP = '\u001f';
 
-const CREATE_STAGE = `CREATE TABLE stage_obs (dataset_id VARCHAR, series_key VARCHAR, freq VARCHAR, geo VARCHAR, unit VARCHAR,
-  dims_values VARCHAR, time_period VARCHAR, period_start VARCHAR, obs_value VARCHAR, obs_flag VARCHAR, source_file VARCHAR, source_line INTEGER)`;
-const CREATE_STAGE_DATASETS = `CREATE TABLE stage_datasets (dataset_id VARCHAR, dimension_keys VARCHAR)`;
+// Staging is normalised (a series once, then 5 values per observation): the appender's cost is per
+// value, and building each series' dims MAP once instead of once per observation is 4 times faster.
+const CREATE_STAGE = [
+  `CREATE TABLE stage_series (series_id INTEGER, dataset_id VARCHAR, series_key VARCHAR, freq VARCHAR, geo VARCHAR, unit VARCHAR,
+     dims_values VARCHAR, source_file VARCHAR)`,
+  'CREATE TABLE stage_obs (series_id INTEGER, time_period VARCHAR, obs_value VARCHAR, obs_flag VARCHAR, source_line INTEGER)',
+  'CREATE TABLE stage_periods (time_period VARCHAR, period_start VARCHAR, freq VARCHAR)',
+  'CREATE TABLE stage_datasets (dataset_id VARCHAR, dimension_keys VARCHAR)',
+];
 
-function stageRow(o: EurostatObservation, file: string): Array<string | number | null> {
-  return [
-    o.dataset_id, o.series_key, o.freq, o.geo, o.unit, Object.values(o.dims).join(SEP), o.time_period, o.period_start,
-    o.obs_value === null ? null : String(o.obs_value), o.obs_flag, file, o.line,
-  ];
+/** Stages the observations of one batch run: series rows when first seen (per file), observation rows always. */
+class Stager {
+  private nextId = 0;
+  private readonly periods = new Map<string, [string, string]>();
+  constructor(private readonly db: Database) {}
+
+  /** The onBatch of one file. */
+  forFile(file: string): (batch: EurostatObservation[]) => Promise<void> {
+    const ids = new Map<string, number>();
+    return async (batch) => {
+      const series: Array<Array<string | number | null>> = [];
+      const obs: Array<Array<string | number | null>> = [];
+      for (const o of batch) {
+        let id = ids.get(o.series_key);
+        if (id === undefined) {
+          id = this.nextId++;
+          ids.set(o.series_key, id);
+          series.push([id, o.dataset_id, o.series_key, Object.hasOwn(o.dims, 'freq') ? o.freq : null, o.geo, o.unit, Object.values(o.dims).join(SEP), file]);
+        }
+        if (!this.periods.has(o.time_period)) this.periods.set(o.time_period, [o.period_start, parsePeriod(o.time_period)!.freq]);
+        obs.push([id, o.time_period, o.obs_value === null ? null : String(o.obs_value), o.obs_flag, o.line]);
+      }
+      if (series.length > 0) await this.db.appendRows('stage_series', series);
+      await this.db.appendRows('stage_obs', obs);
+    };
+  }
+
+  async finish(): Promise<void> {
+    await this.db.appendRows('stage_periods', [...this.periods].map(([label, [start, freq]]) => [label, start, freq]));
+  }
 }
 
 /** Imports Eurostat files into the snapshot in options.dataDir; nothing is written when any file is malformed or none is new. */
 export async function ingestEurostatFiles(options: EurostatIngestOptions): Promise<EurostatIngestResult> {
   const files = await eurostatSourceFiles(options.path);
   await mkdir(options.dataDir, { recursive: true });
-  const db = await Database.open({ connections: 1 });
+  // Ingest statements may run long on big exports: no per-query timeout here.
+  const db = await Database.open({ connections: 1, queryTimeoutMs: 24 * 3600_000 });
   try {
     await db.run(CREATE_OBSERVATIONS);
     await db.run(CREATE_DATASETS);
-    await db.run(CREATE_STAGE);
-    await db.run(CREATE_STAGE_DATASETS);
+    for (const sql of CREATE_STAGE) await db.run(sql);
+    const stager = new Stager(db);
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset.startsWith('eurostat/')).map((r) => r.fileHash));
 
     const { parsed, skipped } = await parseNewFiles<EurostatFileSummary>(files, known, async (file, accepted) => {
       const name = basename(file);
-      const summary = await readEurostatFile(file, (batch) => db.appendRows('stage_obs', batch.map((o) => stageRow(o, name))), {
+      const summary = await readEurostatFile(file, stager.forFile(name), {
         dataset: options.dataset,
       });
       const same = accepted.find((a) => a.parsed.datasetId === summary.datasetId);
@@ -99,7 +132,13 @@ export async function ingestEurostatFiles(options: EurostatIngestOptions): Promi
       return summary;
     });
     if (parsed.length === 0) return { imported: [], skipped, datasets: [] };
-    await rejectDuplicates(db);
+    await stager.finish();
+    // A TSV file cannot repeat an observation (the reader refuses a repeated series); SDMX-CSV files and
+    // several files of one dataset are checked here.
+    const checked = new Map<string, number>();
+    for (const { parsed: s } of parsed) checked.set(s.datasetId, (checked.get(s.datasetId) ?? 0) + (s.format === 'estat-tsv' ? 1 : 2));
+    const toCheck = [...checked].filter(([, weight]) => weight > 1).map(([id]) => id);
+    if (toCheck.length > 0) await rejectDuplicates(db, toCheck);
 
     const importedAt = (options.now ?? (() => new Date()))().toISOString();
     const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: s }) => ({
@@ -115,11 +154,14 @@ export async function ingestEurostatFiles(options: EurostatIngestOptions): Promi
     await loadParquetInto(db, ESTAT_DATASETS, options.dataDir, ESTAT_DATASETS, DATASET_COLUMNS);
     await db.run(`DELETE FROM ${ESTAT_OBSERVATIONS} WHERE dataset_id IN (SELECT dataset_id FROM stage_datasets)`);
     await db.run(`DELETE FROM ${ESTAT_DATASETS} WHERE dataset_id IN (SELECT dataset_id FROM stage_datasets)`);
+    await db.run(`CREATE TEMP TABLE series AS
+      SELECT s.series_id, s.dataset_id, s.series_key, s.freq, s.geo, s.unit,
+             map(from_json(d.dimension_keys, '["VARCHAR"]'), string_split(s.dims_values, chr(31))) AS dims
+        FROM stage_series s JOIN stage_datasets d USING (dataset_id)`);
     await db.run(`INSERT INTO ${ESTAT_OBSERVATIONS} (${OBSERVATION_COLUMNS.join(', ')})
-      SELECT s.dataset_id, s.series_key, s.freq, s.geo, s.unit,
-             map(from_json(d.dimension_keys, '["VARCHAR"]'), string_split(s.dims_values, chr(31))),
-             s.time_period, CAST(s.period_start AS DATE), CAST(s.obs_value AS DOUBLE), s.obs_flag
-        FROM stage_obs s JOIN stage_datasets d USING (dataset_id)`);
+      SELECT s.dataset_id, s.series_key, coalesce(s.freq, p.freq), s.geo, s.unit, s.dims, o.time_period, CAST(p.period_start AS DATE),
+             CAST(o.obs_value AS DOUBLE), o.obs_flag
+        FROM stage_obs o JOIN series s USING (series_id) JOIN stage_periods p USING (time_period)`);
     for (const [id, group] of byDataset) {
       const lastUpdates = group.map((s) => s.lastUpdate).filter((u): u is string => u !== null).sort();
       await db.run(
@@ -147,12 +189,15 @@ export async function ingestEurostatFiles(options: EurostatIngestOptions): Promi
 }
 
 /** An observation (dataset, series, period) staged twice rejects the run, naming both places. */
-async function rejectDuplicates(db: Database): Promise<void> {
+async function rejectDuplicates(db: Database, datasets: string[]): Promise<void> {
   const rows = await db.all(
-    `SELECT dataset_id, series_key, time_period, list(source_file ORDER BY source_file, source_line) AS files,
-            list(source_line ORDER BY source_file, source_line) AS lines
-       FROM stage_obs GROUP BY dataset_id, series_key, time_period HAVING count(*) > 1
-      ORDER BY dataset_id, series_key, time_period LIMIT 20`,
+    `SELECT s.dataset_id, s.series_key, o.time_period, list(s.source_file ORDER BY s.source_file, o.source_line) AS files,
+            list(o.source_line ORDER BY s.source_file, o.source_line) AS lines
+       FROM stage_obs o JOIN stage_series s USING (series_id)
+      WHERE s.dataset_id IN (SELECT unnest(from_json($datasets, '["VARCHAR"]')))
+      GROUP BY s.dataset_id, s.series_key, o.time_period HAVING count(*) > 1
+      ORDER BY 1, 2, 3 LIMIT 20`,
+    { datasets: JSON.stringify(datasets) },
   );
   if (rows.length === 0) return;
   throw new IngestRejectedError(

@@ -81,7 +81,8 @@ const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 export async function ingestWorldBankFiles(options: WorldBankIngestOptions): Promise<WorldBankIngestResult> {
   const files = await worldBankSourceFiles(options.path);
   await mkdir(options.dataDir, { recursive: true });
-  const db = await Database.open({ connections: 1 });
+  // Ingest statements may run long on big files: no per-query timeout here.
+  const db = await Database.open({ connections: 1, queryTimeoutMs: 24 * 3600_000 });
   try {
     for (const sql of [...CREATE_WDI_TABLES, ...CREATE_STAGE]) await db.run(sql);
     const ledger = await loadImportLedger(db, options.dataDir);

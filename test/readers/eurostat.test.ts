@@ -232,7 +232,7 @@ describe('Eurostat: malformed files name the line and column', () => {
   const cases: Array<[string, string, number | null, number | null, RegExp]> = [
     ['bad cell', 'freq,geo\\TIME_PERIOD\t2022 \t2023 \nA,AT\t1.5 \t1,5 \n', 2, 3, /column 3 \(2023\).*"1,5 "/],
     ['flag with a digit', 'freq,geo\\TIME_PERIOD\t2022 \nA,AT\t1.5 p2\n', 2, 2, /column 2/],
-    ['short line', 'freq,geo\\TIME_PERIOD\t2022 \t2023 \nA,AT\t1.5 \t2 \nA,BG\t1 \n', 3, null, /number of cells/],
+    ['short line', 'freq,geo\\TIME_PERIOD\t2022 \t2023 \nA,AT\t1.5 \t2 \nA,BG\t1 \n', 3, 3, /not valid TSV: the line has 2 cells, the header 3/],
     ['bad period label', 'freq,geo\\TIME_PERIOD\t2022 \t20X3 \nA,AT\t1.5 \t2 \n', 1, 3, /"20X3 " is not a period/],
     ['key with missing part', 'freq,geo\\TIME_PERIOD\t2022 \nA\t1.5 \n', 2, 1, /2 non-empty parts/],
     ['series twice', 'freq,geo\\TIME_PERIOD\t2022 \nA,AT\t1 \nA,AT\t2 \n', 3, 1, /also on line 2/],
