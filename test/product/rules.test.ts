@@ -255,3 +255,17 @@ test('the enhancement seam can only replace texts', () => {
   assert.deepEqual(Object.keys(enhanced), Object.keys(base));
   assert.notEqual(applyEnhancement(base, {}), base);
 });
+
+test('docs/product.md lists every rule with its severity and points', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const doc = await readFile(new URL('../../docs/product.md', import.meta.url), 'utf8');
+  for (const rule of RULES) {
+    const line = doc.split('\n').find((candidate) => candidate.startsWith(`| \`${rule.code}\` |`));
+    assert.ok(line, `${rule.code} is documented`);
+    assert.ok(line.includes(`| ${rule.severity} |`), `${rule.code} severity`);
+    for (const [part, label] of [['title', 'title'], ['description', 'description'], ['listing', 'quality']] as const) {
+      const points = rule.penalty[part];
+      if (points) assert.ok(line.includes(`${label} −${points}`), `${rule.code} ${label} points`);
+    }
+  }
+});
