@@ -1,4 +1,4 @@
-// Writes the EU ETS part of the Parquet snapshot, all or nothing:
+// Writes the EU ETS part of the Parquet snapshot (tables declared in ../datasets.ts), all or nothing:
 //   ets_installations  one row per (registry_code, installation_identifier): name, permit, activity, city;
 //   ets_emissions      one row per (registry_code, installation_identifier, year): verified emissions
 //                      (t CO2e) and free allocation, each null when not published.
@@ -9,27 +9,14 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadParquetInto } from '../../../engine/parquet.ts';
+import { loadDataset } from '../../../engine/dataset.ts';
+import { ETS_EMISSIONS as ETS_EMISSIONS_DATASET, ETS_INSTALLATIONS as ETS_INSTALLATIONS_DATASET } from '../datasets.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { parseEtsFile } from './etsParse.ts';
 
-export const ETS_INSTALLATIONS = 'ets_installations';
-export const ETS_EMISSIONS = 'ets_emissions';
 export const ETS_SOURCE_URL = 'https://climate.ec.europa.eu/eu-action/eu-emissions-trading-system-eu-ets/union-registry_en';
-
-export const INSTALLATION_COLUMNS = [
-  'registry_code', 'installation_identifier', 'installation_name', 'permit_identifier', 'main_activity_code', 'city', 'source_file', 'file_hash',
-] as const;
-export const EMISSION_COLUMNS = [
-  'registry_code', 'installation_identifier', 'year', 'verified_emissions', 'allocation', 'source_file', 'source_row', 'file_hash',
-] as const;
-
-export const CREATE_ETS_INSTALLATIONS = `CREATE TABLE ${ETS_INSTALLATIONS} (
-  registry_code VARCHAR NOT NULL, installation_identifier VARCHAR NOT NULL, installation_name VARCHAR, permit_identifier VARCHAR,
-  main_activity_code INTEGER, city VARCHAR, source_file VARCHAR NOT NULL, file_hash VARCHAR NOT NULL)`;
-export const CREATE_ETS_EMISSIONS = `CREATE TABLE ${ETS_EMISSIONS} (
-  registry_code VARCHAR NOT NULL, installation_identifier VARCHAR NOT NULL, year INTEGER NOT NULL, verified_emissions BIGINT,
-  allocation BIGINT, source_file VARCHAR NOT NULL, source_row INTEGER NOT NULL, file_hash VARCHAR NOT NULL)`;
+const ETS_INSTALLATIONS = ETS_INSTALLATIONS_DATASET.name;
+export const ETS_EMISSIONS = ETS_EMISSIONS_DATASET.name;
 
 export interface EtsIngestOptions {
   dataDir: string;
@@ -70,10 +57,8 @@ export async function ingestEtsFiles(files: readonly string[], options: EtsInges
       rowCount: p.kind === 'eutl-installation-csv' ? p.installations.length : p.years.length,
     }));
 
-    await db.run(CREATE_ETS_INSTALLATIONS);
-    await db.run(CREATE_ETS_EMISSIONS);
-    await loadParquetInto(db, ETS_INSTALLATIONS, options.dataDir, ETS_INSTALLATIONS, INSTALLATION_COLUMNS);
-    await loadParquetInto(db, ETS_EMISSIONS, options.dataDir, ETS_EMISSIONS, EMISSION_COLUMNS);
+    await loadDataset(db, ETS_INSTALLATIONS_DATASET, options.dataDir);
+    await loadDataset(db, ETS_EMISSIONS_DATASET, options.dataDir);
     // Staging: VARCHAR and INTEGER only (what the appender writes); amounts as text (they can pass 2^31).
     await db.run(`CREATE TABLE stage_inst (registry_code VARCHAR, installation_identifier VARCHAR, installation_name VARCHAR,
       permit_identifier VARCHAR, main_activity_code INTEGER, city VARCHAR, source_file VARCHAR, file_hash VARCHAR, file_order INTEGER)`);
@@ -91,10 +76,7 @@ export async function ingestEtsFiles(files: readonly string[], options: EtsInges
     }
     await merge(db);
     await appendImportRecords(db, imported);
-    await commitTables(db, options.dataDir, [
-      { table: ETS_INSTALLATIONS, orderBy: 'registry_code, installation_identifier' },
-      { table: ETS_EMISSIONS, orderBy: 'registry_code, installation_identifier, year' },
-    ]);
+    await commitTables(db, options.dataDir, [ETS_INSTALLATIONS_DATASET, ETS_EMISSIONS_DATASET]);
     const [{ e, i }] = await db.all(`SELECT (SELECT count(*) FROM ${ETS_EMISSIONS})::INTEGER AS e, (SELECT count(*) FROM ${ETS_INSTALLATIONS})::INTEGER AS i`);
     return { imported, skipped, emissions: Number(e), installations: Number(i) };
   } finally {
@@ -133,8 +115,6 @@ async function merge(db: Database): Promise<void> {
 
 /** Creates ets_installations and ets_emissions in a served database and fills them from the snapshot (empty when absent). */
 export async function loadEtsSnapshot(db: Database, dataDir: string): Promise<void> {
-  await db.run(CREATE_ETS_INSTALLATIONS);
-  await db.run(CREATE_ETS_EMISSIONS);
-  await loadParquetInto(db, ETS_INSTALLATIONS, dataDir, ETS_INSTALLATIONS, INSTALLATION_COLUMNS);
-  await loadParquetInto(db, ETS_EMISSIONS, dataDir, ETS_EMISSIONS, EMISSION_COLUMNS);
+  await loadDataset(db, ETS_INSTALLATIONS_DATASET, dataDir);
+  await loadDataset(db, ETS_EMISSIONS_DATASET, dataDir);
 }
