@@ -44,6 +44,9 @@ export interface WdiDataSummary {
   /** Country code -> name for every country row of the file (also those with no value). */
   countries: Map<string, string>;
   observationCount: number;
+  /** JSON API page and page count (null for the bulk CSV). */
+  page: number | null;
+  pages: number | null;
 }
 
 export interface WdiCountryMetadata {
@@ -202,7 +205,7 @@ async function readCsv(path: string, file: string, onBatch: (batch: WdiObservati
   if (kind === 'country-metadata') return { kind, file, countries: countryMeta };
   if (kind === 'indicator-metadata') return { kind, file, indicators: indicatorMeta };
   if (batch.length > 0) await onBatch(batch);
-  return { kind: 'data', file, format: 'wdi-bulk-csv', vintage, indicators, countries, observationCount: count };
+  return { kind: 'data', file, format: 'wdi-bulk-csv', vintage, indicators, countries, observationCount: count, page: null, pages: null };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -225,6 +228,11 @@ async function readJson(path: string, file: string, onBatch: (batch: WdiObservat
     vintage = isoDate(String(meta.lastupdated));
     if (vintage === null) throw new MalformedSourceError(file, null, `lastupdated ${JSON.stringify(meta.lastupdated)} is not a YYYY-MM-DD date`);
   }
+  const whole = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+  const page = whole(meta.page);
+  const pages = whole(meta.pages);
+  if (meta.page !== undefined && page === null) throw new MalformedSourceError(file, null, `page ${JSON.stringify(meta.page)} is not a page number`);
+  if (meta.pages !== undefined && pages === null) throw new MalformedSourceError(file, null, `pages ${JSON.stringify(meta.pages)} is not a page count`);
   const rows = data[1] ?? [];
   if (!Array.isArray(rows)) throw new MalformedSourceError(file, null, 'the second element is not the array of observations');
   const indicators = new Map<string, string>();
@@ -256,7 +264,7 @@ async function readJson(path: string, file: string, onBatch: (batch: WdiObservat
     observations.push({ indicator_code: indicatorCode, indicator_name: indicatorName, country_code: countryCode, country_name: countryName, year: Number(date), value, vintage, line: n });
   });
   if (observations.length > 0) await onBatch(observations);
-  return { kind: 'data', file, format: 'wdi-api-json', vintage, indicators, countries, observationCount: observations.length };
+  return { kind: 'data', file, format: 'wdi-api-json', vintage, indicators, countries, observationCount: observations.length, page, pages };
 }
 
 /**

@@ -96,6 +96,7 @@ export async function ingestWorldBankFiles(options: WorldBankIngestOptions): Pro
       return summary;
     });
     if (parsed.length === 0) return { imported: [], skipped, indicators: [] };
+    rejectIncompletePages(parsed.map((p) => p.parsed));
     await rejectDuplicates(db);
 
     const importDate = (options.now ?? (() => new Date()))().toISOString();
@@ -217,6 +218,28 @@ async function mergeCountries(db: Database, summaries: WdiFileSummary[]): Promis
   );
   await db.run(`INSERT INTO ${WDI_COUNTRIES} (${WDI_COUNTRY_COLUMNS.join(', ')})
     SELECT code, name, is_aggregate = 1, region, income_group, aggregate_basis FROM stage_countries`);
+}
+
+/**
+ * A JSON answer of several pages must come whole in one run: its indicators' rows are replaced by
+ * the run, so page 2 alone would drop the rows of page 1.
+ */
+function rejectIncompletePages(summaries: WdiFileSummary[]): void {
+  const groups = new Map<string, WdiDataSummary[]>();
+  for (const s of summaries) {
+    if (s.kind !== 'data' || s.format !== 'wdi-api-json' || s.pages === null || s.pages <= 1) continue;
+    const key = `${[...s.indicators.keys()].sort().join(';')} (${s.pages} pages)`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const problems: MalformedSourceError[] = [];
+  for (const [key, group] of groups) {
+    const have = new Set(group.map((s) => s.page));
+    const missing = Array.from({ length: group[0]!.pages! }, (_, i) => i + 1).filter((p) => !have.has(p));
+    if (missing.length > 0) {
+      problems.push(new MalformedSourceError(group[0]!.file, null, `${key}: page(s) ${missing.join(', ')} missing from this run; ingest every page of an answer together (a run replaces the indicator's rows)`));
+    }
+  }
+  if (problems.length > 0) throw new IngestRejectedError(problems);
 }
 
 /** An (indicator, country, year) staged twice rejects the run, naming both places. */

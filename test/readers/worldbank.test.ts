@@ -233,4 +233,24 @@ describe('WDI snapshot', () => {
       { indicator_code: 'NY.GDP.MKTP.KD.ZG', country_code: 'BGR', year: 2023, value: 1.9 },
     ]);
   });
+
+  test('JSON answers of several pages: every page in one run, or the run is rejected', async () => {
+    const src = await tempDir();
+    const dataDir = await tempDir();
+    const page = (n: number, country: string, value: number) => JSON.stringify([
+      { page: n, pages: 2, per_page: 1, total: 2, sourceid: '2', lastupdated: '2025-07-01' },
+      [{ indicator: { id: 'NY.GDP.PCAP.CD', value: 'GDP per capita (current US$)' }, country: { id: country.slice(0, 2), value: country }, countryiso3code: country, date: '2023', value, unit: '', obs_status: '', decimal: 1 }],
+    ]);
+    await writeFile(join(src, 'p1.json'), page(1, 'BGR', 15900.5));
+    await writeFile(join(src, 'p2.json'), page(2, 'ROU', 18400.25));
+    await assert.rejects(ingestWorldBankFiles({ dataDir, path: join(src, 'p2.json'), now: NOW }), (e: unknown) => {
+      assert.ok(e instanceof IngestRejectedError);
+      assert.match(e.message, /p2\.json: NY\.GDP\.PCAP\.CD \(2 pages\): page\(s\) 1 missing/);
+      return true;
+    });
+    assert.equal(existsSync(join(dataDir, 'wdi_observations.parquet')), false);
+    await ingestWorldBankFiles({ dataDir, path: src, now: NOW });
+    const [obs] = await query((db) => loadWorldBank(db, dataDir), 'SELECT country_code, value FROM wdi_observations ORDER BY country_code');
+    assert.deepEqual(obs, [{ country_code: 'BGR', value: 15900.5 }, { country_code: 'ROU', value: 18400.25 }]);
+  });
 });
