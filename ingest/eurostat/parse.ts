@@ -240,6 +240,8 @@ async function readTsv(path: string, file: string, datasetId: string, sink: Sink
       line++;
       if (text.trim() === '') continue;
       const record = (line === 1 ? text.replace(/^\uFEFF/, '') : text).split('\t');
+      // A trailing tab (some tools write one) leaves empty cells at the end: dropped.
+      while (record.length > 1 && record[record.length - 1]!.trim() === '' && (keys === null || record.length > width)) record.pop();
       if (keys === null) {
         const [keyCell, ...labels] = record;
         const dimsPart = keyCell!.replace(/\\(time_period|time)\s*$/i, '');

@@ -1,5 +1,6 @@
 // Writes Eurostat datasets into the Parquet snapshot, all or nothing (ingest/commit.ts).
-// - A file whose bytes were imported before (any Eurostat dataset) is skipped: a re-run is a no-op.
+// - A file whose bytes were imported before (any Eurostat dataset) is skipped: a re-run is a no-op
+//   (and an older file imported again does not roll a newer vintage back).
 // - The new files of one run are grouped by dataset; a dataset's group REPLACES every row that
 //   dataset had (a new vintage), other datasets are kept. Several files of one dataset in one run
 //   (extracts filtered by country, say) are combined; they must share the dimension keys, and an

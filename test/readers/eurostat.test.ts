@@ -126,6 +126,14 @@ describe('Eurostat TSV: cells, periods, gzip', () => {
     assert.equal(parsed.observations[0]!.geo, 'EL');
   });
 
+  test('trailing tabs and CRLF line ends are tolerated', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'estat_x.tsv');
+    await writeFile(file, 'freq,geo\\TIME_PERIOD\t2022 \t2023 \t\r\nA,AT\t1 \t2 p\t\r\nA,BG\t3 \t: \r\n');
+    const parsed = await parseEurostatFile(file);
+    assert.deepEqual(parsed.observations.map((o) => [o.geo, o.time_period, o.obs_value, o.obs_flag]), [['AT', '2022', 1, null], ['AT', '2023', 2, 'p'], ['BG', '2022', 3, null]]);
+  });
+
   test('each period kind: annual, quarterly, monthly (2023-01, 2023M01), half-yearly (2023-S1, 2023S2), daily', () => {
     const cases: Array<[string, string, string, string]> = [
       ['2023 ', '2023', 'A', '2023-01-01'],
