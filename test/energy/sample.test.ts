@@ -87,6 +87,8 @@ describe('energy sample', () => {
     assert.equal(xi.year, 2024);
     const profile = await expectOk(app, '/api/v1/energy/profile/EL');
     assert.equal(profile.devbank.available, true);
+    const eu = await expectOk(app, '/api/v1/energy/profile/eu27_2020');
+    assert.deepEqual([eu.geo, eu.devbank.energy_imports_pct.value, eu.devbank.energy_imports_pct.year], ['EU27_2020', 58, 2022]);
     const completeness = await expectOk(app, '/api/v1/energy/completeness');
     assert.equal(completeness.summary.fail_count, 0);
   });

@@ -102,7 +102,7 @@ export const getEnergyProfile = defineRoute<{ geo: string }>({
     '`statsoffice`: the indicator card (see /energy/indicator/{geo}) with its own `available`. `devbank`: World Bank WDI energy_imports_pct ' +
     '(EG.IMP.CONS.ZS, energy imports, net, % of energy use) and renewable_share_pct (EG.FEC.RNEW.ZS, % of final energy consumption), each the ' +
     'latest non-missing year with that `year`, values as published; `devbank.available` is true when either exists. The WDI codes are ISO3, ' +
-    'matched to the geo through ISO 3166 (aggregates have no WDI match here). `available` is true when either part is.',
+    'matched to the geo through ISO 3166 (EU27_2020 reads the WDI aggregate EUU; other aggregates have no match). `available` is true when either part is.',
   paid: true,
   params: { geo: pathGeo },
   response: object({

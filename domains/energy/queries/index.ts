@@ -14,10 +14,11 @@ export const energyRoutes = [
   getEnergyRankings, getEnergyCompleteness, getEtsSummary, getEtsInstallations,
 ];
 
-/** ISO3 -> Eurostat geo (GR -> EL, GB -> UK) for every ISO 3166 country. */
+/** ISO3 -> Eurostat geo (GR -> EL, GB -> UK) for every ISO 3166 country, and the WDI's EUU (European Union) -> EU27_2020. */
 function isoCodes(): Array<[string, string]> {
   const eu: Record<string, string> = { GR: 'EL', GB: 'UK' };
-  return Object.entries(isoCountries.getAlpha3Codes()).map(([iso3, iso2]) => [iso3, Object.hasOwn(eu, iso2) ? eu[iso2] : iso2]);
+  const countries = Object.entries(isoCountries.getAlpha3Codes()).map(([iso3, iso2]): [string, string] => [iso3, Object.hasOwn(eu, iso2) ? eu[iso2] : iso2]);
+  return [...countries, ['EUU', 'EU27_2020']];
 }
 
 /** Builds the energy rollups; estat_observations, estat_datasets and the ETS tables must be loaded (wdi_observations when present). */
