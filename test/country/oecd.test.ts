@@ -134,6 +134,7 @@ describe('OECD vintages and the coop endpoints', () => {
       ['DEU', 'Q', 'UNE_LF_M', 'PT_LF_SUB', '_Z', 'Y', '_Z', '2025-Q3', '3.5'],
       ['USA', 'M', 'UNE_LF_M', 'PT_LF_SUB', '_Z', 'Y', '_Z', '2025-12', '4.4'],
       ['USA', 'Q', 'UNE_LF_M', 'PT_LF_SUB', '_Z', 'Y', '_Z', '2025-Q4', '4.3'],
+      ['EU27_2020', 'M', 'UNE_LF_M', 'PT_LF_SUB', '_Z', 'Y', '_Z', '2025-12', '5.9'],
     ]));
     await ingestOecdFiles([unemp], { dataDir, vintage: '2026-02-01', now: () => new Date('2026-03-02T10:00:00Z') });
     app = await startCountryApp(dataDir);
@@ -151,7 +152,7 @@ describe('OECD vintages and the coop endpoints', () => {
         ['jan.csv', 'oecd-legacy-csv', 3],
         ['feb.csv', 'oecd-legacy-csv', 2],
         ['dec.csv', 'oecd-legacy-csv', 2],
-        ['unemp.csv', 'oecd-sdmx-csv', 4],
+        ['unemp.csv', 'oecd-sdmx-csv', 5],
       ]);
     } finally {
       await db.close();
@@ -189,6 +190,9 @@ describe('OECD vintages and the coop endpoints', () => {
     const usa = await expectOk(app, '/api/economic/coop/series/COOP_UNEMP_USA');
     assert.equal(usa.frequency, 'M');
     assert.deepEqual(usa.observations.map((o: any) => [o.period, o.value]), [['2025-12', 4.4]]);
+    // An area with an underscore: the known indicator is matched first.
+    const eu = await expectOk(app, '/api/economic/coop/series/coop_unemp_eu27_2020');
+    assert.deepEqual([eu.series_code, eu.geo, eu.country.aggregate, eu.country.name, eu.observations[0].value], ['COOP_UNEMP_EU27_2020', 'EU27_2020', true, 'European Union (27 countries from 01/02/2020)', 5.9]);
   });
 
   test('series errors: malformed 400 with the expected form; well-formed unknown 404 naming it', async () => {

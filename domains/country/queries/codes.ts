@@ -81,13 +81,22 @@ export interface SeriesCode {
 }
 
 const SERIES = /^([A-Z]+)_([A-Z][A-Z0-9_]*?)_([A-Z0-9][A-Z0-9-]{1,11})$/;
+const AREA = /^[A-Z0-9][A-Z0-9_-]{1,11}$/;
 
 /**
- * `<PREFIX>_<INDICATOR>_<AREA>` in any case. A code of another form (or another prefix) is a 400 that
- * shows the expected form; whether the indicator and area are known is the caller's 404.
+ * `<PREFIX>_<INDICATOR>_<AREA>` in any case. A known indicator is matched first (longest first), so an
+ * area may hold an underscore (`COOP_CLI_EU27_2020`). A code of another form (or another prefix) is a 400
+ * that shows the expected form; whether the indicator and area are known is the caller's 404.
  */
 export function parseSeriesCode(raw: string, prefix: 'COOP' | 'DEVBANK', param: string, example: string, indicators: readonly string[]): SeriesCode {
   const code = raw.trim().toUpperCase();
+  const rest = code.startsWith(`${prefix}_`) ? code.slice(prefix.length + 1) : null;
+  if (rest !== null) {
+    for (const indicator of [...indicators].sort((a, b) => b.length - a.length)) {
+      const area = rest.startsWith(`${indicator}_`) ? rest.slice(indicator.length + 1) : null;
+      if (area !== null && AREA.test(area)) return { prefix, indicator, area, code };
+    }
+  }
   const match = SERIES.exec(code);
   if (!match || match[1] !== prefix) {
     throw invalidParameter(
