@@ -88,6 +88,18 @@ describe('devbank, analytics and overview on a hand-made WDI set', () => {
     assert.match((await expectError(app, '/api/economic/devbank/series/DEVBANK_GDP_PER_CAPITA_ZZZ', 404)).message, /ZZZ/);
     assert.match((await expectError(app, '/api/economic/devbank/series/DEVBANK_GDP_PER_CAPITA_BGR', 404)).message, /DEVBANK_GDP_PER_CAPITA_BGR.*Bulgaria/);
     await expectError(app, '/api/economic/devbank/series/DEVBANK_GDP_PER_CAPITA_USA?limit=0', 400, 'limit');
+    await expectError(app, '/api/economic/devbank/series/DEVBANK_GDP_PER_CAPITA_USA?limit=10001', 400, 'limit');
+  });
+
+  test('odd client input is a 400 or a 404, never a 5xx', async () => {
+    const odd = ['%F0%9F%98%80', `DEVBANK_GDP_PER_CAPITA_${'A'.repeat(90)}`, "DEVBANK_GDP_PER_CAPITA_US'A", '%20', 'DEVBANK_GDP_PER_CAPITA_%3BDROP', '..'];
+    for (const path of ['/api/economic/devbank/series/', '/api/economic/coop/series/', '/api/economic/devbank/country/', '/api/economic/coop/country/', '/api/analytics/trade-openness/', '/api/economic/country/']) {
+      for (const value of odd) {
+        const url = path.endsWith('country/') && path.startsWith('/api/economic/country') ? `${path}${value}/overview` : `${path}${value}`;
+        const response = await app.get(url);
+        assert.ok([400, 404].includes(response.status), `${url}: ${response.status} ${JSON.stringify(response.body)}`);
+      }
+    }
   });
 
   test('devbank country: every allowlisted indicator, the latest year of each, missing ones available: false', async () => {
