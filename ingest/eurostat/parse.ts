@@ -72,7 +72,8 @@ export interface EurostatReadOptions {
   batchSize?: number;
 }
 
-const DATASET_ID = /^[a-z][a-z0-9_]{0,63}$/;
+/** Dataset codes: nrg_bal_s, prc_hicp_manr, and Comext's ds-045409. */
+const DATASET_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 /** A dimension key: lower-case code as Eurostat writes them. */
 const DIMENSION_KEY = /^[a-z][a-z0-9_]*$/;
 /** A TSV cell: a number or ':' followed by optional flag letters. */
@@ -90,7 +91,7 @@ export function normaliseDatasetId(text: string): string | null {
 
 /** `ESTAT:NRG_BAL_S(1.0)`, `ESTAT:NRG_BAL_S`, `NRG_BAL_S` -> `nrg_bal_s`; null when it is none of these. */
 export function datasetIdFromStructure(text: string): string | null {
-  const m = /^(?:[A-Za-z0-9_.@-]+:)?([A-Za-z][A-Za-z0-9_]*)(?:\([^)]*\))?$/.exec(text.trim());
+  const m = /^(?:[A-Za-z0-9_.@-]+:)?([A-Za-z][A-Za-z0-9_-]*)(?:\([^)]*\))?$/.exec(text.trim());
   return m ? normaliseDatasetId(m[1]!) : null;
 }
 

@@ -12,7 +12,7 @@ import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.t
 import { eurostatIngestCommand } from '../../ingest/eurostat/command.ts';
 import { MalformedCellError } from '../../ingest/eurostat/errors.ts';
 import { eurostatDatasetsInSnapshot, loadEurostat, writeEurostatSdmxCsv, writeEurostatTsv, type EurostatWriteRow } from '../../ingest/eurostat/load.ts';
-import { datasetIdFromFileName, parseEurostatFile, type EurostatObservation } from '../../ingest/eurostat/parse.ts';
+import { datasetIdFromFileName, datasetIdFromStructure, parseEurostatFile, type EurostatObservation } from '../../ingest/eurostat/parse.ts';
 import { parsePeriod } from '../../ingest/eurostat/periods.ts';
 import { ingestEurostatFiles } from '../../ingest/eurostat/snapshot.ts';
 import { loadImportLedger } from '../../ingest/commit.ts';
@@ -177,6 +177,9 @@ describe('Eurostat TSV: cells, periods, gzip', () => {
     assert.equal(datasetIdFromFileName('estat_nrg_bal_s_filtered_en.csv'), 'nrg_bal_s');
     assert.equal(datasetIdFromFileName('NRG_CB_E.tsv'), 'nrg_cb_e');
     assert.equal(datasetIdFromFileName('export (3).tsv'), null);
+    assert.equal(datasetIdFromStructure('ESTAT:DS-045409(1.0)'), 'ds-045409');
+    assert.equal(datasetIdFromStructure('ESTAT:NRG_BAL_S'), 'nrg_bal_s');
+    assert.equal(datasetIdFromStructure('not a flow'), null);
     const dir = await tempDir();
     const file = join(dir, 'export (3).tsv');
     await writeFile(file, OLD_TSV);
