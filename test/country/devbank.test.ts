@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ingestOecdFiles } from '../../domains/country/ingest/oecdSnapshot.ts';
 import { ingestWorldBankFiles } from '../../ingest/worldbank/snapshot.ts';
-import { writeWdiBulkCsv, type WdiWriteRow } from '../../ingest/worldbank/write.ts';
+import { writeWdiApiJson, writeWdiBulkCsv, type WdiWriteRow } from '../../ingest/worldbank/write.ts';
 import { expectError, expectOk, type TestApp } from '../helpers/app.ts';
 import { legacyCsv, removeDir, startCountryApp, tempDir, writeText } from './helpers.ts';
 
@@ -176,6 +176,34 @@ describe('devbank, analytics and overview on a hand-made WDI set', () => {
     assert.deepEqual(greece.country, { iso2: 'GR', iso3: 'GRC', name: 'Greece', aggregate: false });
     await expectError(app, '/api/economic/country/EUU/overview', 400, 'code');
     await expectError(app, '/api/economic/country/Q/overview', 400, 'code');
+  });
+});
+
+describe('devbank from a WDI JSON API page', () => {
+  let dir: string;
+  let app: TestApp;
+  before(async () => {
+    dir = await tempDir('wdi-json');
+    const file = path.join(dir, 'SP.POP.TOTL.json');
+    // The API lists every year, null where the source has no value.
+    await writeWdiApiJson(file, { code: 'SP.POP.TOTL', name: 'Population, total', lastUpdated: '2025-07-01' },
+      rows(['DEU', 2023, null], ['DEU', 2022, 83797985], ['DEU', 2021, 83196078], ['EUU', 2022, 448387872]));
+    await ingestWorldBankFiles({ dataDir: path.join(dir, 'parquet'), path: file });
+    app = await startCountryApp(path.join(dir, 'parquet'));
+  });
+  after(async () => {
+    await app?.close();
+    await removeDir(dir);
+  });
+
+  test('the values of the JSON page, a null year missing, with the page\'s lastupdated as vintage', async () => {
+    const body = await expectOk(app, '/api/economic/devbank/series/DEVBANK_POPULATION_DEU');
+    assert.deepEqual(body.observations, [
+      { period: '2022', value: 83797985, vintage: '2025-07-01' },
+      { period: '2021', value: 83196078, vintage: '2025-07-01' },
+    ]);
+    const structure = await expectOk(app, '/api/analytics/country-structure/EUU');
+    assert.deepEqual([structure.country.aggregate, structure.parts.demographics.population.value, structure.parts.demographics.population.year], [true, 448387872, 2022]);
   });
 });
 
