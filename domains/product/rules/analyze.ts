@@ -6,7 +6,7 @@
 // in `EnhancedTexts` (normalized_title, seo.suggested_title, recommendation examples); `applyEnhancement`
 // copies those strings back, length-capped, into a copy of the analysis, so an enhancer can never add,
 // remove or retype a field: the public schema stays the rules engine's. The route passes none.
-import { extractAttributes, detectBrand, mentionsBrand, type Attributes } from './attributes.ts';
+import { colorHits, extractAttributes, detectBrand, mentionsBrand, type Attributes } from './attributes.ts';
 import { TAXONOMY, categoryPath, headRange, matchCategory, related, resolveHint, type Taxonomy } from './category.ts';
 import { runRules, type Issue } from './checks.ts';
 import type { ProductInput, ResolvedCategory, RuleContext } from './context.ts';
@@ -78,13 +78,10 @@ function additionsFromDescription(context: RuleContext): string[] {
 }
 
 function phraseAsWritten(context: RuleContext, canonical: string, kind: 'color'): string {
-  // The first description word whose key names this colour, as the seller wrote it.
+  // The first description phrase that names this colour, as the seller wrote it.
   const tokens = context.descriptionTokens;
-  for (const token of tokens) {
-    const attributes = extractAttributes({ title: token.raw, description: '', brand: null, productType: null });
-    if (kind === 'color' && attributes.color === canonical) return token.raw.toLowerCase();
-  }
-  return canonical;
+  const hit = kind === 'color' ? colorHits(tokens).find((candidate) => candidate.canonical === canonical) : undefined;
+  return hit ? tokens.slice(hit.start, hit.start + hit.length).map((token) => token.raw.toLowerCase()).join(' ') : canonical;
 }
 
 export function buildContext(input: ProductInput, taxonomy: Taxonomy = TAXONOMY): RuleContext {

@@ -106,7 +106,7 @@ function genderOf(hits: readonly VocabularyHit[]): string | null {
 
 const BRAND_PATTERNS = [...new Set(BRANDS)]
   .sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0))
-  .map((brand) => ({ brand, pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(brand)}(?![\\p{L}\\p{N}])`, 'iu') }));
+  .map((brand) => ({ brand, lower: brand.toLowerCase(), pattern: new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(brand)}(?![\\p{L}\\p{N}])`, 'iu') }));
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -115,7 +115,9 @@ function escapeRegExp(text: string): string {
 /** The known brand named earliest in the text (longest name first at the same place), or null. */
 export function detectBrand(text: string): { brand: string; index: number } | null {
   let best: { brand: string; index: number } | null = null;
-  for (const { brand, pattern } of BRAND_PATTERNS) {
+  const lower = text.toLowerCase();
+  for (const { brand, lower: name, pattern } of BRAND_PATTERNS) {
+    if (!lower.includes(name)) continue;
     const match = pattern.exec(text);
     if (match && (best === null || match.index < best.index)) best = { brand, index: match.index };
   }
@@ -261,6 +263,11 @@ export function extractAttributes(input: AttributeInput): Attributes {
     pack_size: pack ? (pack[1] ?? pack[2]) : null,
     age: ageValue !== null ? `${ageValue}+` : null,
   };
+}
+
+/** The colours named in the tokens, in text order. */
+export function colorHits(tokens: readonly Token[]): VocabularyHit[] {
+  return findVocabulary(tokens, VOCABULARIES.color, colorBlocked);
 }
 
 /** The gender, colour and material named in one text only (for the title/description consistency checks). */

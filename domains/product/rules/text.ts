@@ -61,8 +61,13 @@ export function collapseSpaces(text: string): string {
   return text.replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
+/** Whether the text has a Cyrillic letter (the Cyrillic and Cyrillic Supplement blocks). */
 export function isCyrillic(text: string): boolean {
-  return /\p{Script=Cyrillic}/u.test(text);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x0400 && code <= 0x052f) return true;
+  }
+  return false;
 }
 
 const IRREGULAR_EN: ReadonlyMap<string, string> = new Map([
@@ -111,8 +116,21 @@ export function wordKey(lower: string): string {
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+|['’](?=\s|$))?/gu;
 
+/** The last texts tokenized (title and description are read by several rules): text -> tokens. */
+const RECENT = new Map<string, readonly Token[]>();
+const RECENT_MAX = 16;
+
 /** The words of a (clean) text with their keys. Hyphenated words are split (`t-shirt` -> `t`, `shirt`). */
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string): readonly Token[] {
+  const cached = RECENT.get(text);
+  if (cached) return cached;
+  const tokens = tokenizeUncached(text);
+  RECENT.set(text, tokens);
+  if (RECENT.size > RECENT_MAX) RECENT.delete(RECENT.keys().next().value as string);
+  return tokens;
+}
+
+function tokenizeUncached(text: string): Token[] {
   const tokens: Token[] = [];
   for (const match of text.matchAll(WORD)) {
     const raw = match[0];
@@ -127,21 +145,30 @@ export function phraseKeys(phrase: string): string[] {
   return tokenize(phrase.toLowerCase()).map((token) => token.key);
 }
 
-/** Start indices of every occurrence of the key sequence in the tokens. */
-export function findPhrase(tokens: readonly Token[], keys: readonly string[]): number[] {
-  const found: number[] = [];
-  if (keys.length === 0) return found;
-  for (let i = 0; i + keys.length <= tokens.length; i++) {
-    let ok = true;
-    for (let j = 0; j < keys.length; j++) {
-      if (tokens[i + j].key !== keys[j]) {
-        ok = false;
-        break;
-      }
-    }
-    if (ok) found.push(i);
+/** Per token list: where each key occurs (built once per list, so a phrase lookup costs its occurrences). */
+const POSITIONS = new WeakMap<readonly Token[], Map<string, number[]>>();
+
+function positionsOf(tokens: readonly Token[]): Map<string, number[]> {
+  let index = POSITIONS.get(tokens);
+  if (!index) {
+    index = new Map();
+    tokens.forEach((token, i) => {
+      const list = index!.get(token.key);
+      if (list) list.push(i);
+      else index!.set(token.key, [i]);
+    });
+    POSITIONS.set(tokens, index);
   }
-  return found;
+  return index;
+}
+
+/** Start indices of every occurrence of the key sequence in the tokens, ascending. */
+export function findPhrase(tokens: readonly Token[], keys: readonly string[]): number[] {
+  if (keys.length === 0) return [];
+  const starts = positionsOf(tokens).get(keys[0]);
+  if (!starts) return [];
+  if (keys.length === 1) return [...starts];
+  return starts.filter((i) => i + keys.length <= tokens.length && keys.every((key, j) => tokens[i + j].key === key));
 }
 
 export interface LanguageGuess {
@@ -155,9 +182,13 @@ export interface LanguageGuess {
  * carry Latin brand and model names, so a Cyrillic minority still means Bulgarian), otherwise `en`.
  */
 export function detectLanguage(title: string, description: string): LanguageGuess {
-  const text = `${title} ${description}`;
-  const letters = [...text.matchAll(/\p{L}/gu)].length;
-  const cyrillic = [...text.matchAll(/\p{Script=Cyrillic}/gu)].length;
+  const only = `${title} ${description}`.replace(/\P{L}+/gu, '');
+  const letters = [...only].length;
+  let cyrillic = 0;
+  for (let i = 0; i < only.length; i++) {
+    const code = only.charCodeAt(i);
+    if (code >= 0x0400 && code <= 0x052f) cyrillic += 1;
+  }
   const share = letters === 0 ? 0 : cyrillic / letters;
   const percent = Math.round(share * 100);
   if (share >= 0.4) return { code: 'bg', reason: `${percent}% of the letters in the title and description are Cyrillic (40% or more: Bulgarian)`, cyrillicShare: share };
@@ -167,9 +198,9 @@ export function detectLanguage(title: string, description: string): LanguageGues
 
 /** Share of upper-case letters among the cased letters (0 when there are none). */
 export function upperShare(text: string): { share: number; letters: number } {
-  const cased = [...text.matchAll(/[\p{Lu}\p{Ll}]/gu)].map((m) => m[0]);
-  const upper = cased.filter((c) => c !== c.toLowerCase()).length;
-  return { share: cased.length === 0 ? 0 : upper / cased.length, letters: cased.length };
+  const cased = [...text.replace(/[^\p{Lu}\p{Ll}]+/gu, '')].length;
+  const upper = [...text.replace(/[^\p{Lu}]+/gu, '')].length;
+  return { share: cased === 0 ? 0 : upper / cased, letters: cased };
 }
 
 /** Length in characters (code points), as a seller counts them. */
