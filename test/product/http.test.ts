@@ -197,3 +197,31 @@ function rawRequest(headers: Record<string, string>, chunks: string[]): Promise<
     if (!headers['Content-Length']) request.end();
   });
 }
+
+describe('documents', () => {
+  test('OpenAPI declares the request body with its schema and example, and the 413 and 415 answers', async () => {
+    const doc = await (await fetch(base + '/openapi.json')).json();
+    const operation = doc.paths[PATH].post;
+    assert.equal(operation.requestBody.required, true);
+    assert.deepEqual(operation.requestBody.content['application/json'].example, VALID);
+    assert.deepEqual(operation.requestBody.content['application/json'].schema.required, ['title', 'description']);
+    assert.ok(operation.responses['413'] && operation.responses['415'], Object.keys(operation.responses).join(','));
+  });
+
+  test('the x402 discovery document describes the JSON body', async () => {
+    const doc = await (await fetch(base + '/.well-known/x402')).json();
+    const item = doc.items.find((candidate: { resource: string }) => candidate.resource.endsWith(PATH));
+    assert.ok(item, 'the product route is listed');
+    assert.equal(item.extensions.bazaar.info.input.method, 'POST');
+    assert.equal(item.extensions.bazaar.info.input.bodyType, 'json');
+    assert.deepEqual(item.extensions.bazaar.info.input.body, VALID);
+  });
+
+  test('the Markdown and HTML docs show a JSON body curl and the body fields', async () => {
+    const markdown = await (await fetch(base + '/api/docs.md')).text();
+    assert.ok(markdown.includes(`curl -sS -X POST -H 'Content-Type: application/json' -d '`), 'curl with a JSON body');
+    assert.ok(markdown.includes('| `currency` | no |'), 'body field table');
+    const html = await (await fetch(base + '/api')).text();
+    assert.ok(html.includes('Request body'), 'HTML body table');
+  });
+});
