@@ -199,13 +199,15 @@ export const getEnergySeries = defineRoute<SeriesParams>({
       dataset, geo: geo.code, unit: params.unit ?? null, freq: params.freq ?? null,
       from: from === null ? null : periodStart(from), to: to === null ? null : periodAfter(to), ...dims.bindings,
     };
-    const [{ total }] = await db.all(`SELECT count(*)::INTEGER AS total FROM estat_observations WHERE ${where}`, bindings);
+    // One pass: the matches' count rides along as a window over the whole match set (before LIMIT).
     const rows = await db.all(
-      `SELECT series_key, ${DIM_COLUMNS}, unit, freq, time_period, obs_value, obs_flag FROM estat_observations WHERE ${where}
+      `SELECT series_key, ${DIM_COLUMNS}, unit, freq, time_period, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total
+         FROM estat_observations WHERE ${where}
         ORDER BY series_key, period_start, time_period LIMIT $limit`,
       { ...bindings, limit: params.limit },
     );
-    const observations = withDims(rows);
+    const total = rows.length > 0 ? Number(rows[0].total) : 0;
+    const observations = withDims(rows.map(({ total: _total, ...row }) => row));
     return {
       endpoint: 'energy_series', dataset_id: dataset, geo: geo.code, geo_name: geo.name,
       filters: { unit: params.unit ?? null, freq: params.freq ?? null, period_from: from, period_to: to, dims: params.dim ?? {} },
@@ -266,13 +268,14 @@ export const getEnergyLatest = defineRoute<LatestParams>({
     );
     if (!latest) return { endpoint: 'energy_latest', dataset_id: dataset, geo: geo?.code ?? null, period: null, count: 0, total: 0, observations: [] };
     const at = { ...bindings, period: String(latest.time_period) };
-    const [{ total }] = await db.all(`SELECT count(*)::INTEGER AS total FROM estat_observations WHERE ${where} AND time_period = $period`, at);
     const rows = await db.all(
-      `SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag FROM estat_observations WHERE ${where} AND time_period = $period
+      `SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total
+         FROM estat_observations WHERE ${where} AND time_period = $period
         ORDER BY geo NULLS LAST, series_key LIMIT $limit`,
       { ...at, limit: params.limit },
     );
-    const observations = withDims(rows);
+    const total = rows.length > 0 ? Number(rows[0].total) : 0;
+    const observations = withDims(rows.map(({ total: _total, ...row }) => row));
     return { endpoint: 'energy_latest', dataset_id: dataset, geo: geo?.code ?? null, period: latest.time_period, count: observations.length, total, observations };
   },
 });
