@@ -201,6 +201,7 @@ describe('country cards', () => {
     await fails('/api/v1/energy/balance/DE?unit=MWH', 400, 'unit');
     await fails('/api/v1/energy/balance/DE?view=table', 400, 'view');
     await fails('/api/v1/energy/balance/DE?period=20', 400, 'period');
+    await fails('/api/v1/energy/balance/DE?dim.siec=TOTAL', 400, 'dim.siec'); // no dim.<key> family on this route
   });
 
   test('electricity: self-sufficiency and trade balance; FC code', async () => {
