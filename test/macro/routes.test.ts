@@ -136,8 +136,8 @@ describe('US routes (approved)', () => {
     assert.deepEqual(await expectOk(app, '/api/analytics/us/macro'), {
       endpoint: 'us-macro',
       inflation: { month: '2025-09', cpi_yoy_pct: 3.88, change_3m_pp: -0.12 }, // 3.8835 - 4.0000
-      unemployment: { month: '2025-09', unrate_pct: 4.4, change_3m_pp: 0.3 },
-      policy_rate: { month: '2025-09', fedfunds_pct: 4.08, change_6m_pp: -0.25 },
+      unemployment: { month: '2025-09', change_3m_pp: 0.3 }, // 4.4 - 4.1; the level is not returned
+      policy_rate: { month: '2025-09', change_6m_pp: -0.25 }, // 4.08 - 4.33
       regime: 'stagflation_risk',
     });
   });

@@ -430,9 +430,10 @@ export const getUsMacro = defineRoute<Record<string, never>>({
   summary: 'US inflation, unemployment and policy-rate changes with a macro regime label (derived)',
   description:
     'cpi_yoy_pct = CPIAUCSL year over year (%) and its change over 3 months (pp), for the latest month where both exist ' +
-    '(index at t, t-3, t-12 and t-15); unrate_pct = UNRATE and its change over 3 months, for the latest month where t and t-3 ' +
-    'exist; fedfunds_pct = FEDFUNDS and its change over 6 months, likewise. Each with its month; values rounded to 2 decimals ' +
-    '(the labels use the rounded values). regime, checked in this order: stagflation_risk (CPI yoy >= 3 and UNRATE rose >= 0.3), ' +
+    '(index at t, t-3, t-12 and t-15); the change of UNRATE over 3 months, for the latest month where t and t-3 exist; the ' +
+    'change of FEDFUNDS over 6 months, likewise. Each with its month; rounded to 2 decimals (the labels use the rounded ' +
+    'values). The UNRATE and FEDFUNDS levels themselves are not returned: reserve-bank observations are served as derived ' +
+    'values only. regime, checked in this order: stagflation_risk (CPI yoy >= 3 and UNRATE rose >= 0.3), ' +
     'overheating (CPI yoy >= 3 and UNRATE did not rise, change <= 0), slowdown (UNRATE rose >= 0.3 and CPI yoy < 3), ' +
     'disinflation (CPI yoy fell over 3 months and UNRATE moved less than 0.3 either way), steady otherwise. A month missing in ' +
     'a source (e.g. the unpublished 2025-10) is skipped, never filled. 404 when a figure has no month with its inputs.' +
@@ -443,8 +444,8 @@ export const getUsMacro = defineRoute<Record<string, never>>({
   response: obj({
     endpoint: { type: 'string', const: 'us-macro' },
     inflation: obj({ month: month('Month.'), cpi_yoy_pct: num('%, 2 decimals.'), change_3m_pp: num('pp, 2 decimals.') }),
-    unemployment: obj({ month: month('Month.'), unrate_pct: num('%, 2 decimals.'), change_3m_pp: num('pp, 2 decimals.') }),
-    policy_rate: obj({ month: month('Month.'), fedfunds_pct: num('%, 2 decimals.'), change_6m_pp: num('pp, 2 decimals.') }),
+    unemployment: obj({ month: month('Month.'), change_3m_pp: num('UNRATE(t) - UNRATE(t-3), pp, 2 decimals.') }),
+    policy_rate: obj({ month: month('Month.'), change_6m_pp: num('FEDFUNDS(t) - FEDFUNDS(t-6), pp, 2 decimals.') }),
     regime: str('stagflation_risk, overheating, slowdown, disinflation or steady.', {
       enum: ['stagflation_risk', 'overheating', 'slowdown', 'disinflation', 'steady'],
     }),
@@ -465,8 +466,8 @@ export const getUsMacro = defineRoute<Record<string, never>>({
     return {
       endpoint: 'us-macro',
       inflation: { month: cpi.month, cpi_yoy_pct: cpi.value, change_3m_pp: cpi.change },
-      unemployment: { month: un.month, unrate_pct: un.value, change_3m_pp: un.change },
-      policy_rate: { month: ff.month, fedfunds_pct: ff.value, change_6m_pp: ff.change },
+      unemployment: { month: un.month, change_3m_pp: un.change },
+      policy_rate: { month: ff.month, change_6m_pp: ff.change },
       regime: macroRegime({ cpiYoy: cpi.value, cpiYoyChange3m: cpi.change, unrateChange3m: un.change }),
     };
   },
