@@ -102,8 +102,24 @@ describe('/openapi.json', () => {
           assert.deepEqual(param.schema, spec.schema, `${op.operationId}.${name} schema (type, default, limits, enum)`);
         }
         assert.deepEqual(op.responses['200'].content['application/json'].schema, route.response);
-        assert.deepEqual(op.responses['400'], { $ref: '#/components/responses/BadRequest' });
-        assert.ok(op.responses['404']);
+        // Every error an operation can answer is listed by status, naming its codes (queries/shared/errors.ts).
+        assert.match(op.responses['400'].description, /`invalid_parameter`/);
+        assert.match(op.responses['404'].description, /`not_found`/);
+        assert.match(op.responses['406'].description, /`not_acceptable`/);
+        assert.match(op.responses['503'].description, /`timeout`/);
+        if (route.paid) {
+          assert.match(op.responses['400'].description, /`invalid_payment`/);
+          assert.match(op.responses['409'].description, /`payment_in_progress`/);
+          assert.match(op.responses['502'].description, /`facilitator_unavailable`/);
+          assert.match(op.responses['503'].description, /`facilitator_unavailable`.*`payments_not_configured`/);
+        }
+        if (route.gate) assert.match(op.responses[String(route.gate.status)].description, new RegExp(`\`${route.gate.code}\``));
+        if (route.requestBody) {
+          assert.match(op.responses['413'].description, /`payload_too_large`/);
+          assert.match(op.responses['415'].description, /`unsupported_media_type`/);
+        } else {
+          assert.equal(op.responses['413'], undefined);
+        }
         if (route.listRows) assert.ok(op.responses['200'].content['text/csv'], `${op.operationId}: CSV output`);
       }
     }
