@@ -148,7 +148,9 @@ test('/.well-known/x402 asks for exactly what each paid route\'s 402 challenge a
   const paidForms = routes.filter((route) => route.paid).reduce((sum, route) => sum + route.paths.length, 0);
   assert.equal(discovery.resources.length, paidForms);
   for (const item of discovery.items) {
-    const response = await fetch(item.resource);
+    // A body route is called as its discovery extension says: POST with the example JSON body.
+    const input = item.extensions.bazaar.info.input;
+    const response = await fetch(item.resource, input.bodyType === 'json' ? { method: input.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(input.body) } : {});
     assert.equal(response.status, 402, item.resource);
     const challenge = decodePaymentRequiredHeader(response.headers.get('PAYMENT-REQUIRED')!);
     assert.equal(challenge.resource.url, item.resource);

@@ -97,6 +97,16 @@ describe('a valid body', () => {
     assert.equal(bazaar.schema.properties.input.properties.body.additionalProperties, false);
   });
 
+  test('/.well-known/x402 describes the body exactly as the 402 challenge does', async () => {
+    const discovery = await (await app.request('/.well-known/x402')).json();
+    const item = discovery.items.find((candidate: { resource: string }) => candidate.resource.endsWith(PATH));
+    const input = item.extensions.bazaar.info.input;
+    const response = await post(JSON.stringify(input.body));
+    assert.equal(response.status, 402);
+    const challenge = decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+    assert.deepEqual(item.extensions.bazaar.info, (challenge.extensions as Record<string, any>).bazaar.info);
+  });
+
   test('paid with the official client: 200, the receipt, one ledger line', async () => {
     const ledgerBefore = (await readRevenue(app.ledgerPath)).length;
     const response = await payingFetch(DEV_KEYS.payer)(app.base + PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: VALID });
