@@ -12,7 +12,13 @@ function endpointLine(operation: Operation, baseUrl: string, price: string): str
     .join('; ');
   const example = operation.examples[0] ? ` Example: ${baseUrl}${operation.examples[0]}` : '';
   const cost = route.paid ? `paid USD ${price}` : 'free';
-  return `- ${route.method} ${baseUrl}${operation.path} [${route.id}, ${cost}]: ${route.summary}. Parameters: ${params || 'none'}.${example}`;
+  const spec = operation.requestBody;
+  const required = new Set(spec?.schema.required ?? []);
+  const body = spec
+    ? ` JSON body (Content-Type: application/json): ${Object.entries(spec.schema.properties ?? {}).map(([name, schema]) => `${name} (${describeSchema({ ...schema, description: undefined })}${required.has(name) ? ', required' : ''})`).join('; ')}.` +
+      (spec.example !== undefined ? ` Example body: ${JSON.stringify(spec.example)}` : '')
+    : '';
+  return `- ${route.method} ${baseUrl}${operation.path} [${route.id}, ${cost}]: ${route.summary}. Parameters: ${params || 'none'}.${body}${example}`;
 }
 
 export function buildLlmsTxt(input: DocsInput): string {
