@@ -89,6 +89,38 @@ export function copyToParquetSql(dataset: Dataset, file: string, tableName: stri
     `TO ${sqlStringLiteral(file)} (FORMAT PARQUET)`;
 }
 
+export interface StagingOptions {
+  /** Declared columns the staged rows do not carry (set later, for example). */
+  omit?: readonly string[];
+  /** Working columns of the staging table only (a file's position in the batch, for example). */
+  extra?: readonly DatasetColumn[];
+}
+
+/**
+ * A staging table for Database.appendRows, which writes VARCHAR and INTEGER only: INTEGER columns
+ * stay INTEGER, every other column is staged as text, then cast by stagedSelectSql on insert.
+ */
+export function stagingTableSql(dataset: Dataset, tableName: string, options: StagingOptions = {}): string {
+  const staged = dataset.columns
+    .filter((c) => !options.omit?.includes(c.name))
+    .map((c) => ({ name: c.name, type: c.type === 'INTEGER' ? 'INTEGER' : 'VARCHAR' }));
+  return createTableSql({ name: tableName, columns: [...staged, ...(options.extra ?? [])], orderBy: [] });
+}
+
+/**
+ * The SELECT list that turns a staging table's columns into the declared types, in the declared
+ * order: `CAST(<column> AS <type>)` for the staged text, the column as is for VARCHAR and INTEGER,
+ * NULL for the omitted ones. For `INSERT INTO <dataset> SELECT <this> FROM <staging>`.
+ */
+export function stagedSelectSql(dataset: Dataset, options: Pick<StagingOptions, 'omit'> = {}): string {
+  return dataset.columns
+    .map((c) => {
+      if (options.omit?.includes(c.name)) return 'NULL';
+      return c.type === 'VARCHAR' || c.type === 'INTEGER' ? c.name : `CAST(${c.name} AS ${c.type})`;
+    })
+    .join(', ');
+}
+
 /** The dataset's file in a snapshot folder. */
 export function datasetFile(dataDir: string, dataset: Dataset): string {
   return snapshotFile(dataDir, dataset.name);

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
 import {
   columnNames, copyToParquetSql, createTableSql, defineDataset, insertDataset, loadDataset, omitColumns, orderBySql,
+  stagedSelectSql, stagingTableSql,
 } from '../../engine/dataset.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { sourceFiles } from '../../ingest/sourceFiles.ts';
@@ -80,6 +81,27 @@ describe('SQL from the descriptor', () => {
   });
 });
 
+describe('staging for the appender', () => {
+  test('INTEGER stays INTEGER, everything else is text; omitted columns are not staged and insert as NULL', () => {
+    assert.equal(
+      stagingTableSql(PAYMENTS, 'stage', { omit: ['tags'], extra: [{ name: 'file_order', type: 'INTEGER' }] }),
+      'CREATE TABLE stage (day VARCHAR, code VARCHAR, amount VARCHAR, source_file VARCHAR, file_order INTEGER)',
+    );
+    assert.equal(stagedSelectSql(PAYMENTS, { omit: ['tags'] }), 'CAST(day AS DATE), code, CAST(amount AS DECIMAL(18,2)), NULL, source_file');
+  });
+
+  test('staged text casts into the declared types', async () => {
+    const counts = defineDataset({
+      name: 'test_counts', columns: [{ name: 'day', type: 'DATE' }, { name: 'n', type: 'INTEGER' }, { name: 'ok', type: 'BOOLEAN' }], orderBy: ['day'],
+    });
+    await db.run(createTableSql(counts));
+    await db.run(stagingTableSql(counts, 'stage_counts'));
+    await db.appendRows('stage_counts', [['2024-02-29', 3, 'true']]);
+    await db.run(`INSERT INTO test_counts SELECT ${stagedSelectSql(counts)} FROM stage_counts`);
+    assert.deepEqual(await db.all(`SELECT strftime(day, '%d.%m.%Y') AS day, n, ok FROM test_counts`), [{ day: '29.02.2024', n: 3, ok: true }]);
+  });
+});
+
 describe('loadDataset', () => {
   test('no file: an empty table with the declared types', async () => {
     assert.equal(await loadDataset(db, PAYMENTS, dir, { table: 'empty_payments' }), false);
@@ -138,6 +160,10 @@ describe('sourceFiles', () => {
     assert.deepEqual(await sourceFiles(folder, ['.json', '.csv']), ['A.json', 'a.CSV', 'b.json'].map((n) => path.join(folder, n)));
     assert.deepEqual(await sourceFiles(path.join(folder, 'c.txt'), ['.json']), [path.join(folder, 'c.txt')]);
     assert.deepEqual(await sourceFiles(folder, ['.xlsx']), []);
+    // A double extension; a name that is only the extension (a hidden file) is not one.
+    for (const name of ['x.tsv.gz', 'y.tsv', '.gz']) await writeFile(path.join(folder, name), '');
+    assert.deepEqual(await sourceFiles(folder, ['.tsv.gz']), [path.join(folder, 'x.tsv.gz')]);
+    assert.deepEqual(await sourceFiles(folder, ['.gz']), [path.join(folder, 'x.tsv.gz')]);
     await assert.rejects(sourceFiles(path.join(folder, 'missing'), ['.json']), /ENOENT/);
   });
 });

@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { createTableSql } from '../../../engine/dataset.ts';
+import { createTableSql, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile } from '../../../ingest/commit.ts';
 import { AGRIFOOD_PRICES } from '../datasets.ts';
 import { parseAgrifoodFile } from './parse.ts';
@@ -81,15 +81,13 @@ async function writeFacts(db: Database, dataset: AgrifoodDataset, { file, hash, 
   const table = facts.name;
   const stage = `stage_${table}`;
   // Staging holds VARCHAR and INTEGER only (what the appender writes); casts happen on insert.
-  const staged = facts.columns.map((c) => `${c.name} ${c.type === 'INTEGER' ? 'INTEGER' : 'VARCHAR'}`);
-  await db.run(`CREATE TABLE ${stage} (${staged.join(', ')})`);
+  await db.run(stagingTableSql(facts, stage));
   await db.appendRows(stage, parsed.records.map((r) => [
     dataset, r.commodityId, r.productName, r.productCode, r.productType, r.pigClass, r.memberStateCode, r.memberStateName,
     r.marketName, r.marketCode, r.stageName, r.stageCode, r.beginDate, r.endDate, r.weekNumber, r.marketingYear,
     r.referencePeriod, r.unit, r.price, basename(file), r.sourceRow, hash,
   ]));
   await db.run(createTableSql(facts));
-  const casts = facts.columns.map((c) => (c.type === 'INTEGER' || c.type === 'VARCHAR' ? c.name : `CAST(${c.name} AS ${c.type})`));
-  await db.run(`INSERT INTO ${table} SELECT ${casts.join(', ')} FROM ${stage}`);
+  await db.run(`INSERT INTO ${table} SELECT ${stagedSelectSql(facts)} FROM ${stage}`);
   await db.run(`DROP TABLE ${stage}`);
 }

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { createTableSql, loadDataset } from '../../../engine/dataset.ts';
+import { createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
   appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile,
 } from '../../../ingest/commit.ts';
@@ -20,10 +20,9 @@ export const PTP_TABLES = { crashes: PTP_CRASHES.name, locations: PTP_LOCATIONS.
 export const PTP_DATASET_URL = 'https://data.egov.bg/data/view/4b948dd7-c9ef-4239-b2de-9b8e1c312467';
 
 // Staging holds only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
-const CREATE_STAGE = `CREATE TABLE stage_crashes (
-  crash_datetime VARCHAR, region_code VARCHAR, region VARCHAR, municipality VARCHAR, location VARCHAR,
-  crash_type VARCHAR, ptp_place VARCHAR, latitude VARCHAR, longitude VARCHAR, died_count INTEGER,
-  injured_count INTEGER, participant_count INTEGER, is_major VARCHAR, source_file VARCHAR, source_row INTEGER)`;
+// location_id is not staged: the clustering sets it once the accidents are merged.
+const STAGING = { omit: ['location_id'] } as const;
+const CREATE_STAGE = stagingTableSql(PTP_CRASHES, 'stage_crashes', STAGING);
 
 export interface PtpIngestOptions {
   dataDir: string;
@@ -125,11 +124,7 @@ async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void>
       last: lastDay,
     });
   }
-  await db.run(`INSERT INTO ptp_crashes
-    SELECT CAST(crash_datetime AS TIMESTAMP), region_code, region, municipality, location, crash_type, ptp_place,
-           CAST(latitude AS DECIMAL(11,8)), CAST(longitude AS DECIMAL(11,8)), died_count, injured_count,
-           participant_count, CAST(is_major AS BOOLEAN), NULL, source_file, source_row
-      FROM stage_crashes`);
+  await db.run(`INSERT INTO ptp_crashes SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM stage_crashes`);
 }
 
 /**

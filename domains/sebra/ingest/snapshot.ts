@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { columnNames, loadDataset } from '../../../engine/dataset.ts';
+import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
   type ImportRecord, type NewFile,
@@ -43,11 +43,7 @@ const DATASET = SEBRA_PAYMENTS.name;
 const PORTAL_DATASET_URL = 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24';
 
 // Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
-const CREATE_STAGING = [
-  `CREATE TABLE stage_payments (payment_date VARCHAR, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,
-     account_code VARCHAR, account_description VARCHAR, amount VARCHAR, payment_count INTEGER, source_file VARCHAR)`,
-  'CREATE TABLE stage_days (payment_date VARCHAR, currency VARCHAR, status VARCHAR, source_file VARCHAR)',
-];
+const CREATE_STAGING = [stagingTableSql(SEBRA_PAYMENTS, 'stage_payments'), stagingTableSql(SEBRA_DAYS, 'stage_days')];
 
 function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): string | null {
   if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
@@ -159,11 +155,6 @@ async function mergeStagedRows(db: Database): Promise<void> {
   const covered = 'SELECT CAST(payment_date AS DATE) FROM stage_days';
   await db.run(`DELETE FROM sebra_payments WHERE payment_date IN (${covered})`);
   await db.run(`DELETE FROM sebra_days WHERE payment_date IN (${covered})`);
-  await db.run(
-    `INSERT INTO sebra_payments (${columnNames(SEBRA_PAYMENTS).join(', ')})
-     SELECT CAST(payment_date AS DATE), currency, programme, programme_code, account_code, account_description,
-            CAST(amount AS DECIMAL(18,2)), payment_count, source_file
-       FROM stage_payments`,
-  );
-  await db.run(`INSERT INTO sebra_days (${columnNames(SEBRA_DAYS).join(', ')}) SELECT CAST(payment_date AS DATE), currency, status, source_file FROM stage_days`);
+  await db.run(`INSERT INTO sebra_payments SELECT ${stagedSelectSql(SEBRA_PAYMENTS)} FROM stage_payments`);
+  await db.run(`INSERT INTO sebra_days SELECT ${stagedSelectSql(SEBRA_DAYS)} FROM stage_days`);
 }

@@ -7,7 +7,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadDataset } from '../../../engine/dataset.ts';
+import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { TRADE_KEY, TRADE_OBSERVATIONS } from '../datasets.ts';
 import { parseTradeFile } from './parse.ts';
@@ -15,11 +15,9 @@ import { TRADE_DATASET, TRADE_SOURCE_FORMAT, TRADE_SOURCE_URL } from './types.ts
 
 const TABLE = TRADE_OBSERVATIONS.name;
 
-// Staging holds VARCHAR and INTEGER only (what the appender writes); casts happen on merge.
-const CREATE_STAGE = `CREATE TABLE stage_trade (
-  reporter VARCHAR, partner VARCHAR, product VARCHAR, flow INTEGER, freq VARCHAR, period VARCHAR, indicator VARCHAR,
-  value VARCHAR, flag VARCHAR, last_update VARCHAR, dataflow VARCHAR, source_file VARCHAR, source_row INTEGER,
-  file_hash VARCHAR, file_order INTEGER)`;
+// Staging holds VARCHAR and INTEGER only (what the appender writes), plus each row's file position in
+// the batch; casts happen on merge.
+const CREATE_STAGE = stagingTableSql(TRADE_OBSERVATIONS, 'stage_trade', { extra: [{ name: 'file_order', type: 'INTEGER' }] });
 
 export interface TradeIngestOptions {
   dataDir: string;
@@ -88,10 +86,7 @@ async function merge(db: Database): Promise<void> {
       SELECT *, row_number() OVER (PARTITION BY ${TRADE_KEY.join(', ')} ORDER BY file_order DESC) AS pick FROM stage_trade
     ) WHERE pick = 1`);
   await db.run(`DELETE FROM ${TABLE} AS held WHERE EXISTS (SELECT 1 FROM newest WHERE ${keyMatch})`);
-  await db.run(`INSERT INTO ${TABLE}
-    SELECT reporter, partner, product, flow, freq, period, indicator, CAST(value AS DECIMAL(20,2)), flag,
-           CAST(last_update AS TIMESTAMP), dataflow, source_file, source_row, file_hash
-      FROM newest`);
+  await db.run(`INSERT INTO ${TABLE} SELECT ${stagedSelectSql(TRADE_OBSERVATIONS)} FROM newest`);
   await db.run('DROP TABLE newest');
   await db.run('DROP TABLE stage_trade');
 }
