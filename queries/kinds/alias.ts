@@ -1,8 +1,9 @@
 // Aliases: one filter accepted under several names (`country`/`reporter`, `commodity`/`product`).
 // Given under several names, the values must agree (compared trimmed and case-folded); the value
-// used is the first name's, trimmed.
-import type { CrossFieldCheck } from '../catalog.ts';
+// used is the first name's, trimmed. `aliased` is the kind of such a filter with its resolver.
+import type { CrossFieldCheck, ParamLocation, ParamSpec, RouteContext } from '../catalog.ts';
 import { invalidParameter } from '../shared/errors.ts';
+import { defineKind, type Kind } from './kind.ts';
 
 export interface AliasValue {
   /** The value, trimmed. */
@@ -24,7 +25,7 @@ export function aliasValue(params: Readonly<Record<string, unknown>>, names: rea
 export function aliasCheck(names: readonly string[]): CrossFieldCheck<Record<string, unknown>> {
   return {
     name: `aliases(${names.join(',')})`,
-    description: `${names.join(' and ')} are aliases: give one (or the same value)`,
+    description: `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are aliases: give one (or the same value)`,
     check: (params) => {
       const given = names.filter((name) => params[name] !== undefined);
       const values = new Set(given.map((name) => String(params[name]).trim().toLowerCase()));
@@ -41,4 +42,45 @@ export function requiredAliasCheck(names: readonly string[]): CrossFieldCheck<Re
     description: message,
     check: (params) => (aliasValue(params, names) === null ? invalidParameter(names[0], message) : null),
   };
+}
+
+export interface AliasedOptions<T> {
+  /** The parameter and its aliases (`['reporter', 'country']`); the first is the main name. */
+  names: readonly string[];
+  /** Description of each name's parameter. */
+  describe: (name: string) => string;
+  example: string;
+  /** Longest value (default 100). */
+  maxLength?: number;
+  /** Where the parameter may appear (default query); a path parameter is always given. */
+  in?: readonly ParamLocation[];
+  /** One of the names is required (one name: a required parameter; several: a check naming the first). */
+  required?: boolean;
+  /** The value given (trimmed) under the name `param` -> the typed value (a 404 or 400 when it names nothing). */
+  resolve: (value: string, param: string, context: RouteContext) => T | Promise<T>;
+}
+
+/** A text filter under one name or several aliases, resolved; null when none is given. */
+export function aliased<T>(options: AliasedOptions<T>): Kind<T | null> {
+  const location = options.in ?? ['query'];
+  const single = options.names.length === 1;
+  const params: Record<string, ParamSpec> = {};
+  for (const name of options.names) {
+    params[name] = {
+      in: location,
+      required: location.includes('path') || (single && options.required) || undefined,
+      description: options.describe(name),
+      schema: { type: 'string', minLength: 1, maxLength: options.maxLength ?? 100, examples: [options.example] },
+    };
+  }
+  const checks = single ? [] : [aliasCheck(options.names)];
+  if (options.required && !single) checks.unshift(requiredAliasCheck(options.names));
+  return defineKind({
+    params,
+    checks,
+    resolve: async (raw, context) => {
+      const given = aliasValue(raw, options.names);
+      return given === null ? null : options.resolve(given.value, given.param, context);
+    },
+  });
 }

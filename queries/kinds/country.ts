@@ -8,14 +8,15 @@ import type { Database } from '../../engine/database.ts';
 import { findIsoCountryByAlpha2, findIsoCountryByAlpha3, findMemberState, type IsoCountry } from '../../reference/countries.ts';
 import type { ParamLocation, ParamSpec } from '../catalog.ts';
 import { invalidParameter, notFound } from '../shared/errors.ts';
-import { aliasCheck, aliasValue, requiredAliasCheck } from './alias.ts';
+import { aliased } from './alias.ts';
 import { checkByResolving, defineKind, type Kind } from './kind.ts';
 
-export interface Country {
+/** A type, not an interface, so that it is a JSON value in response bodies. */
+export type Country = {
   /** The code as the data uses it (member states: the EU code, EL for Greece). */
   code: string;
   name: string | null;
-}
+};
 
 export interface MemberStateOptions {
   /** The parameter and its aliases (`['reporter', 'country']`); the first is the main name. */
@@ -23,7 +24,13 @@ export interface MemberStateOptions {
   /** Description of each name's parameter. */
   describe: (name: string) => string;
   example?: string;
+  /** Longest value (default 100). */
+  maxLength?: number;
+  /** Where the parameter may appear (default query). */
+  in?: readonly ParamLocation[];
   required?: boolean;
+  /** What a value must be, for the 400 of a blank one (default "a country code or name"). */
+  expected?: string;
   /** Where the code is looked up when it is not a member state (null: not found). */
   lookup?: (db: Database, text: string) => Promise<Country | null>;
   /** The 404 message for an unknown value. */
@@ -31,9 +38,14 @@ export interface MemberStateOptions {
 }
 
 /** A member state (code or name) or else a country of the domain's data; unknown: a 404. */
-export async function resolveMemberState(db: Database, text: string, param: string, options: Pick<MemberStateOptions, 'lookup' | 'unknown'>): Promise<Country> {
+export async function resolveMemberState(
+  db: Database,
+  text: string,
+  param: string,
+  options: Pick<MemberStateOptions, 'lookup' | 'unknown' | 'expected'>,
+): Promise<Country> {
   const value = text.trim();
-  if (value === '') throw invalidParameter(param, `${param} must be a country code or name`);
+  if (value === '') throw invalidParameter(param, `${param} must be ${options.expected ?? 'a country code or name'}`);
   const state = findMemberState(value);
   if (state) return { code: state.code, name: state.name };
   const found = options.lookup ? await options.lookup(db, value) : null;
@@ -43,19 +55,14 @@ export async function resolveMemberState(db: Database, text: string, param: stri
 
 /** A member state or a country of the domain's data, under one name or its aliases; null when none is given. */
 export function memberState(options: MemberStateOptions): Kind<Country | null> {
-  const params: Record<string, ParamSpec> = {};
-  for (const name of options.names) {
-    params[name] = { in: ['query'], description: options.describe(name), schema: { type: 'string', minLength: 1, maxLength: 100, examples: [options.example ?? 'DE'] } };
-  }
-  const checks = options.names.length > 1 ? [aliasCheck(options.names)] : [];
-  if (options.required) checks.push(requiredAliasCheck(options.names));
-  return defineKind({
-    params,
-    checks,
-    resolve: async (raw, { db }) => {
-      const given = aliasValue(raw, options.names);
-      return given === null ? null : resolveMemberState(db, given.value, given.param, options);
-    },
+  return aliased({
+    names: options.names,
+    describe: options.describe,
+    example: options.example ?? 'DE',
+    maxLength: options.maxLength,
+    in: options.in,
+    required: options.required,
+    resolve: (value, param, { db }) => resolveMemberState(db, value, param, options),
   });
 }
 

@@ -1,7 +1,13 @@
 // Parameter kinds: declare a route's inputs with these, and its handler receives typed, resolved values.
-export { aliasCheck, aliasValue, requiredAliasCheck, type AliasValue } from './alias.ts';
-export { isoCountry, memberState, parseIsoCountry, resolveMemberState, type Country, type IsoForms } from './country.ts';
-export { checkByResolving, defineKind, type Kind, type KindValue, type Resolved } from './kind.ts';
-export { parseCommaList, type CommaListOptions } from './list.ts';
-export { limitSpec, offsetSpec, page, pagedBody, pagedBodySchema, pagedList, pageFieldSchemas, type Page, type PageOptions } from './page.ts';
-export { dayWindow, parsePeriodBound, periodWindow, yearSpec, type DayWindow, type PeriodWindow } from './window.ts';
+export { aliasCheck, aliased, aliasValue, requiredAliasCheck, type AliasedOptions, type AliasValue } from './alias.ts';
+export { isoCountry, memberState, parseIsoCountry, resolveMemberState, type Country, type IsoForms, type MemberStateOptions } from './country.ts';
+export { checkByResolving, defineKind, plain, type Kind, type KindValue, type Resolved } from './kind.ts';
+export { commaList, parseCommaList, type CommaListKindOptions, type CommaListOptions } from './list.ts';
+export {
+  limitSpec, MAX_OPEN_LIMIT, offsetSpec, page, pagedBody, pagedBodySchema, pagedList, pageFieldSchemas, pageOfRows, paginate,
+  PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type ListPage, type Page, type PageOfRows, type PageOptions,
+} from './page.ts';
+export { threshold, type ThresholdOptions } from './threshold.ts';
+export {
+  dayWindow, isoDay, MAX_YEAR, MIN_YEAR, parsePeriodBound, periodWindow, yearSpec, type DayWindow, type PeriodWindow,
+} from './window.ts';

@@ -61,3 +61,8 @@ export function checkByResolving(name: string, description: string, resolve: (pa
     },
   };
 }
+
+/** A parameter that needs no resolution, as a kind: its validated value, or null when absent. */
+export function plain<T>(name: string, spec: ParamSpec): Kind<T | null> {
+  return defineKind({ params: { [name]: spec }, resolve: (raw) => (raw[name] === undefined ? null : (raw[name] as T)) });
+}

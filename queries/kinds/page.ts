@@ -1,11 +1,14 @@
 // The page kind: `limit` (per-route default and maximum, or "all when omitted") and, for paged
-// lists, `offset`; and the paged-list helpers that build both the response schema and the envelope
-// {count, limit, offset, total, items} from one declaration.
+// lists, `offset`; the paging of a query or of rows in memory; and the paged-list helpers that build
+// both the response schema and the envelope {count, limit, offset, total, items} from one declaration.
+import type { Database, SqlParams } from '../../engine/database.ts';
+import type { Row } from '../../engine/json.ts';
 import type { JsonSchema, ParamSpec } from '../catalog.ts';
-import { MAX_OPEN_LIMIT } from '../shared/params.ts';
 import { integer, listOf, object } from '../shared/schema.ts';
 import { defineKind, type Kind } from './kind.ts';
 
+/** Upper bound for limits the specification leaves open: large enough for any real list. */
+export const MAX_OPEN_LIMIT = 100_000;
 /** Upper bound of `offset`, so a client cannot ask for absurd row positions. */
 export const OFFSET_MAX = 1_000_000_000;
 
@@ -22,6 +25,12 @@ export interface PageOptions {
 export interface Page {
   /** null: no limit (every row). */
   limit: number | null;
+  offset: number;
+}
+
+/** The page of a paged list: its limit always has a default. */
+export interface ListPage {
+  limit: number;
   offset: number;
 }
 
@@ -56,8 +65,32 @@ export function page(options: PageOptions): Kind<Page> {
 /** The paged lists of the specification (agri-food and trade): limit default 100, max 500, with offset. */
 export const PAGE_LIMIT_DEFAULT = 100;
 export const PAGE_LIMIT_MAX = 500;
-export const pagedList = (options: Partial<PageOptions> = {}): Kind<Page> =>
-  page({ default: PAGE_LIMIT_DEFAULT, maximum: PAGE_LIMIT_MAX, offset: true, ...options });
+export const pagedList = (options: { default?: number; maximum?: number; description?: string } = {}): Kind<ListPage> =>
+  page({ default: PAGE_LIMIT_DEFAULT, maximum: PAGE_LIMIT_MAX, offset: true, ...options }) as Kind<ListPage>;
+
+/** One page of rows with the rows' total before paging: what pagedBody renders. */
+export interface PageOfRows<T> extends ListPage {
+  total: number;
+  rows: T[];
+}
+
+/**
+ * Runs the count and the page of `sql` (bound with `bindings`). `sql` must end with its ORDER BY (a
+ * total ordering, ties broken by a unique key); the bound LIMIT/OFFSET is appended here. An offset at
+ * or beyond the total gives an empty page.
+ */
+export async function paginate(db: Database, sql: string, bindings: SqlParams, page: ListPage): Promise<PageOfRows<Row>> {
+  const [countRow] = await db.all(`SELECT count(*)::INTEGER AS total FROM (${sql}) AS counted`, bindings);
+  const total = Number(countRow.total);
+  const rows =
+    page.offset >= total ? [] : await db.all(`${sql}\nLIMIT $page_limit OFFSET $page_offset`, { ...bindings, page_limit: page.limit, page_offset: page.offset });
+  return { rows, limit: page.limit, offset: page.offset, total };
+}
+
+/** The page of rows already in memory (in their final order). */
+export function pageOfRows<T>(rows: readonly T[], page: ListPage): PageOfRows<T> {
+  return { rows: rows.slice(page.offset, page.offset + page.limit), limit: page.limit, offset: page.offset, total: rows.length };
+}
 
 /** JSON Schema of the pagination fields. */
 export const pageFieldSchemas: Record<'limit' | 'offset' | 'total', JsonSchema> = {
@@ -72,6 +105,6 @@ export function pagedBodySchema(endpoint: string, filters: Record<string, JsonSc
 }
 
 /** The envelope of one page: count is the page's size, total the rows before paging. */
-export function pagedBody<T>(page: { limit: number; offset: number; total: number; rows: T[] }): { count: number; limit: number; offset: number; total: number; items: T[] } {
+export function pagedBody<T>(page: PageOfRows<T>): { count: number; limit: number; offset: number; total: number; items: T[] } {
   return { count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
 }

@@ -6,9 +6,12 @@
 //   a period stands for its first day as `date_from` and its last as `date_to`.
 import type { ParamLocation, ParamSpec } from '../catalog.ts';
 import { invalidParameter } from '../shared/errors.ts';
-import { MAX_YEAR, MIN_YEAR } from '../shared/params.ts';
 import { intersectWindows, resolveWindow, yearWindow, type DateWindow } from '../shared/window.ts';
 import { checkByResolving, defineKind, type Kind } from './kind.ts';
+
+/** Bounds of `year` parameters. */
+export const MIN_YEAR = 1990;
+export const MAX_YEAR = 2100;
 
 export interface DayWindow {
   /** The `year` given, or null. */
@@ -125,6 +128,14 @@ export interface PeriodWindowOptions {
   forms?: PeriodForms;
   /** Parameter descriptions (default: the forms and the inclusive rule). */
   describe?: (bound: 'from' | 'to') => string;
+  /** Schema examples (default: 2020/2025 for periods, 2026-01-05/2026-03-30 for days). */
+  examples?: { from: string; to: string };
+  /** A parameter of the route that cannot be combined with date_from/date_to (a 400 naming it). */
+  exclusiveWith?: string;
+}
+
+function periodSpec(description: string, example: string): ParamSpec {
+  return { in: ['query'], description, schema: { type: 'string', minLength: 1, maxLength: 10, examples: [example] } };
 }
 
 /** date_from / date_to as ISO periods; date_from after date_to is a 400. */
@@ -136,20 +147,47 @@ export function periodWindow(options: PeriodWindowOptions = {}): Kind<PeriodWind
       forms === 'days'
         ? `${bound === 'from' ? 'First' : 'Last'} date, inclusive: ISO date YYYY-MM-DD.`
         : `${bound === 'from' ? 'First' : 'Last'} period, inclusive: YYYY, YYYY-MM or YYYY-MM-DD.`);
-  const spec = (bound: 'from' | 'to'): ParamSpec => ({
-    in: ['query'],
-    description: describe(bound),
-    schema: { type: 'string', minLength: 1, maxLength: 10, examples: [forms === 'days' ? (bound === 'from' ? '2026-01-05' : '2026-03-30') : bound === 'from' ? '2020' : '2025'] },
-  });
+  const examples = options.examples ?? (forms === 'days' ? { from: '2026-01-05', to: '2026-03-30' } : { from: '2020', to: '2025' });
   const resolve = (raw: Record<string, unknown>): PeriodWindow => {
     const from = typeof raw.date_from === 'string' ? parsePeriodBound(raw.date_from, 'date_from', 'from', forms) : null;
     const to = typeof raw.date_to === 'string' ? parsePeriodBound(raw.date_to, 'date_to', 'to', forms) : null;
     if (from !== null && to !== null && from > to) throw invalidParameter('date_from', `date_from (${from}) is after date_to (${to})`);
     return { from, to };
   };
+  const checks = [
+    checkByResolving('periodWindow', `date_from and date_to are ${forms === 'days' ? 'ISO dates' : 'YYYY, YYYY-MM or YYYY-MM-DD'}; date_from <= date_to`, resolve),
+  ];
+  const other = options.exclusiveWith;
+  if (other !== undefined) {
+    checks.push({
+      name: `${other}ExcludesWindow`,
+      description: `${other} cannot be combined with date_from or date_to`,
+      check: (raw) =>
+        raw[other] !== undefined && (raw.date_from !== undefined || raw.date_to !== undefined)
+          ? invalidParameter(other, `${other} cannot be combined with date_from/date_to: use one or the other`)
+          : null,
+    });
+  }
   return defineKind({
-    params: { date_from: spec('from'), date_to: spec('to') },
-    checks: [checkByResolving('periodWindow', `date_from and date_to are ${forms === 'days' ? 'ISO dates' : 'ISO periods'}; date_from <= date_to`, resolve)],
+    params: { date_from: periodSpec(describe('from'), examples.from), date_to: periodSpec(describe('to'), examples.to) },
+    checks,
+    resolve,
+  });
+}
+
+export interface IsoDayOptions {
+  name: string;
+  description: string;
+  example: string;
+}
+
+/** One ISO date parameter (YYYY-MM-DD, a real calendar day) -> the date, or null when absent. */
+export function isoDay(options: IsoDayOptions): Kind<string | null> {
+  const { name } = options;
+  const resolve = (raw: Record<string, unknown>) => (typeof raw[name] === 'string' ? parsePeriodBound(raw[name] as string, name, 'from', 'days') : null);
+  return defineKind({
+    params: { [name]: periodSpec(options.description, options.example) },
+    checks: [checkByResolving(`isoDay(${name})`, `${name} is an ISO date YYYY-MM-DD`, resolve)],
     resolve,
   });
 }

@@ -1,23 +1,20 @@
 // /api/v1/commodities (search), /api/v1/commodities/{commodity_id}/prices (newest first) and
 // /history (oldest first), and /api/v1/countries.
 import type { Row } from '../../../engine/json.ts';
-import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
-import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { aliased, pagedBody, pagedList, paginate, type Resolved } from '../../../queries/kinds/index.ts';
 import { PRICE_FILTER_SQL, PRICE_ITEM_SQL, priceFilterBindings } from './filters.ts';
-import {
-  aliasCheck, aliasValue, commodityIdPathParam, countryParam, datasetParam, isoDateChecks, isoDateParam, resolveCommodityId,
-  resolveCountry, resolveDataset,
-} from './params.ts';
+import { beginDateWindow, commodityId, country, dataset } from './params.ts';
 import { commoditiesResponse, commodityHistoryResponse, commodityPricesResponse, countriesResponse } from './schemas.ts';
 
-const SEARCH_ALIASES = ['q', 'commodity', 'product'] as const;
-const searchParam = (name: string): ParamSpec => ({
-  in: ['query'],
-  description:
-    name === 'q'
-      ? 'Search text: commodities whose product name or pig class contains it (any case). Aliases: commodity, product.'
-      : 'Alias of q.',
-  schema: { type: 'string', minLength: 1, maxLength: 200, examples: ['wheat'] },
+/** q (aliases commodity, product): the search text, trimmed. */
+const search = aliased({
+  names: ['q', 'commodity', 'product'],
+  describe: (name) =>
+    name === 'q' ? 'Search text: commodities whose product name or pig class contains it (any case). Aliases: commodity, product.' : 'Alias of q.',
+  example: 'wheat',
+  maxLength: 200,
+  resolve: (text) => text,
 });
 
 const COMMODITIES_SQL = `SELECT commodity_id, dataset, product_name, product_code, product_type, pig_class,
@@ -27,14 +24,9 @@ const COMMODITIES_SQL = `SELECT commodity_id, dataset, product_name, product_cod
     AND (CAST($q AS VARCHAR) IS NULL OR contains(lower(product_name), lower($q)) OR contains(lower(coalesce(pig_class, '')), lower($q)))
   ORDER BY commodity_id`;
 
-interface CommoditiesParams extends PageParams {
-  dataset?: string;
-  q?: string;
-  commodity?: string;
-  product?: string;
-}
+const commoditiesInputs = { dataset: dataset('dataset'), search, page: pagedList() };
 
-export const listCommodities = defineRoute<CommoditiesParams>({
+export const listCommodities = defineRoute<Resolved<typeof commoditiesInputs>>({
   id: 'listCommodities',
   method: 'GET',
   tag: 'agrifood',
@@ -47,37 +39,22 @@ export const listCommodities = defineRoute<CommoditiesParams>({
     'q (aliases commodity, product) keeps commodities whose product name or pig class contains the text, any case. ' +
     'An unknown dataset is a 404.',
   paid: true,
-  params: { dataset: datasetParam, q: searchParam('q'), commodity: searchParam('commodity'), product: searchParam('product'), ...paginationParams },
-  checks: [aliasCheck(SEARCH_ALIASES)],
+  params: {},
+  inputs: commoditiesInputs,
   response: commoditiesResponse,
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, units: (row.units as string[]).join('; ') })),
   async handle(params, { db }) {
-    const dataset = resolveDataset(params.dataset);
-    const q = aliasValue(params, SEARCH_ALIASES) ?? null;
-    const page = await paginate(db, COMMODITIES_SQL, { dataset, q }, pageOf(params));
-    return { endpoint: 'listCommodities', filters: { dataset, q }, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+    const { dataset, search: q } = params;
+    return { endpoint: 'listCommodities', filters: { dataset, q }, ...pagedBody(await paginate(db, COMMODITIES_SQL, { dataset, q }, params.page)) };
   },
 });
 
-interface CommodityPricesParams extends PageParams {
-  commodity_id: string;
-  country?: string;
-  date_from?: string;
-  date_to?: string;
-}
-
-const commodityPriceParams = {
-  commodity_id: commodityIdPathParam,
-  country: countryParam,
-  date_from: isoDateParam('First begin_date, inclusive.', '2025-01-01'),
-  date_to: isoDateParam('Last begin_date, inclusive.', '2025-12-31'),
-  ...paginationParams,
-};
+const commodityPriceInputs = { commodity: commodityId, country, window: beginDateWindow({ from: '2025-01-01', to: '2025-12-31' }), page: pagedList() };
 
 function commodityRoute(id: 'getCommodityPrices' | 'getCommodityHistory') {
   const newestFirst = id === 'getCommodityPrices';
   const sql = `SELECT ${PRICE_ITEM_SQL} FROM agri_prices WHERE ${PRICE_FILTER_SQL} ORDER BY price_order ${newestFirst ? 'ASC' : 'DESC'}`;
-  return defineRoute<CommodityPricesParams>({
+  return defineRoute<Resolved<typeof commodityPriceInputs>>({
     id,
     method: 'GET',
     tag: 'agrifood',
@@ -95,29 +72,23 @@ function commodityRoute(id: 'getCommodityPrices' | 'getCommodityHistory') {
       'country is a member state code or name; date_from/date_to are ISO dates bounding begin_date. An unknown ' +
       'commodity or country is a 404.',
     paid: true,
-    params: commodityPriceParams,
-    checks: [isoDateChecks(['date_from', 'date_to'])],
+    params: {},
+    inputs: commodityPriceInputs,
     response: newestFirst ? commodityPricesResponse : commodityHistoryResponse,
     listRows: (body) => body.items as Row[],
     async handle(params, { db }) {
-      const commodity = await resolveCommodityId(db, params.commodity_id);
-      const country = await resolveCountry(db, params.country);
-      const filters = { country, date_from: params.date_from?.trim() ?? null, date_to: params.date_to?.trim() ?? null };
+      const { commodity } = params;
+      const country = params.country?.code ?? null;
+      const { from, to } = params.window;
       const bindings = priceFilterBindings({
-        dataset: String(commodity.dataset), commodities: [String(commodity.commodity_id)], country,
-        dateFrom: filters.date_from, dateTo: filters.date_to,
+        dataset: String(commodity.dataset), commodities: [String(commodity.commodity_id)], country, dateFrom: from, dateTo: to,
       });
-      const page = await paginate(db, sql, bindings, pageOf(params));
       return {
         endpoint: id,
-        commodity: commodity as Row,
+        commodity,
         order: newestFirst ? 'begin_date DESC' : 'begin_date ASC',
-        filters,
-        count: page.rows.length,
-        limit: page.limit,
-        offset: page.offset,
-        total: page.total,
-        items: page.rows,
+        filters: { country, date_from: from, date_to: to },
+        ...pagedBody(await paginate(db, sql, bindings, params.page)),
       };
     },
   });
@@ -129,7 +100,9 @@ export const getCommodityHistory = commodityRoute('getCommodityHistory');
 const COUNTRIES_SQL = `SELECT code, name, datasets, observations, first_date, last_date FROM agri_countries
   WHERE CAST($dataset AS VARCHAR) IS NULL OR list_contains(datasets, $dataset) ORDER BY code`;
 
-export const listCountries = defineRoute<PageParams & { dataset?: string }>({
+const countriesInputs = { dataset: dataset('dataset'), page: pagedList() };
+
+export const listCountries = defineRoute<Resolved<typeof countriesInputs>>({
   id: 'listCountries',
   method: 'GET',
   tag: 'agrifood',
@@ -140,12 +113,12 @@ export const listCountries = defineRoute<PageParams & { dataset?: string }>({
     'The member states (code, name) present in the price data, ordered by code, with the datasets they appear in, their ' +
     'number of price rows and date range. dataset keeps the countries present in that dataset; an unknown dataset is a 404.',
   paid: true,
-  params: { dataset: datasetParam, ...paginationParams },
+  params: {},
+  inputs: countriesInputs,
   response: countriesResponse,
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, datasets: (row.datasets as string[]).join('; ') })),
   async handle(params, { db }) {
-    const dataset = resolveDataset(params.dataset);
-    const page = await paginate(db, COUNTRIES_SQL, { dataset }, pageOf(params));
-    return { endpoint: 'listCountries', filters: { dataset }, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+    const { dataset } = params;
+    return { endpoint: 'listCountries', filters: { dataset }, ...pagedBody(await paginate(db, COUNTRIES_SQL, { dataset }, params.page)) };
   },
 });

@@ -1,8 +1,8 @@
 // /api/v1/datasets (a JSON array, as the specification says) and /api/v1/datasets/{dataset_id}.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type ResponseBody } from '../../../queries/catalog.ts';
-import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
-import { datasetIdPathParam, resolveDataset } from './params.ts';
+import { pagedList, paginate, type Resolved } from '../../../queries/kinds/index.ts';
+import { dataset as datasetKind } from './params.ts';
 import { datasetDetailResponse, datasetsResponse } from './schemas.ts';
 import { AGRIFOOD_DATASETS } from './tables.ts';
 
@@ -26,7 +26,9 @@ const FACTS_SQL = `SELECT count(*)::INTEGER AS rows, count(price)::INTEGER AS pr
 
 const datasets = AGRIFOOD_DATASETS.join(',');
 
-export const listDatasets = defineRoute<PageParams>({
+const listInputs = { page: pagedList() };
+
+export const listDatasets = defineRoute<Resolved<typeof listInputs>>({
   id: 'listDatasets',
   method: 'GET',
   tag: 'agrifood',
@@ -39,18 +41,21 @@ export const listDatasets = defineRoute<PageParams>({
     'source_file, source_url, file_hash, import_date, row_count, and the number of import versions. limit (default 100, ' +
     'at most 500) and offset page the array.',
   paid: true,
-  params: { ...paginationParams },
+  params: {},
+  inputs: listInputs,
   response: datasetsResponse,
   listRows: (body) => body as unknown as Row[],
   listColumns: () => ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count', 'versions'],
   async handle(params, { db }) {
-    const { rows } = await paginate(db, LIST_SQL, { datasets }, pageOf(params));
+    const { rows } = await paginate(db, LIST_SQL, { datasets }, params.page);
     // The specification's shape is a bare array; the catalog's body type is an object, so it is cast.
     return rows as unknown as ResponseBody;
   },
 });
 
-export const getDataset = defineRoute<{ dataset_id: string }>({
+const detailInputs = { dataset: datasetKind('dataset_id', 'path') };
+
+export const getDataset = defineRoute<Resolved<typeof detailInputs>>({
   id: 'getDataset',
   method: 'GET',
   tag: 'agrifood',
@@ -62,12 +67,13 @@ export const getDataset = defineRoute<{ dataset_id: string }>({
     'is the current one (only the latest import feeds the facts); `current` repeats that record, and `facts` counts the ' +
     'price rows served. An unknown dataset id is a 404; a known dataset never imported has no results.',
   paid: true,
-  params: { dataset_id: datasetIdPathParam },
+  params: {},
+  inputs: detailInputs,
   response: datasetDetailResponse,
   listRows: (body) => body.results as Row[],
   listColumns: () => ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count', 'version', 'is_current'],
   async handle(params, { db }) {
-    const dataset = resolveDataset(params.dataset_id, 'dataset_id')!;
+    const dataset = params.dataset!;
     const results = await db.all(DETAIL_SQL, { dataset, datasets });
     const [facts] = await db.all(FACTS_SQL, { dataset });
     const current = results.find((r) => r.is_current === true);

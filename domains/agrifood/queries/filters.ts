@@ -1,8 +1,7 @@
 // The one WHERE clause every agri-food list uses over agri_prices / agri_price_stats. Each filter is
 // bound (null = not applied), so the SQL text is fixed and its prepared statement is reused.
 import type { SqlParams } from '../../../engine/database.ts';
-import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { ID_SEPARATOR } from './params.ts';
+import { ID_SEPARATOR, type Period } from './params.ts';
 
 export const PRICE_FILTER_SQL = `(CAST($dataset AS VARCHAR) IS NULL OR dataset = $dataset)
   AND (CAST($country AS VARCHAR) IS NULL OR member_state_code = $country)
@@ -33,8 +32,6 @@ export interface PriceFilter {
   pigClass?: string | null;
 }
 
-export type Period = { weekNumber: number; marketingYear: null } | { weekNumber: null; marketingYear: string };
-
 export function priceFilterBindings(filter: PriceFilter): SqlParams {
   return {
     dataset: filter.dataset ?? null,
@@ -51,20 +48,6 @@ export function priceFilterBindings(filter: PriceFilter): SqlParams {
     product_type: filter.productType ?? null,
     pig_class: filter.pigClass ?? null,
   };
-}
-
-/** `period`: a week number (1..53) or a marketing year ("2025/2026", also "2025/26"). */
-export function parsePeriod(value: string | undefined): Period | null {
-  if (value === undefined) return null;
-  const text = value.trim();
-  if (/^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= 53) return { weekNumber: Number(text), marketingYear: null };
-  const match = /^(\d{4})\s*[/-]\s*(\d{2}|\d{4})$/.exec(text);
-  if (match) {
-    const start = Number(match[1]);
-    const end = match[2].length === 2 ? Number(match[1].slice(0, 2) + match[2]) : Number(match[2]);
-    if (end === start + 1) return { weekNumber: null, marketingYear: `${start}/${end}` };
-  }
-  throw invalidParameter('period', `period must be a week number 1..53 or a marketing year such as 2025/2026 (got "${value}")`);
 }
 
 /** Price as an exact decimal string with at least two decimals ("524.00", "18.175"). */

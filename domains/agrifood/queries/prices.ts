@@ -1,44 +1,29 @@
 // /api/v1/prices: the union of the three datasets' price rows, filtered, newest first.
 import type { Row } from '../../../engine/json.ts';
-import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
-import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
-import { parsePeriod, PRICE_FILTER_SQL, PRICE_ITEM_SQL, priceFilterBindings } from './filters.ts';
-import {
-  aliasCheck, aliasValue, countryParam, datasetParam, isoDateChecks, isoDateParam, parseIsoDate, resolveCommodityFilter,
-  resolveCountry, resolveDataset,
-} from './params.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { pagedBody, pagedList, paginate, type Resolved } from '../../../queries/kinds/index.ts';
+import { PRICE_FILTER_SQL, PRICE_ITEM_SQL, priceFilterBindings } from './filters.ts';
+import { beginDateWindow, commodityFilter, country, dataset, exactDate, period, textFilter } from './params.ts';
 import { pricesResponse } from './schemas.ts';
 
-const text = (description: string, example: string): ParamSpec => ({
-  in: ['query'],
-  description,
-  schema: { type: 'string', minLength: 1, maxLength: 200, examples: [example] },
-});
-
-const COMMODITY_ALIASES = ['commodity', 'product'] as const;
-const commodityDescription =
-  'A commodity id (cereals_prices:Feed barley), or a product name or pig class, any case (every commodity of that name). ' +
-  'Unknown ones are a 404.';
-
-interface PricesParams extends PageParams {
-  dataset?: string;
-  country?: string;
-  commodity?: string;
-  product?: string;
-  date?: string;
-  date_from?: string;
-  date_to?: string;
-  market?: string;
-  period?: string;
-  unit?: string;
-  stage?: string;
-  product_type?: string;
-  pig_class?: string;
-}
+const pricesInputs = {
+  dataset: dataset('dataset'),
+  country,
+  commodity: commodityFilter,
+  date: exactDate,
+  window: beginDateWindow({ from: '2026-01-01', to: '2026-03-31' }),
+  market: textFilter('market', 'Market name or code, any case (Rouen, National Average).', 'Rouen'),
+  period,
+  unit: textFilter('unit', 'Unit as published, any case (Tonne, 100KG, national currency/ton).', 'Tonne'),
+  stage: textFilter('stage', 'Stage name or code, any case (Free on board, FOB, DELPROC).', 'FOB'),
+  productType: textFilter('product_type', 'Oilseed product type, any case (Standard, N.A.).', 'Standard'),
+  pigClass: textFilter('pig_class', 'Pig class, any case (S, E, R, Piglet).', 'E'),
+  page: pagedList(),
+};
 
 const SQL = `SELECT ${PRICE_ITEM_SQL} FROM agri_prices WHERE ${PRICE_FILTER_SQL} ORDER BY price_order`;
 
-export const listPrices = defineRoute<PricesParams>({
+export const listPrices = defineRoute<Resolved<typeof pricesInputs>>({
   id: 'listPrices',
   method: 'GET',
   tag: 'agrifood',
@@ -59,53 +44,32 @@ export const listPrices = defineRoute<PricesParams>({
     '(stage name or code; the oilseed marketStage), unit, product_type, pig_class (exact, any case); period (a week number ' +
     '1..53, or a marketing year such as 2025/2026). Unknown dataset, country or commodity: 404.',
   paid: true,
-  params: {
-    dataset: datasetParam,
-    country: countryParam,
-    commodity: text(commodityDescription, 'Feed barley'),
-    product: text('Alias of commodity.', 'Feed barley'),
-    date: isoDateParam('Exact begin_date.', '2026-11-09'),
-    date_from: isoDateParam('First begin_date, inclusive.', '2026-01-01'),
-    date_to: isoDateParam('Last begin_date, inclusive.', '2026-03-31'),
-    market: text('Market name or code, any case (Rouen, National Average).', 'Rouen'),
-    period: text('Week number (1..53) or marketing year (2025/2026).', '2025/2026'),
-    unit: text('Unit as published, any case (Tonne, 100KG, national currency/ton).', 'Tonne'),
-    stage: text('Stage name or code, any case (Free on board, FOB, DELPROC).', 'FOB'),
-    product_type: text('Oilseed product type, any case (Standard, N.A.).', 'Standard'),
-    pig_class: text('Pig class, any case (S, E, R, Piglet).', 'E'),
-    ...paginationParams,
-  },
-  checks: [aliasCheck(COMMODITY_ALIASES), isoDateChecks(['date', 'date_from', 'date_to'])],
+  params: {},
+  inputs: pricesInputs,
   response: pricesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const trimmed = (value: string | undefined) => value?.trim() || null;
-    const dataset = resolveDataset(params.dataset);
-    const country = await resolveCountry(db, params.country);
-    const commodity = aliasValue(params, COMMODITY_ALIASES);
-    const commodities = await resolveCommodityFilter(db, commodity, params.commodity !== undefined ? 'commodity' : 'product');
-    const period = parsePeriod(params.period);
-    const date = params.date === undefined ? null : parseIsoDate(params.date, 'date');
+    const { dataset, date, window, market, period, unit, stage, productType, pigClass } = params;
+    const country = params.country?.code ?? null;
+    const commodities = params.commodity?.ids ?? null;
     const filters = {
       dataset,
       country,
-      commodity: commodity ?? null,
+      commodity: params.commodity?.text ?? null,
       commodity_ids: commodities,
       date,
-      date_from: trimmed(params.date_from),
-      date_to: trimmed(params.date_to),
-      market: trimmed(params.market),
+      date_from: window.from,
+      date_to: window.to,
+      market,
       period: period === null ? null : period.marketingYear ?? String(period.weekNumber),
-      unit: trimmed(params.unit),
-      stage: trimmed(params.stage),
-      product_type: trimmed(params.product_type),
-      pig_class: trimmed(params.pig_class),
+      unit,
+      stage,
+      product_type: productType,
+      pig_class: pigClass,
     };
     const bindings = priceFilterBindings({
-      dataset, country, commodities, date, dateFrom: filters.date_from, dateTo: filters.date_to, market: filters.market, period,
-      unit: filters.unit, stage: filters.stage, productType: filters.product_type, pigClass: filters.pig_class,
+      dataset, country, commodities, date, dateFrom: window.from, dateTo: window.to, market, period, unit, stage, productType, pigClass,
     });
-    const page = await paginate(db, SQL, bindings, pageOf(params));
-    return { endpoint: 'listPrices', filters, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+    return { endpoint: 'listPrices', filters, ...pagedBody(await paginate(db, SQL, bindings, params.page)) };
   },
 });

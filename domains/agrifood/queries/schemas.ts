@@ -3,7 +3,7 @@
 // page), the pagination fields `limit`, `offset`, `total` (rows before paging), and `items`.
 // /api/v1/datasets is the exception: the specification says it returns a JSON array of import records.
 import type { JsonSchema } from '../../../queries/catalog.ts';
-import { pageFieldSchemas } from '../../../queries/shared/pagination.ts';
+import { pagedBodySchema } from '../../../queries/kinds/index.ts';
 import { decimalString, enumOf, integer, isoDate, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { AGRIFOOD_DATASETS } from './tables.ts';
 
@@ -57,9 +57,6 @@ const seriesFields = {
   unit: nullable(text),
 };
 
-const paged = (endpoint: string, filters: Record<string, JsonSchema>, item: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema =>
-  object({ endpoint: { const: endpoint }, ...extra, filters: object(filters), count: integer, ...pageFieldSchemas, items: listOf(item) });
-
 export const datasetsResponse: JsonSchema = {
   ...listOf(object({ ...importRecord, versions: integer })),
   description: 'The latest import record of each imported dataset (the one its facts come from), with the number of import versions.',
@@ -81,7 +78,7 @@ export const datasetDetailResponse: JsonSchema = object({
   results: listOf(object({ ...importRecord, version: integer, is_current: { type: 'boolean' } })),
 });
 
-export const commoditiesResponse = paged(
+export const commoditiesResponse = pagedBodySchema(
   'listCommodities',
   { dataset: nullable(datasetId), q: nullable(text) },
   object({
@@ -110,16 +107,16 @@ const commodityBlock = object({
 });
 const commodityFilters = { country: nullable(text), date_from: nullable(isoDate), date_to: nullable(isoDate) };
 
-export const commodityPricesResponse = paged('getCommodityPrices', commodityFilters, priceItem, {
+export const commodityPricesResponse = pagedBodySchema('getCommodityPrices', commodityFilters, priceItem, {
   commodity: commodityBlock,
   order: { const: 'begin_date DESC' },
 });
-export const commodityHistoryResponse = paged('getCommodityHistory', commodityFilters, priceItem, {
+export const commodityHistoryResponse = pagedBodySchema('getCommodityHistory', commodityFilters, priceItem, {
   commodity: commodityBlock,
   order: { const: 'begin_date ASC' },
 });
 
-export const countriesResponse = paged(
+export const countriesResponse = pagedBodySchema(
   'listCountries',
   { dataset: nullable(datasetId) },
   object({
@@ -132,7 +129,7 @@ export const countriesResponse = paged(
   }),
 );
 
-export const pricesResponse = paged(
+export const pricesResponse = pagedBodySchema(
   'listPrices',
   {
     dataset: nullable(datasetId),
@@ -165,9 +162,9 @@ export const changeItem = object({
   percentage_change: nullable(decimalString),
 });
 
-export const changesResponse = paged('getPriceChanges', { dataset: nullable(datasetId), country: nullable(text) }, changeItem);
+export const changesResponse = pagedBodySchema('getPriceChanges', { dataset: nullable(datasetId), country: nullable(text) }, changeItem);
 
-export const anomaliesResponse = paged(
+export const anomaliesResponse = pagedBodySchema(
   'getPriceAnomalies',
   { min_percent: { type: 'number' }, z: { type: 'number' }, dataset: nullable(datasetId), country: nullable(text) },
   object({
@@ -187,7 +184,7 @@ export const anomaliesResponse = paged(
   }),
 );
 
-export const latestResponse = paged(
+export const latestResponse = pagedBodySchema(
   'getLatestPrices',
   { dataset: nullable(datasetId), country: nullable(text) },
   object({

@@ -2,25 +2,21 @@
 // /api/v1/prices/changes, /api/v1/anomalies and /api/v1/latest.
 // A series is (dataset, commodity_id, member_state_code, market_name, stage_name, unit).
 import type { Row } from '../../../engine/json.ts';
-import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
-import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { pagedBody, pagedList, paginate, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { PRICE_FILTER_SQL, priceFilterBindings, priceText, SERIES_ITEM_SQL } from './filters.ts';
-import { countryParam, datasetParam, MIN_PERCENT_DEFAULT, resolveCountry, resolveDataset, Z_DEFAULT } from './params.ts';
+import { country, dataset, MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 import { anomaliesResponse, changesResponse, latestResponse } from './schemas.ts';
 import { SERIES_ORDER } from './tables.ts';
 
-interface SeriesParams extends PageParams {
-  dataset?: string;
-  country?: string;
-}
+const seriesInputs = { dataset: dataset('dataset'), country, page: pagedList() };
 
-const seriesParams = { dataset: datasetParam, country: countryParam, ...paginationParams };
+type SeriesParams = Resolved<typeof seriesInputs>;
 
-async function seriesFilter(db: Parameters<typeof resolveCountry>[0], params: SeriesParams) {
-  const dataset = resolveDataset(params.dataset);
-  const country = await resolveCountry(db, params.country);
-  return { filters: { dataset, country }, bindings: priceFilterBindings({ dataset, country }) };
+function seriesFilter(params: SeriesParams) {
+  const filters = { dataset: params.dataset, country: params.country?.code ?? null };
+  return { filters, bindings: priceFilterBindings(filters) };
 }
 
 const CHANGES_SQL = `SELECT 'price' AS metric, ${SERIES_ITEM_SQL}, begin_date AS period, previous_period, week_number, marketing_year,
@@ -43,20 +39,14 @@ export const getPriceChanges = defineRoute<SeriesParams>({
     'several weeks (previous_period says which); a series\' first observation has no change. Newest period first. ' +
     'dataset and country filter; unknown ones are a 404.',
   paid: true,
-  params: seriesParams,
+  params: {},
+  inputs: seriesInputs,
   response: changesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { filters, bindings } = await seriesFilter(db, params);
-    const page = await paginate(db, CHANGES_SQL, bindings, pageOf(params));
-    return { endpoint: 'getPriceChanges', filters, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+    const { filters, bindings } = seriesFilter(params);
+    return { endpoint: 'getPriceChanges', filters, ...pagedBody(await paginate(db, CHANGES_SQL, bindings, params.page)) };
   },
-});
-
-const threshold = (description: string, fallback: number): ParamSpec => ({
-  in: ['query'],
-  description,
-  schema: { type: 'number', minimum: 0, maximum: 1_000_000, default: fallback },
 });
 
 const ANOMALIES_SQL = `SELECT ${SERIES_ITEM_SQL}, begin_date, week_number, marketing_year, ${priceText('price')} AS price,
@@ -71,12 +61,17 @@ const ANOMALIES_SQL = `SELECT ${SERIES_ITEM_SQL}, begin_date, week_number, marke
   WHERE (abs(percent_change) >= $min_percent OR abs(zscore) >= $z) AND ${PRICE_FILTER_SQL}
   ORDER BY price_order`;
 
-interface AnomalyParams extends SeriesParams {
-  min_percent?: number;
-  z?: number;
-}
+const anomalyInputs = {
+  minPercent: threshold({
+    name: 'min_percent',
+    description: `Threshold on the absolute percent change (default ${MIN_PERCENT_DEFAULT}).`,
+    default: MIN_PERCENT_DEFAULT,
+  }),
+  z: threshold({ name: 'z', description: `Threshold on the absolute z-score (default ${Z_DEFAULT}).`, default: Z_DEFAULT }),
+  ...seriesInputs,
+};
 
-export const getPriceAnomalies = defineRoute<AnomalyParams>({
+export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
   id: 'getPriceAnomalies',
   method: 'GET',
   tag: 'agrifood',
@@ -90,26 +85,17 @@ export const getPriceAnomalies = defineRoute<AnomalyParams>({
     'Either is enough; reasons lists which were met. Weeks without a price are skipped (never 0). Newest first. dataset ' +
     'and country (extensions to the specification\'s parameters) filter; unknown ones are a 404.',
   paid: true,
-  params: {
-    min_percent: threshold(`Threshold on the absolute percent change (default ${MIN_PERCENT_DEFAULT}).`, MIN_PERCENT_DEFAULT),
-    z: threshold(`Threshold on the absolute z-score (default ${Z_DEFAULT}).`, Z_DEFAULT),
-    ...seriesParams,
-  },
+  params: {},
+  inputs: anomalyInputs,
   response: anomaliesResponse,
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, reasons: (row.reasons as string[]).join('; ') })),
   async handle(params, { db }) {
-    const { filters, bindings } = await seriesFilter(db, params);
-    const minPercent = params.min_percent ?? MIN_PERCENT_DEFAULT;
-    const z = params.z ?? Z_DEFAULT;
-    const page = await paginate(db, ANOMALIES_SQL, { ...bindings, min_percent: minPercent, z }, pageOf(params));
+    const { filters, bindings } = seriesFilter(params);
+    const { minPercent, z } = params;
     return {
       endpoint: 'getPriceAnomalies',
       filters: { min_percent: minPercent, z, ...filters },
-      count: page.rows.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: page.total,
-      items: page.rows,
+      ...pagedBody(await paginate(db, ANOMALIES_SQL, { ...bindings, min_percent: minPercent, z }, params.page)),
     };
   },
 });
@@ -132,12 +118,12 @@ export const getLatestPrices = defineRoute<SeriesParams>({
     'with the change from the observation before. Ordered by dataset, commodity, member state, market, stage, unit. ' +
     'dataset filters, and country (an extension); unknown ones are a 404.',
   paid: true,
-  params: seriesParams,
+  params: {},
+  inputs: seriesInputs,
   response: latestResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { filters, bindings } = await seriesFilter(db, params);
-    const page = await paginate(db, LATEST_SQL, bindings, pageOf(params));
-    return { endpoint: 'getLatestPrices', filters, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+    const { filters, bindings } = seriesFilter(params);
+    return { endpoint: 'getLatestPrices', filters, ...pagedBody(await paginate(db, LATEST_SQL, bindings, params.page)) };
   },
 });
