@@ -232,6 +232,16 @@ export const LISTINGS: readonly Listing[] = [
     expected: { category: '6.2.2', language: 'bg', attributes: { brand: 'Bosch', color: 'white', weight: '8 kg' }, issues: ['DESCRIPTION_PROMOTIONAL', 'DESCRIPTION_HAS_CONTACT_INFO'] },
   },
   {
+    name: 'bg accessory: the phone brand after "за" is not the brand',
+    input: { ...FULL, title: 'Калъф за Samsung Galaxy S24, силиконов, прозрачен', description: 'Мек силиконов калъф, който пази телефона от удари и надраскване. Прозрачен, с точни отвори за камерата и бутоните.' },
+    expected: { category: '3.1.2', language: 'bg', attributes: { brand: null, material: 'silicone' }, issues: ['BRAND_MISSING'] },
+  },
+  {
+    name: 'bg high heels, feminine plural colour, leather',
+    input: { ...FULL, brand: 'Guess', title: 'Guess дамски обувки на висок ток, червени, естествена кожа, номер 38', description: 'Елегантни дамски обувки на ток 9 см от естествена кожа с ортопедична стелка. Червени, подходящи за вечерни и официални поводи.' },
+    expected: { category: '2.2.7', language: 'bg', attributes: { gender: 'women', color: 'red', material: 'leather', size: '38', use: 'formal' }, issues: [] },
+  },
+  {
     name: 'bg book',
     input: { ...FULL, brand: 'Сиела', title: 'Сиела: „Под игото“ от Иван Вазов, роман, твърди корици', description: 'Класическият роман на Иван Вазов за живота в българския град Бяла черква преди Априлското въстание. Ново издание с твърди корици, 480 страници.' },
     expected: { category: '7.1.1', language: 'bg', attributes: { brand: 'Сиела' }, issues: [] },

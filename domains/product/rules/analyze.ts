@@ -95,7 +95,9 @@ export function buildContext(input: ProductInput, taxonomy: Taxonomy = TAXONOMY)
   const head = headRange(title, titleTokens);
   const headEndOffset = head.end < titleTokens.length ? titleTokens[head.end].start : Infinity;
   const headBrand = detected && detected.index < headEndOffset ? detected.brand : null;
-  const brand = requestBrand ?? detected?.brand ?? null;
+  // Without a brand in the request, only a brand naming the product itself counts: one in the title's
+  // head (`Samsung Galaxy S24`), not one after `for` / `за` (`Калъф за Samsung Galaxy S24` is no Samsung).
+  const brand = requestBrand ?? headBrand;
   const match = matchCategory(taxonomy, title, description, language.code);
   const hint = input.category !== undefined && input.category.trim() !== '' ? resolveHint(taxonomy, input.category) : null;
   const category = resolveCategory({ match, hint });
@@ -111,7 +113,7 @@ export function buildContext(input: ProductInput, taxonomy: Taxonomy = TAXONOMY)
     titleTokens,
     descriptionTokens,
     brand,
-    brandSource: requestBrand !== null ? 'request' : detected ? 'title' : null,
+    brandSource: requestBrand !== null ? 'request' : headBrand !== null ? 'title' : null,
     brandInTitle: brand !== null && mentionsBrand(title, brand),
     headBrand,
     match,

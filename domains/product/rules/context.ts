@@ -30,7 +30,7 @@ export interface RuleContext {
   description: string;
   titleTokens: readonly Token[];
   descriptionTokens: readonly Token[];
-  /** The request's brand (trimmed, non-empty) or the known brand named in the title, else null. */
+  /** The request's brand (trimmed, non-empty) or the known brand named in the title's head, else null. */
   brand: string | null;
   brandSource: 'request' | 'title' | null;
   /** Whether the title names `brand` as a whole word. */
