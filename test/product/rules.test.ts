@@ -269,3 +269,17 @@ test('docs/product.md lists every rule with its severity and points', async () =
     }
   }
 });
+
+test('odd input never throws and always answers the same (seeded fuzz: HTML fragments, lone surrogates, NUL, emoji, symbols)', () => {
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pieces = ['<p>', '</b>', '&amp;', '&#0;', '&#xD800;', '🔥', 'ЧЕРЕН', 'черна', 'Nike', 'for', 'за', '!!!', '$$', '42', 'XL', 'size', 'размер', '256GB', '1,5 л', '€', 'лв', '\n', '\u0000', '\uD83D', '"', "L'Oreal", '—', '|', '(', 'x'.repeat(300)];
+  const text = (n: number) => Array.from({ length: Math.floor(random() * n) }, () => pieces[Math.floor(random() * pieces.length)]).join(random() < 0.5 ? ' ' : '');
+  for (let i = 0; i < 300; i++) {
+    const input: ProductInput = { title: text(20) || 'a', description: text(60) || 'b' };
+    if (random() < 0.5) input.brand = text(3);
+    if (random() < 0.5) input.category = text(4);
+    if (random() < 0.3) input.price = random() < 0.2 ? 0 : random() * 1000;
+    assert.equal(JSON.stringify(analyzeProduct(input)), JSON.stringify(analyzeProduct(input)));
+  }
+});
