@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Database } from '../engine/database.ts';
+import { Database } from '../engine/database.ts';
 import { copyToParquetSql, datasetFile, loadDataset, orderBySql, type Dataset } from '../engine/dataset.ts';
 import { IMPORTS_DATASET } from '../engine/importLedger.ts';
 import { snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
@@ -51,6 +51,16 @@ export async function loadImportLedger(db: Database, dataDir: string): Promise<I
     importDate: String(row.import_date),
     rowCount: Number(row.row_count),
   }));
+}
+
+/** The import records of the snapshot in dataDir ([] when there is none yet), read in a scratch database of their own. */
+export async function readImportRecords(dataDir: string): Promise<ImportRecord[]> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    return await loadImportLedger(db, dataDir);
+  } finally {
+    await db.close();
+  }
 }
 
 /** Appends records to the scratch `imports` table (created by loadImportLedger). */

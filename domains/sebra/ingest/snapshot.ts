@@ -7,13 +7,14 @@ import { Database } from '../../../engine/database.ts';
 import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
-  type ImportRecord, type NewFile,
+  readImportRecords, type ImportRecord, type NewFile,
 } from '../../../ingest/commit.ts';
 import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { parseSebraFile } from './detect.ts';
 import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
 
-export { IngestRejectedError, type ImportRecord };
+// readImportRecords is shared (ingest/commit.ts); re-exported here for the tests that read it from this module.
+export { IngestRejectedError, readImportRecords, type ImportRecord };
 
 export const SNAPSHOT_FILES = {
   payments: 'sebra_payments.parquet',
@@ -49,16 +50,6 @@ function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): strin
   if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
   if (format === 'portal-json') return PORTAL_DATASET_URL;
   return null;
-}
-
-/** The import records of the snapshot in dataDir ([] when there is none yet). */
-export async function readImportRecords(dataDir: string): Promise<ImportRecord[]> {
-  const db = await Database.open({ connections: 1 });
-  try {
-    return await loadImportLedger(db, dataDir);
-  } finally {
-    await db.close();
-  }
 }
 
 /** A parsed report once its rows are staged: everything but the rows, which would not fit in memory at scale. */
