@@ -3,31 +3,20 @@
 // With `dataset`: the agri-food weekly price LAG changes of that dataset. Missing values are skipped,
 // never taken as 0: each change compares two observed values (previous_period says which).
 import type { Row } from '../../../engine/json.ts';
-import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
+import type { Database } from '../../../engine/database.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { aliased, defineKind, pagedBody, pagedList, paginate, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
-import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
-import { PRICE_PRODUCTS, PRODUCT_ALIASES, PRODUCTS, WORLD } from './codes.ts';
+import { priceProductsOf, productAlias, PRODUCTS, WORLD } from './codes.ts';
 import { exactText, inListSql, joinList } from './format.ts';
-import {
-  aliasCheck, aliasValue, countryParam, parsePeriodWindow, periodBoundParam, periodWindowCheck, productParam, resolveCountry,
-  resolveProduct, textParam, yearRange,
-} from './params.ts';
+import { reporter, resolveProduct, window, yearRange } from './params.ts';
 import { changesResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
 const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
 
-interface ChangesParams extends PageParams {
-  country?: string;
-  reporter?: string;
-  commodity?: string;
-  product?: string;
-  date_from?: string;
-  date_to?: string;
-  metric?: (typeof MARKET_METRICS)[number];
-  dataset?: string;
-}
+type AgrifoodDataset = (typeof AGRIFOOD_DATASETS)[number];
 
 const MARKET_CHANGES_SQL = `SELECT s.metric, NULL AS dataset, s.country, c.name AS country_name, s.product AS commodity,
     p.name AS commodity_name, CASE WHEN s.metric = 'price' THEN NULL ELSE '${WORLD}' END AS partner,
@@ -58,14 +47,46 @@ const PRICE_CHANGES_SQL = `SELECT 'price' AS metric, dataset, member_state_code 
     AND (CAST($date_to AS DATE) IS NULL OR begin_date <= CAST($date_to AS DATE))
   ORDER BY begin_date DESC, dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST, source_row`;
 
-const metricParam: ParamSpec = {
-  in: ['query'],
-  description: 'price, imports, exports or trade_balance (default: all four). With dataset only price.',
-  normalize: 'lower',
-  schema: { type: 'string', enum: [...MARKET_METRICS] },
+const changesInputs = {
+  country: reporter(['country', 'reporter']),
+  /** The commodity text: its meaning depends on dataset (an HS product, or agri-food commodities). */
+  commodity: aliased({
+    names: ['commodity', 'product'],
+    describe: (name) =>
+      name === 'commodity' ? 'HS product code or name (1001, wheat, ...); with dataset a commodity id, product name or pig class. Alias: product.' : 'Alias of commodity.',
+    example: '1001',
+    maxLength: 300,
+    resolve: (text, param) => ({ text, param }),
+  }),
+  window: window(),
+  metric: plain<(typeof MARKET_METRICS)[number]>('metric', {
+    in: ['query'],
+    description: 'price, imports, exports or trade_balance (default: all four). With dataset only price.',
+    normalize: 'lower',
+    schema: { type: 'string', enum: [...MARKET_METRICS] },
+  }),
+  dataset: defineKind({
+    params: {
+      dataset: {
+        in: ['query'],
+        description: `Agri-food dataset (${AGRIFOOD_DATASETS.join(', ')}): routes the request to its weekly price LAG changes. Unknown ones are a 404.`,
+        normalize: 'lower',
+        schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['cereals_prices'] },
+      },
+    },
+    resolve: (raw): AgrifoodDataset | null => {
+      if (raw.dataset === undefined) return null;
+      const dataset = String(raw.dataset).trim();
+      if (!(AGRIFOOD_DATASETS as readonly string[]).includes(dataset)) {
+        throw notFound(`unknown dataset "${dataset}"; datasets: ${AGRIFOOD_DATASETS.join(', ')}`);
+      }
+      return dataset as AgrifoodDataset;
+    },
+  }),
+  page: pagedList(),
 };
 
-export const getChanges = defineRoute<ChangesParams>({
+export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
   id: 'getChanges',
   method: 'GET',
   tag: 'trade',
@@ -87,28 +108,14 @@ export const getChanges = defineRoute<ChangesParams>({
     'commodity id, product name or pig class (for cereals also an HS code or name), dates are begin_date bounds, and ' +
     'metric may only be price. Unknown countries, commodities and datasets are a 404.',
   paid: true,
-  params: {
-    country: countryParam('reporter'),
-    reporter: countryParam('country'),
-    commodity: textParam('HS product code or name (1001, wheat, ...); with dataset a commodity id, product name or pig class. Alias: product.', '1001', 300),
-    product: textParam('Alias of commodity.', '1001', 300),
-    date_from: periodBoundParam('from'),
-    date_to: periodBoundParam('to'),
-    metric: metricParam,
-    dataset: {
-      in: ['query'],
-      description: `Agri-food dataset (${AGRIFOOD_DATASETS.join(', ')}): routes the request to its weekly price LAG changes. Unknown ones are a 404.`,
-      normalize: 'lower',
-      schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['cereals_prices'] },
-    },
-    ...paginationParams,
-  },
+  params: {},
+  inputs: changesInputs,
   checks: [
-    aliasCheck(['country', 'reporter']), aliasCheck(['commodity', 'product']), periodWindowCheck,
     {
       name: 'datasetMetric',
       description: 'with dataset, metric may only be price',
-      check: (p) => (p.dataset !== undefined && p.metric !== undefined && p.metric !== 'price'
+      // Checks see the validated parameters before the kinds resolve them.
+      check: ({ dataset, metric }: Record<string, unknown>) => (dataset !== undefined && metric !== undefined && metric !== 'price'
         ? invalidParameter('metric', 'with dataset the changes are agri-food prices: metric may only be price')
         : null),
     },
@@ -116,45 +123,36 @@ export const getChanges = defineRoute<ChangesParams>({
   response: changesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const countryText = aliasValue(params, ['country', 'reporter']);
-    const countryName = params.country !== undefined ? 'country' : 'reporter';
-    const commodityText = aliasValue(params, ['commodity', 'product']);
-    const commodityName = params.commodity !== undefined ? 'commodity' : 'product';
-    const country = countryText === undefined ? null : (await resolveCountry(db, countryText, countryName)).code;
-    const window = parsePeriodWindow(params);
-    const page = pageOf(params);
-    if (params.dataset !== undefined) {
-      const dataset = params.dataset.trim();
-      if (!(AGRIFOOD_DATASETS as readonly string[]).includes(dataset)) {
-        throw notFound(`unknown dataset "${dataset}"; datasets: ${AGRIFOOD_DATASETS.join(', ')}`);
-      }
-      const commodities = commodityText === undefined ? null : await agrifoodCommodities(db, dataset, commodityText, commodityName);
+    const { window, metric, dataset, commodity } = params;
+    const country = params.country?.code ?? null;
+    if (dataset !== null) {
+      const commodities = commodity === null ? null : await agrifoodCommodities(db, dataset, commodity.text, commodity.param);
       const result = await paginate(db, PRICE_CHANGES_SQL, {
         dataset, country, commodities: joinList(commodities), date_from: window.from, date_to: window.to,
-      }, page);
-      return body('agrifood', { country, commodity: commodityText ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
+      }, params.page);
+      return body('agrifood', { country, commodity: commodity?.text ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
     }
-    const product = commodityText === undefined ? null : (await resolveProduct(db, commodityText, commodityName)).code;
+    const product = commodity === null ? null : (await resolveProduct(db, commodity.text, commodity.param)).code;
     const years = yearRange(window);
     const result = await paginate(db, MARKET_CHANGES_SQL, {
-      country, product, metric: params.metric ?? null, first_year: years.first, last_year: years.last,
-    }, page);
-    return body('markets', { country, commodity: product, metric: params.metric ?? null, dataset: null, date_from: window.from, date_to: window.to }, result);
+      country, product, metric, first_year: years.first, last_year: years.last,
+    }, params.page);
+    return body('markets', { country, commodity: product, metric, dataset: null, date_from: window.from, date_to: window.to }, result);
   },
 });
 
-function body(source: 'markets' | 'agrifood', filters: Record<string, string | null>, page: { rows: Row[]; limit: number; offset: number; total: number }) {
-  return { endpoint: 'getChanges', source, filters, count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
+function body(source: 'markets' | 'agrifood', filters: Record<string, string | null>, page: PageOfRows<Row>) {
+  return { endpoint: 'getChanges', source, filters, ...pagedBody(page) };
 }
 
 /**
  * The commodity ids of a dataset a `commodity` value names: a commodity id, product name or pig class
  * (any case); for cereals also an HS code or name standing for its price products. None: a 404.
  */
-async function agrifoodCommodities(db: Parameters<typeof resolveCountry>[0], dataset: string, value: string, param: string): Promise<string[]> {
+async function agrifoodCommodities(db: Database, dataset: string, value: string, param: string): Promise<string[]> {
   const text = value.trim().toLowerCase();
-  const code = PRODUCT_ALIASES[text] ?? PRODUCTS.find((p) => p.code === text || p.name === text)?.code;
-  const names = dataset === 'cereals_prices' && code ? (PRICE_PRODUCTS[code] ?? []).map((n) => n.toLowerCase()) : [text];
+  const code = productAlias(text) ?? PRODUCTS.find((p) => p.code === text || p.name === text)?.code;
+  const names = dataset === 'cereals_prices' && code ? priceProductsOf(code).map((n) => n.toLowerCase()) : [text];
   const rows = await db.all(
     `SELECT DISTINCT commodity_id FROM agri_prices
       WHERE dataset = $dataset AND (lower(commodity_id) = $text OR list_contains(string_split($names, chr(31)), lower(product_name))

@@ -23,6 +23,12 @@ export const PRICE_PRODUCTS: Record<string, readonly string[]> = {
 };
 export const PRICE_DATASET = 'cereals_prices';
 
+/** The HS code an alias names (corn -> 1005); own keys only, so client text never reaches the prototype. */
+export const productAlias = (text: string): string | undefined => (Object.hasOwn(PRODUCT_ALIASES, text) ? PRODUCT_ALIASES[text] : undefined);
+
+/** The price products standing for an HS code (empty for other codes). */
+export const priceProductsOf = (code: string): readonly string[] => (Object.hasOwn(PRICE_PRODUCTS, code) ? PRICE_PRODUCTS[code] : []);
+
 /** Names of reporter aggregates (member states are named from the shared EU table). */
 export const REPORTER_AGGREGATES: Record<string, string> = {
   EU27_2020: 'European Union (27 countries, from 2020)',

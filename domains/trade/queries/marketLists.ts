@@ -1,37 +1,40 @@
 // Markets across countries and products: /api/v1/markets/changes (year-over-year moves),
 // /api/v1/markets/anomalies (large moves or z-score outliers on price or imports) and
 // /api/v1/markets/compare (several countries side by side for one product).
-import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { pagedBody, pagedList, pageOfRows, paginate, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { WORLD } from './codes.ts';
 import { inListSql, joinList } from './format.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
 import {
-  listParam, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, parsePeriodWindow, periodBoundParam,
-  periodWindowCheck, priceProducts, resolveCountry, resolveList, resolveProduct, thresholdParam, yearRange,
+  countryList, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, priceProducts, product, productList, window,
+  yearRange,
 } from './params.ts';
 import { compareResponse, marketAnomaliesResponse, marketChangesResponse } from './schemas.ts';
 
-const countriesParam = listParam('Countries, comma-separated: codes or English names (DE,FR,Romania). Unknown ones are a 404. Default: all.', 'DE,FR,RO');
-const commoditiesParam = listParam('HS products, comma-separated: codes or names (1001,barley). Unknown ones are a 404. Default: all.', '1001,1005');
+const listInputs = {
+  countries: countryList({
+    name: 'countries',
+    description: 'Countries, comma-separated: codes or English names (DE,FR,Romania). Unknown ones are a 404. Default: all.',
+    example: 'DE,FR,RO',
+  }),
+  commodities: productList({
+    name: 'commodities',
+    description: 'HS products, comma-separated: codes or names (1001,barley). Unknown ones are a 404. Default: all.',
+    example: '1001,1005',
+  }),
+};
 
-interface ListParams extends PageParams {
-  countries?: string;
-  commodities?: string;
-  min_percent?: number;
-}
+const minPercent = (fallback: number) =>
+  threshold({ name: 'min_percent', description: `Threshold on the absolute year-over-year percent change (default ${fallback}).`, default: fallback });
 
-async function resolveLists(db: Database, params: ListParams) {
-  const countries = await resolveList(params.countries, 'countries', (item) => resolveCountry(db, item, 'countries'));
-  const products = await resolveList(params.commodities, 'commodities', (item) => resolveProduct(db, item, 'commodities'));
-  return {
-    countries: countries?.map((c) => c.code) ?? null,
-    commodities: products?.map((p) => p.code) ?? null,
-  };
+/** The codes of the listed countries and products (null: all), as the filters echo them and the SQL binds them. */
+function listFilters(params: Resolved<typeof listInputs>) {
+  const countries = params.countries?.map((c) => c.code) ?? null;
+  const commodities = params.commodities?.map((p) => p.code) ?? null;
+  return { filters: { countries, commodities }, bindings: { countries: joinList(countries), commodities: joinList(commodities) } };
 }
 
 const SERIES_FIELDS = `s.country, c.name AS country_name, s.product AS commodity, p.name AS commodity_name, s.metric`;
@@ -47,7 +50,9 @@ const CHANGES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, s.previous_perio
   WHERE s.previous_value IS NOT NULL AND abs(s.percent_change) >= $min_percent AND ${SERIES_FILTER}
   ORDER BY abs(s.percent_change) DESC, s.year DESC, s.country, s.product, ${METRIC_ORDER}`;
 
-export const listMarketChanges = defineRoute<ListParams>({
+const changesInputs = { ...listInputs, minPercent: minPercent(MARKET_CHANGES_MIN_PERCENT), page: pagedList() };
+
+export const listMarketChanges = defineRoute<Resolved<typeof changesInputs>>({
   id: 'listMarketChanges',
   method: 'GET',
   tag: 'markets',
@@ -60,35 +65,26 @@ export const listMarketChanges = defineRoute<ListParams>({
     'previous observed one (missing years skipped, never 0); a change from 0 has no percent and is left out. Largest ' +
     'move first, then newest year, country, commodity, metric. countries and commodities filter (comma-separated).',
   paid: true,
-  params: {
-    countries: countriesParam,
-    commodities: commoditiesParam,
-    min_percent: thresholdParam(`Threshold on the absolute year-over-year percent change (default ${MARKET_CHANGES_MIN_PERCENT}).`, MARKET_CHANGES_MIN_PERCENT),
-    ...paginationParams,
-  },
+  params: {},
+  inputs: changesInputs,
   response: marketChangesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const lists = await resolveLists(db, params);
-    const minPercent = params.min_percent ?? MARKET_CHANGES_MIN_PERCENT;
-    const page = await paginate(db, CHANGES_SQL, {
-      countries: joinList(lists.countries), commodities: joinList(lists.commodities), min_percent: minPercent,
-    }, pageOf(params));
+    const { filters, bindings } = listFilters(params);
     return {
       endpoint: 'listMarketChanges',
-      filters: { ...lists, min_percent: minPercent },
-      count: page.rows.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: page.total,
-      items: page.rows,
+      filters: { ...filters, min_percent: params.minPercent },
+      ...pagedBody(await paginate(db, CHANGES_SQL, { ...bindings, min_percent: params.minPercent }, params.page)),
     };
   },
 });
 
-interface AnomalyParams extends ListParams {
-  z?: number;
-}
+const anomalyInputs = {
+  ...listInputs,
+  minPercent: minPercent(MARKET_ANOMALIES_MIN_PERCENT),
+  z: threshold({ name: 'z', description: `Threshold on the absolute z-score (default ${MARKET_Z_DEFAULT}).`, default: MARKET_Z_DEFAULT }),
+  page: pagedList(),
+};
 
 const ANOMALIES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, ${decimal2('s.value')} AS value, s.previous_period,
     ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.percent_change')} AS percent_change, ${decimal2('s.zscore')} AS zscore,
@@ -99,7 +95,7 @@ const ANOMALIES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, ${decimal2('s.
   WHERE s.metric IN ('price', 'imports') AND (abs(s.percent_change) >= $min_percent OR abs(s.zscore) >= $z) AND ${SERIES_FILTER}
   ORDER BY s.year DESC, s.country, s.product, ${METRIC_ORDER}`;
 
-export const listMarketAnomalies = defineRoute<AnomalyParams>({
+export const listMarketAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
   id: 'listMarketAnomalies',
   method: 'GET',
   tag: 'markets',
@@ -113,42 +109,35 @@ export const listMarketAnomalies = defineRoute<AnomalyParams>({
     'standard deviation of the series\' other years (leave-one-out, at least 3 of them), as in the insights. Newest ' +
     'year first, then country, commodity, metric. countries and commodities filter (comma-separated).',
   paid: true,
-  params: {
-    countries: countriesParam,
-    commodities: commoditiesParam,
-    min_percent: thresholdParam(`Threshold on the absolute year-over-year percent change (default ${MARKET_ANOMALIES_MIN_PERCENT}).`, MARKET_ANOMALIES_MIN_PERCENT),
-    z: thresholdParam(`Threshold on the absolute z-score (default ${MARKET_Z_DEFAULT}).`, MARKET_Z_DEFAULT),
-    ...paginationParams,
-  },
+  params: {},
+  inputs: anomalyInputs,
   response: marketAnomaliesResponse,
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, reasons: (row.reasons as string[]).join('; ') })),
   async handle(params, { db }) {
-    const lists = await resolveLists(db, params);
-    const minPercent = params.min_percent ?? MARKET_ANOMALIES_MIN_PERCENT;
-    const z = params.z ?? MARKET_Z_DEFAULT;
-    const page = await paginate(db, ANOMALIES_SQL, {
-      countries: joinList(lists.countries), commodities: joinList(lists.commodities), min_percent: minPercent, z,
-    }, pageOf(params));
+    const { filters, bindings } = listFilters(params);
+    const { minPercent, z } = params;
     return {
       endpoint: 'listMarketAnomalies',
-      filters: { ...lists, min_percent: minPercent, z },
-      count: page.rows.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: page.total,
-      items: page.rows,
+      filters: { ...filters, min_percent: minPercent, z },
+      ...pagedBody(await paginate(db, ANOMALIES_SQL, { ...bindings, min_percent: minPercent, z }, params.page)),
     };
   },
 });
 
-interface CompareParams extends PageParams {
-  countries?: string;
-  commodity?: string;
-  date_from?: string;
-  date_to?: string;
-}
+const compareInputs = {
+  countries: countryList({
+    name: 'countries',
+    description: 'Countries to compare, comma-separated (at least 2): codes or names. Unknown ones are a 404.',
+    example: 'DE,FR',
+    required: true,
+    atLeast: { count: 2, message: 'countries must name at least 2 different countries' },
+  }),
+  commodity: product(['commodity'], true, { describe: () => 'HS product code or name (1001, wheat). Unknown ones are a 404.', maxLength: 500 }),
+  window: window(),
+  page: pagedList(),
+};
 
-export const compareMarkets = defineRoute<CompareParams>({
+export const compareMarkets = defineRoute<Resolved<typeof compareInputs>>({
   id: 'compareMarkets',
   method: 'GET',
   tag: 'markets',
@@ -163,21 +152,14 @@ export const compareMarkets = defineRoute<CompareParams>({
     'date_to, every year inside the window where some country has data (newest first). Missing values stay null; ' +
     'common_period is null when the countries share no year.',
   paid: true,
-  params: {
-    countries: { ...listParam('Countries to compare, comma-separated (at least 2): codes or names. Unknown ones are a 404.', 'DE,FR'), required: true },
-    commodity: { ...listParam('HS product code or name (1001, wheat). Unknown ones are a 404.', '1001'), required: true },
-    date_from: periodBoundParam('from'),
-    date_to: periodBoundParam('to'),
-    ...paginationParams,
-  },
-  checks: [periodWindowCheck],
+  params: {},
+  inputs: compareInputs,
   response: compareResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const countries = (await resolveList(params.countries, 'countries', (item) => resolveCountry(db, item, 'countries')))!;
-    if (countries.length < 2) throw invalidParameter('countries', 'countries must name at least 2 different countries');
-    const product = await resolveProduct(db, params.commodity!, 'commodity');
-    const window = parsePeriodWindow(params);
+    const countries = params.countries!;
+    const product = params.commodity!;
+    const { window } = params;
     const years = yearRange(window);
     const rows = await marketRows(db, {
       countries: countries.map((c) => c.code), product: product.code, partner: WORLD, flow: null, firstYear: years.first, lastYear: years.last,
@@ -192,19 +174,13 @@ export const compareMarkets = defineRoute<CompareParams>({
       const empty = Object.fromEntries([...MARKET_FIELDS, ...CHANGE_FIELDS].map((f) => [f, f === 'price_observations' ? 0 : null]));
       return { country: c.code, country_name: c.name, period: year, ...(row ? { ...pick(row, MARKET_FIELDS), ...pick(row, CHANGE_FIELDS) } : empty) };
     }));
-    const page = pageOf(params);
-    const items = all.slice(page.offset, page.offset + page.limit);
     return {
       endpoint: 'compareMarkets',
       commodity: { ...product, price_products: priceProducts(product.code) },
       common_period: common,
       periods,
       filters: { countries: countries.map((c) => c.code), commodity: product.code, date_from: window.from, date_to: window.to },
-      count: items.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: all.length,
-      items,
+      ...pagedBody(pageOfRows(all, params.page)),
     };
   },
 });

@@ -1,44 +1,24 @@
 // One market (a country and an HS product): /api/v1/markets/{country}/{commodity} (one year's view),
 // /history (the annual series) and /insights (year-over-year changes and z-score anomalies).
-import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
-import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { pageOf, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
-import { yearParam } from '../../../queries/shared/params.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { pagedBody, pagedList, pageOfRows, plain, threshold, yearSpec, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { FLOW_NAMES, WORLD } from './codes.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
-import {
-  flowParam, MARKET_Z_DEFAULT, parseFlow, parsePeriodWindow, partnerParam, periodBoundParam, periodWindowCheck, priceProducts,
-  resolveCountry, resolvePartner, resolveProduct, textParam, thresholdParam, yearRange, type Country,
-} from './params.ts';
+import { flow, MARKET_Z_DEFAULT, marketPath, partner, window, yearRange } from './params.ts';
 import { marketHistoryResponse, marketInsightsResponse, marketResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
-export const marketPathParams: Record<'country' | 'commodity', ParamSpec> = {
-  country: textParam('Country code (DE, EL, ...) or English name, any case. Unknown ones are a 404.', 'RO', 100, 'path'),
-  commodity: textParam('HS product code (1001, 1003, 1005) or name (wheat, barley, maize). Unknown ones are a 404.', '1001', 100, 'path'),
+const marketInputs = {
+  ...marketPath,
+  year: plain<number>('year', yearSpec('Calendar year of the view; not with date_from/date_to.')),
+  window: window('year'),
+  partner: partner('Trade partner (default WORLD), any case. Unknown ones are a 404.'),
+  flow,
 };
 
-/** The country and product of a market path, with the price products standing for the product. */
-export async function resolveMarket(db: Database, params: { country: string; commodity: string }) {
-  const country: Country = await resolveCountry(db, params.country, 'country');
-  const product = await resolveProduct(db, params.commodity, 'commodity');
-  return { country, commodity: { ...product, price_products: priceProducts(product.code) } };
-}
-
-interface MarketParams {
-  country: string;
-  commodity: string;
-  year?: number;
-  date_from?: string;
-  date_to?: string;
-  partner?: string;
-  flow?: string;
-}
-
-export const getMarket = defineRoute<MarketParams>({
+export const getMarket = defineRoute<Resolved<typeof marketInputs>>({
   id: 'getMarket',
   method: 'GET',
   tag: 'markets',
@@ -55,53 +35,30 @@ export const getMarket = defineRoute<MarketParams>({
     'partner; flow (import/export) keeps one side (the other side and the balance are then null). Missing values stay ' +
     'null. available_periods lists the years with data in the window.',
   paid: true,
-  params: {
-    ...marketPathParams,
-    year: yearParam('Calendar year of the view; not with date_from/date_to.'),
-    date_from: periodBoundParam('from'),
-    date_to: periodBoundParam('to'),
-    partner: partnerParam('Trade partner (default WORLD), any case. Unknown ones are a 404.'),
-    flow: flowParam,
-  },
-  checks: [
-    periodWindowCheck,
-    {
-      name: 'yearExcludesWindow',
-      description: 'year cannot be combined with date_from or date_to',
-      check: (p) => (p.year !== undefined && (p.date_from !== undefined || p.date_to !== undefined)
-        ? invalidParameter('year', 'year cannot be combined with date_from/date_to: use one or the other')
-        : null),
-    },
-  ],
+  params: {},
+  inputs: marketInputs,
   response: marketResponse,
   async handle(params, { db }) {
-    const { country, commodity } = await resolveMarket(db, params);
-    const partner = (await resolvePartner(db, params.partner)) ?? WORLD;
-    const flow = parseFlow(params.flow);
-    const window = parsePeriodWindow(params);
-    const years = params.year === undefined ? yearRange(window) : { first: params.year, last: params.year };
+    const { country, commodity, year, window, flow } = params;
+    const partner = params.partner ?? WORLD;
+    const years = year === null ? yearRange(window) : { first: year, last: year };
     const rows = await marketRows(db, { countries: [country.code], product: commodity.code, partner, flow, firstYear: years.first, lastYear: years.last });
     const chosen = rows.at(-1) ?? null;
     return {
       endpoint: 'getMarket',
       country,
       commodity,
-      filters: { year: params.year ?? null, date_from: window.from, date_to: window.to, partner, flow: flow === null ? null : FLOW_NAMES[flow] },
-      period: params.year ?? (chosen ? Number(chosen.period) : null),
+      filters: { year, date_from: window.from, date_to: window.to, partner, flow: flow === null ? null : FLOW_NAMES[flow] },
+      period: year ?? (chosen ? Number(chosen.period) : null),
       available_periods: rows.map((row) => Number(row.period)),
       market: chosen ? { period: chosen.period, ...pick(chosen, MARKET_FIELDS), ...pick(chosen, CHANGE_FIELDS) } : null,
     };
   },
 });
 
-interface HistoryParams extends PageParams {
-  country: string;
-  commodity: string;
-  date_from?: string;
-  date_to?: string;
-}
+const historyInputs = { ...marketPath, window: window(), page: pagedList() };
 
-export const getMarketHistory = defineRoute<HistoryParams>({
+export const getMarketHistory = defineRoute<Resolved<typeof historyInputs>>({
   id: 'getMarketHistory',
   method: 'GET',
   tag: 'markets',
@@ -113,36 +70,29 @@ export const getMarketHistory = defineRoute<HistoryParams>({
     'imports and exports in euros, trade_balance = exports - imports, and quantities in 100 kg. Missing values stay null. ' +
     'date_from/date_to keep the years lying entirely inside the window.',
   paid: true,
-  params: { ...marketPathParams, date_from: periodBoundParam('from'), date_to: periodBoundParam('to'), ...paginationParams },
-  checks: [periodWindowCheck],
+  params: {},
+  inputs: historyInputs,
   response: marketHistoryResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { country, commodity } = await resolveMarket(db, params);
-    const window = parsePeriodWindow(params);
+    const { country, commodity, window } = params;
     const years = yearRange(window);
     const rows = await marketRows(db, { countries: [country.code], product: commodity.code, partner: WORLD, flow: null, firstYear: years.first, lastYear: years.last });
-    const page = pageOf(params);
-    const items = rows.slice(page.offset, page.offset + page.limit).map((row) => ({ period: row.period, ...pick(row, MARKET_FIELDS) }));
+    const items = rows.map((row) => ({ period: row.period, ...pick(row, MARKET_FIELDS) }));
     return {
       endpoint: 'getMarketHistory',
       country,
       commodity,
       filters: { date_from: window.from, date_to: window.to },
-      count: items.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: rows.length,
-      items,
+      ...pagedBody(pageOfRows(items, params.page)),
     };
   },
 });
 
-interface InsightsParams {
-  country: string;
-  commodity: string;
-  z?: number;
-}
+const insightsInputs = {
+  ...marketPath,
+  z: threshold({ name: 'z', description: `Threshold on the absolute z-score (default ${MARKET_Z_DEFAULT}).`, default: MARKET_Z_DEFAULT }),
+};
 
 const INSIGHTS_SQL = `SELECT metric, year AS period, ${decimal2('value')} AS value, previous_period,
     ${decimal2('previous_value')} AS previous_value, ${decimal2('percent_change')} AS yoy_percent, ${decimal2('zscore')} AS zscore,
@@ -151,7 +101,7 @@ const INSIGHTS_SQL = `SELECT metric, year AS period, ${decimal2('value')} AS val
   FROM market_stats WHERE country = $country AND product = $product
   ORDER BY list_position(['price', 'imports', 'exports', 'trade_balance'], metric), year`;
 
-export const getMarketInsights = defineRoute<InsightsParams>({
+export const getMarketInsights = defineRoute<Resolved<typeof insightsInputs>>({
   id: 'getMarketInsights',
   method: 'GET',
   tag: 'markets',
@@ -167,11 +117,11 @@ export const getMarketInsights = defineRoute<InsightsParams>({
     'series summarises each metric: observations, latest value and change, mean, largest move (ties: the later year). ' +
     'Items: metric order price, imports, exports, trade_balance, then year. Deterministic.',
   paid: true,
-  params: { ...marketPathParams, z: thresholdParam(`Threshold on the absolute z-score (default ${MARKET_Z_DEFAULT}).`, MARKET_Z_DEFAULT) },
+  params: {},
+  inputs: insightsInputs,
   response: marketInsightsResponse,
   async handle(params, { db }) {
-    const { country, commodity } = await resolveMarket(db, params);
-    const z = params.z ?? MARKET_Z_DEFAULT;
+    const { country, commodity, z } = params;
     const rows = await db.all(INSIGHTS_SQL, { country: country.code, product: commodity.code, z });
     const items = rows.map(({ raw_percent: _raw, series_mean: _mean, ...item }) => item);
     const series = MARKET_METRICS.flatMap((metric) => {

@@ -1,105 +1,49 @@
-// Parameters of the trade and markets endpoints and the resolution of their values: countries
-// (reporters), products, partners, flows and period windows. Unknown countries, products and partners
-// are 404s; malformed values are 400s naming the parameter.
+// Inputs of the trade and markets endpoints: countries (reporters), products, partners, flows, lists
+// and period windows, as parameter kinds. Unknown countries, products and partners are 404s;
+// malformed values are 400s naming the parameter.
 import type { Database } from '../../../engine/database.ts';
-import type { CrossFieldCheck, ParamSpec } from '../../../queries/catalog.ts';
+import type { RouteContext } from '../../../queries/catalog.ts';
+import {
+  aliased, commaList, defineKind, memberState, parsePeriodBound, periodWindow, resolveMemberState, type Country,
+  type Kind, type MemberStateOptions, type PeriodWindow,
+} from '../../../queries/kinds/index.ts';
+import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { findMemberState } from '../../../reference/countries.ts';
-import { invalidParameter, notFound, type ApiError } from '../../../queries/shared/errors.ts';
-import { PRICE_PRODUCTS, PRODUCT_ALIASES, PRODUCTS } from './codes.ts';
+import { priceProductsOf, productAlias, PRODUCTS } from './codes.ts';
+
+export type { Country } from '../../../queries/kinds/index.ts';
 
 export const MARKET_Z_DEFAULT = 3;
 export const MARKET_CHANGES_MIN_PERCENT = 10;
 export const MARKET_ANOMALIES_MIN_PERCENT = 40;
 export const PARTNERS_LIMIT_DEFAULT = 20;
 
-export const textParam = (description: string, example: string, maxLength = 100, location: 'query' | 'path' = 'query'): ParamSpec => ({
-  in: [location],
-  required: location === 'path' ? true : undefined,
-  description,
-  schema: { type: 'string', minLength: 1, maxLength, examples: [example] },
-});
-
 const COUNTRY_TEXT = 'Reporting country: EU code (DE, EL for Greece) or English name, any case; reporter aggregates such as EU27_2020 too. Unknown ones are a 404.';
 const PRODUCT_TEXT = 'Product: HS code as a string (1001, 1003, 1005) or name (wheat, barley, maize), any case. Unknown ones are a 404.';
 
-export const countryParam = (alias?: string) => textParam(`${COUNTRY_TEXT}${alias ? ` Alias: ${alias}.` : ''}`, 'DE');
-export const productParam = (alias?: string) => textParam(`${PRODUCT_TEXT}${alias ? ` Alias: ${alias}.` : ''}`, '1001');
-export const partnerParam = (description = 'Partner code (WORLD for the world total, UA, US, EXT_EU27_2020, ...), any case. Unknown ones are a 404.') =>
-  textParam(description, 'WORLD', 40);
-export const periodBoundParam = (bound: 'from' | 'to') =>
-  textParam(
-    `${bound === 'from' ? 'First' : 'Last'} period: YYYY, YYYY-MM or YYYY-MM-DD. Periods entirely inside the window are kept ` +
-      `(a year counts from ${bound === 'from' ? '1 January' : 'through 31 December'}).`,
-    bound === 'from' ? '2020' : '2025',
-    10,
-  );
-export const thresholdParam = (description: string, fallback: number): ParamSpec => ({
-  in: ['query'],
-  description,
-  schema: { type: 'number', minimum: 0, maximum: 1_000_000, default: fallback },
-});
-export const listParam = (description: string, example: string): ParamSpec => textParam(description, example, 500);
-
-/** Aliases of one value (`country`/`reporter`): when both are given they must agree. */
-export function aliasCheck<P extends object>(names: readonly string[]): CrossFieldCheck<P> {
-  return {
-    name: `aliases(${names.join(',')})`,
-    description: `${names.join(' and ')} are aliases: give one (or the same value)`,
-    check: (input) => {
-      const params = input as Record<string, unknown>;
-      const given = names.filter((name) => params[name] !== undefined);
-      const values = new Set(given.map((name) => String(params[name]).trim().toLowerCase()));
-      return values.size > 1 ? invalidParameter(given[1], `${given.join(' and ')} are aliases of one filter and disagree; give one of them`) : null;
-    },
-  };
-}
-
-/** One of the aliases is required: a 400 naming the first when none is given. */
-export function requiredAliasCheck<P extends object>(names: readonly string[]): CrossFieldCheck<P> {
-  return {
-    name: `required(${names.join('|')})`,
-    description: `${names[0]} is required${names.length > 1 ? ` (alias: ${names.slice(1).join(', ')})` : ''}`,
-    check: (input) => (aliasValue(input, names) === undefined ? invalidParameter(names[0], `${names[0]} is required${names.length > 1 ? ` (alias: ${names.slice(1).join(', ')})` : ''}`) : null),
-  };
-}
-
-/** The first alias given, trimmed. */
-export function aliasValue(input: object, names: readonly string[]): string | undefined {
-  const params = input as Record<string, unknown>;
-  for (const name of names) if (typeof params[name] === 'string') return (params[name] as string).trim();
-  return undefined;
-}
-
-/** A required value given under one of its aliases, or a 400 naming the first alias. */
-export function requireAlias(input: object, names: readonly string[]): string {
-  const value = aliasValue(input, names);
-  if (value === undefined) throw invalidParameter(names[0], `${names[0]} is required${names.length > 1 ? ` (alias: ${names.slice(1).join(', ')})` : ''}`);
-  return value;
-}
-
-export type Country = {
-  code: string;
-  name: string | null;
+/** "Alias: the other name." for a pair of aliases. */
+const withAlias = (text: string, names: readonly string[]) => (name: string) => {
+  const others = names.filter((other) => other !== name);
+  return others.length > 0 ? `${text} Alias: ${others.join(', ')}.` : text;
 };
 
-/**
- * A country from a code or name: an EU member state (code or English name, any case), or a reporter
- * code of the trade data (EU27_2020), or a member state code of the price data. Otherwise a 404.
- */
-export async function resolveCountry(db: Database, value: string, param: string): Promise<Country> {
-  const text = value.trim();
-  if (text === '') throw invalidParameter(param, `${param} must be a country code or name`);
-  const state = findMemberState(text);
-  if (state) return { code: state.code, name: state.name };
-  const [row] = await db.all(
-    `SELECT code, name FROM trade_countries WHERE lower(code) = lower($text) OR lower(name) = lower($text)
-     UNION SELECT DISTINCT country, NULL FROM market_years WHERE lower(country) = lower($text)
-     ORDER BY code, name NULLS LAST LIMIT 1`,
-    { text },
-  );
-  if (!row) throw notFound(`unknown ${param} "${text}": not an EU member state code or name, nor a reporter of the trade data`);
-  return { code: String(row.code), name: row.name === null ? null : String(row.name) };
-}
+/** How a country is found beyond the member states: reporter codes of the trade data, countries of the price data. */
+const countryLookup: Pick<MemberStateOptions, 'lookup' | 'unknown'> = {
+  lookup: async (db, text) => {
+    const [row] = await db.all(
+      `SELECT code, name FROM trade_countries WHERE lower(code) = lower($text) OR lower(name) = lower($text)
+       UNION SELECT DISTINCT country, NULL FROM market_years WHERE lower(country) = lower($text)
+       ORDER BY code, name NULLS LAST LIMIT 1`,
+      { text },
+    );
+    return row ? { code: String(row.code), name: row.name === null ? null : String(row.name) } : null;
+  },
+  unknown: (param, text) => `unknown ${param} "${text}": not an EU member state code or name, nor a reporter of the trade data`,
+};
+
+/** A reporting country under a name and its alias (`['reporter', 'country']`). */
+export const reporter = (names: readonly string[], required = false): Kind<Country | null> =>
+  memberState({ names, describe: withAlias(COUNTRY_TEXT, names), required, ...countryLookup });
 
 export type Product = {
   code: string;
@@ -110,99 +54,121 @@ export type Product = {
 export async function resolveProduct(db: Database, value: string, param: string): Promise<Product> {
   const text = value.trim().toLowerCase();
   if (text === '') throw invalidParameter(param, `${param} must be a product code or name`);
-  const code = PRODUCT_ALIASES[text] ?? PRODUCTS.find((p) => p.code === text || p.name === text || p.description.toLowerCase() === text)?.code;
+  const code = productAlias(text) ?? PRODUCTS.find((p) => p.code === text || p.name === text || p.description.toLowerCase() === text)?.code;
   if (code) return { code, name: PRODUCTS.find((p) => p.code === code)!.name };
   const [row] = await db.all('SELECT DISTINCT product FROM trade_facts WHERE lower(product) = $text', { text });
   if (!row) throw notFound(`unknown ${param} "${value.trim()}": products are HS codes such as 1001 (wheat), 1003 (barley), 1005 (maize)`);
   return { code: String(row.product), name: null };
 }
 
-/** Several products or countries, comma-separated; each resolved (unknown ones are 404s), duplicates dropped. */
-export async function resolveList<T extends { code: string }>(value: string | undefined, param: string, resolve: (item: string) => Promise<T>): Promise<T[] | null> {
-  if (value === undefined) return null;
-  const items = value.split(',').map((item) => item.trim());
-  if (items.some((item) => item === '')) throw invalidParameter(param, `${param} must be a comma-separated list without empty items`);
-  const resolved: T[] = [];
-  for (const item of items) {
-    const one = await resolve(item);
-    if (!resolved.some((r) => r.code === one.code)) resolved.push(one);
-  }
-  return resolved;
-}
+/** A product under a name and its alias (`['product', 'commodity']`). */
+export const product = (
+  names: readonly string[],
+  required = false,
+  options: { describe?: (name: string) => string; maxLength?: number } = {},
+): Kind<Product | null> =>
+  aliased({
+    names,
+    describe: options.describe ?? withAlias(PRODUCT_TEXT, names),
+    example: '1001',
+    maxLength: options.maxLength,
+    required,
+    resolve: (text, param, { db }) => resolveProduct(db, text, param),
+  });
 
-/** A partner code present in the data (any case); WORLD is always accepted. Otherwise a 404. */
-export async function resolvePartner(db: Database, value: string | undefined, param = 'partner'): Promise<string | null> {
-  if (value === undefined) return null;
-  const text = value.trim().toUpperCase();
-  if (text === '') throw invalidParameter(param, `${param} must be a partner code`);
-  if (text === 'WORLD') return text;
-  // Member-state partners may be named or spelled GR; other partners are codes as published.
-  const code = findMemberState(text)?.code ?? text;
-  const [row] = await db.all('SELECT DISTINCT partner FROM trade_facts WHERE partner = $code', { code });
-  if (!row) throw notFound(`unknown ${param} "${value.trim()}": no trade with that partner code in the data`);
-  return code;
-}
-
-export const FLOW_VALUES = ['1', '2', 'import', 'export'] as const;
-
-/** `flow`: 1 or import, 2 or export. */
-export function parseFlow(value: string | undefined): 1 | 2 | null {
-  if (value === undefined) return null;
-  return value === '1' || value === 'import' ? 1 : 2;
-}
-
-export const flowParam: ParamSpec = {
-  in: ['query'],
-  description: 'Flow: 1 or import, 2 or export (any case).',
-  normalize: 'lower',
-  schema: { type: 'string', enum: [...FLOW_VALUES] },
+/** The country and product of a market path (`/markets/{country}/{commodity}`). */
+export const marketPath = {
+  country: memberState({
+    names: ['country'],
+    in: ['path'],
+    describe: () => 'Country code (DE, EL, ...) or English name, any case. Unknown ones are a 404.',
+    example: 'RO',
+    ...countryLookup,
+  }) as Kind<Country>,
+  commodity: aliased({
+    names: ['commodity'],
+    in: ['path'],
+    describe: () => 'HS product code (1001, 1003, 1005) or name (wheat, barley, maize). Unknown ones are a 404.',
+    example: '1001',
+    resolve: async (text, param, { db }) => {
+      const found = await resolveProduct(db, text, param);
+      return { ...found, price_products: priceProducts(found.code) };
+    },
+  }) as Kind<Product & { price_products: string[] }>,
 };
 
-export interface PeriodWindow {
-  /** ISO dates; null = open. */
-  from: string | null;
-  to: string | null;
+interface ListOptions {
+  name: string;
+  description: string;
+  example: string;
+  required?: boolean;
+  /** Fewest different items after resolution, with the 400's message. */
+  atLeast?: { count: number; message: string };
 }
 
-const PERIOD_BOUND = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
-
-/** YYYY, YYYY-MM or YYYY-MM-DD -> the first (from) or last (to) day it covers. */
-export function parsePeriodBound(value: string, param: string, bound: 'from' | 'to'): string {
-  const match = PERIOD_BOUND.exec(value.trim());
-  const fail = (): never => {
-    throw invalidParameter(param, `${param} must be a period YYYY, YYYY-MM or a date YYYY-MM-DD (got "${value}")`);
-  };
-  if (!match) return fail();
-  const year = Number(match[1]);
-  const month = match[2] === undefined ? (bound === 'from' ? 1 : 12) : Number(match[2]);
-  if (year < 1 || month < 1 || month > 12) return fail();
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const day = match[3] === undefined ? (bound === 'from' ? 1 : last) : Number(match[3]);
-  if (day < 1 || day > last) return fail();
-  return `${match[1]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+/** A comma list of countries or products, each resolved (unknown ones are 404s), duplicates dropped. */
+function resolvedList<T extends { code: string }>(options: ListOptions, resolve: (item: string, param: string, context: RouteContext) => Promise<T>): Kind<T[] | null> {
+  const list = commaList(options);
+  return defineKind({
+    params: list.params,
+    checks: list.checks,
+    resolve: async (raw, context) => {
+      const items = await list.resolve(raw, context);
+      if (items === null) return null;
+      const resolved: T[] = [];
+      for (const item of items) {
+        const one = await resolve(item, options.name, context);
+        if (!resolved.some((r) => r.code === one.code)) resolved.push(one);
+      }
+      if (options.atLeast && resolved.length < options.atLeast.count) throw invalidParameter(options.name, options.atLeast.message);
+      return resolved;
+    },
+  });
 }
 
-/** date_from / date_to -> a window; date_from after date_to is a 400. */
-export function parsePeriodWindow(params: { date_from?: string; date_to?: string }): PeriodWindow {
-  const from = params.date_from === undefined ? null : parsePeriodBound(params.date_from, 'date_from', 'from');
-  const to = params.date_to === undefined ? null : parsePeriodBound(params.date_to, 'date_to', 'to');
-  if (from !== null && to !== null && from > to) throw invalidParameter('date_from', `date_from (${from}) is after date_to (${to})`);
-  return { from, to };
-}
+export const countryList = (options: ListOptions) => resolvedList(options, (item, param, { db }) => resolveMemberState(db, item, param, countryLookup));
 
-/** The window checks as a named cross-field check, so bad dates are 400s before anything runs. */
-export const periodWindowCheck: CrossFieldCheck<{ date_from?: string; date_to?: string }> = {
-  name: 'periodWindow',
-  description: 'date_from and date_to are YYYY, YYYY-MM or YYYY-MM-DD; date_from <= date_to',
-  check: (params) => {
-    try {
-      parsePeriodWindow(params);
-      return null;
-    } catch (error) {
-      return error as ApiError;
-    }
+export const productList = (options: ListOptions) => resolvedList(options, (item, param, { db }) => resolveProduct(db, item, param));
+
+/** A partner code present in the data (any case, member states also by name or GR); WORLD is always accepted. Otherwise a 404. */
+export const partner = (description = 'Partner code (WORLD for the world total, UA, US, EXT_EU27_2020, ...), any case. Unknown ones are a 404.') =>
+  aliased({
+    names: ['partner'],
+    describe: () => description,
+    example: 'WORLD',
+    maxLength: 40,
+    resolve: async (value, param, { db }) => {
+      const text = value.toUpperCase();
+      if (text === '') throw invalidParameter(param, `${param} must be a partner code`);
+      if (text === 'WORLD') return text;
+      const code = findMemberState(text)?.code ?? text;
+      const [row] = await db.all('SELECT DISTINCT partner FROM trade_facts WHERE partner = $code', { code });
+      if (!row) throw notFound(`unknown ${param} "${value}": no trade with that partner code in the data`);
+      return code;
+    },
+  });
+
+/** `flow`: 1 or import, 2 or export (any case) -> 1 | 2. */
+export const flow: Kind<1 | 2 | null> = defineKind({
+  params: {
+    flow: {
+      in: ['query'],
+      description: 'Flow: 1 or import, 2 or export (any case).',
+      normalize: 'lower',
+      schema: { type: 'string', enum: ['1', '2', 'import', 'export'] },
+    },
   },
-};
+  resolve: (raw) => (raw.flow === undefined ? null : raw.flow === '1' || raw.flow === 'import' ? 1 : 2),
+});
+
+/** date_from / date_to as periods; a period is kept when it lies entirely inside the window. */
+export const window = (exclusiveWith?: string): Kind<PeriodWindow> =>
+  periodWindow({
+    describe: (bound) =>
+      `${bound === 'from' ? 'First' : 'Last'} period: YYYY, YYYY-MM or YYYY-MM-DD. Periods entirely inside the window are kept ` +
+      `(a year counts from ${bound === 'from' ? '1 January' : 'through 31 December'}).`,
+    exclusiveWith,
+  });
 
 /** Years whose whole calendar year lies in the window. */
 export function yearRange(window: PeriodWindow): { first: number; last: number } {
@@ -211,7 +177,37 @@ export function yearRange(window: PeriodWindow): { first: number; last: number }
   return { first, last };
 }
 
+/** One period of the partners ranking: a year (annual data) or a month (monthly data). */
+export interface TradePeriod {
+  label: string;
+  freq: 'A' | 'M';
+  from: string;
+  to: string;
+}
+
+const PERIOD_LABEL = /^(\d{4})(?:-(0[1-9]|1[0-2]))?$/;
+
+function resolveTradePeriod(raw: Record<string, unknown>): TradePeriod | null {
+  if (typeof raw.period !== 'string') return null;
+  const match = PERIOD_LABEL.exec(raw.period);
+  if (!match) throw invalidParameter('period', 'period must be YYYY or YYYY-MM'); // the schema's pattern already refused it
+  if (match[2] === undefined) return { label: match[0], freq: 'A', from: `${match[1]}-01-01`, to: `${match[1]}-12-31` };
+  return { label: match[0], freq: 'M', from: `${match[1]}-${match[2]}-01`, to: parsePeriodBound(match[0], 'period', 'to') };
+}
+
+/** `period`: one year (YYYY) or month (YYYY-MM). */
+export const tradePeriod: Kind<TradePeriod | null> = defineKind({
+  params: {
+    period: {
+      in: ['query'],
+      description: 'One period: YYYY or YYYY-MM. Not with date_from/date_to.',
+      schema: { type: 'string', pattern: PERIOD_LABEL.source, examples: ['2024'] },
+    },
+  },
+  resolve: resolveTradePeriod,
+});
+
 /** The price products standing for a trade product in the market views (empty for other codes). */
 export function priceProducts(code: string): string[] {
-  return [...(PRICE_PRODUCTS[code] ?? [])];
+  return [...priceProductsOf(code)];
 }

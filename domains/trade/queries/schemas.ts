@@ -4,7 +4,7 @@
 // Money (euros), quantities (100 kg), prices (euros per tonne), percentages and z-scores are decimal
 // strings with two decimals; missing values are null, never 0.
 import type { JsonSchema } from '../../../queries/catalog.ts';
-import { pageFieldSchemas } from '../../../queries/shared/pagination.ts';
+import { pagedBodySchema } from '../../../queries/kinds/index.ts';
 import { decimalString, enumOf, integer, isoDate, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 
 const amount = nullable(decimalString);
@@ -21,12 +21,9 @@ export const countryBlock = object({ code: text, name: nullable(text) });
 export const productBlock = object({ code: text, name: nullable(text) });
 const marketProductBlock = object({ code: text, name: nullable(text), price_products: listOf(text) });
 
-export const paged = (endpoint: string, filters: Record<string, JsonSchema>, item: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema =>
-  object({ endpoint: { const: endpoint }, ...extra, filters: object(filters), count: integer, ...pageFieldSchemas, items: listOf(item) });
-
 const windowFilters = { date_from: nullable(isoDate), date_to: nullable(isoDate) };
 
-export const tradeResponse = paged(
+export const tradeResponse = pagedBodySchema(
   'listTrade',
   { reporter: nullable(text), partner: nullable(text), product: nullable(text), flow: nullable(flowName), ...windowFilters },
   object({
@@ -49,7 +46,7 @@ export const tradeResponse = paged(
   }),
 );
 
-export const balanceResponse = paged(
+export const balanceResponse = pagedBodySchema(
   'getTradeBalance',
   { country: text, commodity: text, partner: text, ...windowFilters },
   object({
@@ -67,7 +64,7 @@ export const balanceResponse = paged(
   { country: countryBlock, commodity: productBlock },
 );
 
-export const partnersResponse = paged(
+export const partnersResponse = pagedBodySchema(
   'getTradePartners',
   {
     reporter: text,
@@ -108,7 +105,7 @@ export const partnersResponse = paged(
 
 const metric = enumOf('price', 'imports', 'exports', 'trade_balance');
 
-export const changesResponse = paged(
+export const changesResponse = pagedBodySchema(
   'getChanges',
   {
     country: nullable(text),
@@ -165,7 +162,7 @@ export const marketResponse = object({
   })),
 });
 
-export const marketHistoryResponse = paged(
+export const marketHistoryResponse = pagedBodySchema(
   'getMarketHistory',
   windowFilters,
   object({ period: year, ...marketFields }),
@@ -220,13 +217,13 @@ const moveItem = {
 
 const listFilters = { countries: nullable(listOf(text)), commodities: nullable(listOf(text)) };
 
-export const marketChangesResponse = paged(
+export const marketChangesResponse = pagedBodySchema(
   'listMarketChanges',
   { ...listFilters, min_percent: number },
   object({ ...moveItem, direction: enumOf('up', 'down', 'flat') }),
 );
 
-export const marketAnomaliesResponse = paged(
+export const marketAnomaliesResponse = pagedBodySchema(
   'listMarketAnomalies',
   { ...listFilters, min_percent: number, z: number },
   object({
@@ -245,7 +242,7 @@ export const marketAnomaliesResponse = paged(
   }),
 );
 
-export const compareResponse = paged(
+export const compareResponse = pagedBodySchema(
   'compareMarkets',
   { countries: listOf(text), commodity: text, ...windowFilters },
   object({

@@ -3,35 +3,25 @@
 // denominator, aggregates left out).
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { defineRoute, type ParamSpec } from '../../../queries/catalog.ts';
-import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { offsetParam, pageLimitParam, pageOf, paginate, paginationParams, type PageParams } from '../../../queries/shared/pagination.ts';
+import { defineRoute } from '../../../queries/catalog.ts';
+import { pagedBody, pagedList, paginate, plain, type PeriodWindow, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { FLOW_NAMES, isAggregatePartnerSql, WORLD } from './codes.ts';
-import {
-  aliasCheck, aliasValue, countryParam, flowParam, parseFlow, parsePeriodBound, parsePeriodWindow, partnerParam, PARTNERS_LIMIT_DEFAULT,
-  periodBoundParam, periodWindowCheck, productParam, requiredAliasCheck, resolveCountry, resolvePartner, resolveProduct,
-  textParam, type PeriodWindow,
-} from './params.ts';
+import { flow, partner, PARTNERS_LIMIT_DEFAULT, product, reporter, tradePeriod, window, type TradePeriod } from './params.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
-
-interface WindowParams {
-  date_from?: string;
-  date_to?: string;
-}
 
 const WINDOW_SQL = `(CAST($date_from AS DATE) IS NULL OR period_start >= CAST($date_from AS DATE))
   AND (CAST($date_to AS DATE) IS NULL OR period_end <= CAST($date_to AS DATE))`;
 const windowBindings = (window: PeriodWindow) => ({ date_from: window.from, date_to: window.to });
 
-interface TradeParams extends PageParams, WindowParams {
-  reporter?: string;
-  country?: string;
-  partner?: string;
-  product?: string;
-  commodity?: string;
-  flow?: string;
-}
+const tradeInputs = {
+  reporter: reporter(['reporter', 'country']),
+  partner: partner(),
+  product: product(['product', 'commodity']),
+  flow,
+  window: window(),
+  page: pagedList(),
+};
 
 const TRADE_SQL = `SELECT f.reporter, c.name AS reporter_name, f.partner, f.product, p.name AS product_name, f.flow,
     CASE f.flow WHEN 1 THEN 'import' ELSE 'export' END AS flow_name, f.freq, f.period, f.period_start, f.period_end,
@@ -46,7 +36,7 @@ const TRADE_SQL = `SELECT f.reporter, c.name AS reporter_name, f.partner, f.prod
     AND ${WINDOW_SQL}
   ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow`;
 
-export const listTrade = defineRoute<TradeParams>({
+export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
   id: 'listTrade',
   method: 'GET',
   tag: 'trade',
@@ -60,48 +50,21 @@ export const listTrade = defineRoute<TradeParams>({
     'partner, product, flow. reporter (alias country) and partner are codes (or member-state names), product (alias ' +
     'commodity) an HS code or name; unknown ones are a 404. date_from/date_to keep periods lying entirely inside the window.',
   paid: true,
-  params: {
-    reporter: countryParam('country'),
-    country: countryParam('reporter'),
-    partner: partnerParam(),
-    product: productParam('commodity'),
-    commodity: productParam('product'),
-    flow: flowParam,
-    date_from: periodBoundParam('from'),
-    date_to: periodBoundParam('to'),
-    ...paginationParams,
-  },
-  checks: [aliasCheck(['reporter', 'country']), aliasCheck(['product', 'commodity']), periodWindowCheck],
+  params: {},
+  inputs: tradeInputs,
   response: tradeResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const reporterText = aliasValue(params, ['reporter', 'country']);
-    const productText = aliasValue(params, ['product', 'commodity']);
-    const reporter = reporterText === undefined ? null : (await resolveCountry(db, reporterText, params.reporter !== undefined ? 'reporter' : 'country')).code;
-    const product = productText === undefined ? null : (await resolveProduct(db, productText, params.product !== undefined ? 'product' : 'commodity')).code;
-    const partner = await resolvePartner(db, params.partner);
-    const flow = parseFlow(params.flow);
-    const window = parsePeriodWindow(params);
-    const page = await paginate(db, TRADE_SQL, { reporter, partner, product, flow, ...windowBindings(window) }, pageOf(params));
+    const { partner, flow, window } = params;
+    const reporter = params.reporter?.code ?? null;
+    const product = params.product?.code ?? null;
     return {
       endpoint: 'listTrade',
       filters: { reporter, partner, product, flow: flow === null ? null : FLOW_NAMES[flow], date_from: window.from, date_to: window.to },
-      count: page.rows.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: page.total,
-      items: page.rows,
+      ...pagedBody(await paginate(db, TRADE_SQL, { reporter, partner, product, flow, ...windowBindings(window) }, params.page)),
     };
   },
 });
-
-interface BalanceParams extends PageParams, WindowParams {
-  country?: string;
-  reporter?: string;
-  commodity?: string;
-  product?: string;
-  partner?: string;
-}
 
 const BALANCE_SQL = `SELECT freq, period, period_start, period_end,
     max(value) FILTER (WHERE flow = 1) AS imports, max(value) FILTER (WHERE flow = 2) AS exports,
@@ -113,17 +76,15 @@ const BALANCE_SQL = `SELECT freq, period, period_start, period_end,
   GROUP BY freq, period, period_start, period_end
   ORDER BY period_start, freq`;
 
-/** Resolves the required country/commodity pair (aliases reporter/product). */
-async function countryAndProduct(db: Database, params: object, countryNames: [string, string], productNames: [string, string]) {
-  const countryText = aliasValue(params, countryNames)!;
-  const productText = aliasValue(params, productNames)!;
-  const given = (names: [string, string]) => ((params as Record<string, unknown>)[names[0]] !== undefined ? names[0] : names[1]);
-  const country = await resolveCountry(db, countryText, given(countryNames));
-  const product = await resolveProduct(db, productText, given(productNames));
-  return { country, product };
-}
+const balanceInputs = {
+  country: reporter(['country', 'reporter'], true),
+  commodity: product(['commodity', 'product'], true),
+  partner: partner('Partner code (default WORLD, the world total), any case. Unknown ones are a 404.'),
+  window: window(),
+  page: pagedList(),
+};
 
-export const getTradeBalance = defineRoute<BalanceParams>({
+export const getTradeBalance = defineRoute<Resolved<typeof balanceInputs>>({
   id: 'getTradeBalance',
   method: 'GET',
   tag: 'trade',
@@ -136,68 +97,54 @@ export const getTradeBalance = defineRoute<BalanceParams>({
     'in 100 kg. A flow missing in a period (or confidential) leaves the balance null, never counted as 0. Oldest period ' +
     'first; a year published only monthly is added as the sum of its 12 months (derived_from_months).',
   paid: true,
-  params: {
-    country: countryParam('reporter'),
-    reporter: countryParam('country'),
-    commodity: productParam('product'),
-    product: productParam('commodity'),
-    partner: partnerParam('Partner code (default WORLD, the world total), any case. Unknown ones are a 404.'),
-    date_from: periodBoundParam('from'),
-    date_to: periodBoundParam('to'),
-    ...paginationParams,
-  },
-  checks: [
-    requiredAliasCheck(['country', 'reporter']), requiredAliasCheck(['commodity', 'product']),
-    aliasCheck(['country', 'reporter']), aliasCheck(['commodity', 'product']), periodWindowCheck,
-  ],
+  params: {},
+  inputs: balanceInputs,
   response: balanceResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { country, product } = await countryAndProduct(db, params, ['country', 'reporter'], ['commodity', 'product']);
-    const partner = (await resolvePartner(db, params.partner)) ?? WORLD;
-    const window = parsePeriodWindow(params);
-    const page = await paginate(db, BALANCE_SQL, { reporter: country.code, product: product.code, partner, ...windowBindings(window) }, pageOf(params));
+    const country = params.country!;
+    const product = params.commodity!;
+    const partner = params.partner ?? WORLD;
+    const { window } = params;
+    const bindings = { reporter: country.code, product: product.code, partner, ...windowBindings(window) };
     return {
       endpoint: 'getTradeBalance',
       country,
       commodity: product,
       filters: { country: country.code, commodity: product.code, partner, date_from: window.from, date_to: window.to },
-      count: page.rows.length,
-      limit: page.limit,
-      offset: page.offset,
-      total: page.total,
-      items: page.rows,
+      ...pagedBody(await paginate(db, BALANCE_SQL, bindings, params.page)),
     };
   },
 });
 
-interface PartnersParams extends PageParams, WindowParams {
-  reporter?: string;
-  country?: string;
-  product?: string;
-  commodity?: string;
-  flow?: 'import' | 'export' | 'both';
-  period?: string;
-  sort?: 'value' | 'quantity' | 'share';
-}
+const partnersInputs = {
+  reporter: reporter(['reporter', 'country'], true),
+  product: product(['product', 'commodity'], true),
+  flow: plain<'import' | 'export' | 'both'>('flow', {
+    in: ['query'],
+    description: 'import, export or both (default both), any case.',
+    normalize: 'lower',
+    schema: { type: 'string', enum: ['import', 'export', 'both'], default: 'both' },
+  }),
+  period: tradePeriod,
+  window: window('period'),
+  page: pagedList({ default: PARTNERS_LIMIT_DEFAULT }),
+  sort: plain<'value' | 'quantity' | 'share'>('sort', {
+    in: ['query'],
+    description: 'value (default), quantity or share.',
+    normalize: 'lower',
+    schema: { type: 'string', enum: ['value', 'quantity', 'share'], default: 'value' },
+  }),
+};
 
-const PERIOD_LABEL = /^(\d{4})(?:-(0[1-9]|1[0-2]))?$/;
+type PartnersParams = Resolved<typeof partnersInputs>;
 
 /** The periods a partners ranking sums over: one frequency, those lying inside from..to. */
-interface Selection {
-  freq: 'A' | 'M';
-  from: string;
-  to: string;
-}
+type Selection = Pick<TradePeriod, 'freq' | 'from' | 'to'>;
 
 async function partnersSelection(db: Database, params: PartnersParams, bindings: Record<string, string | number | null>): Promise<Selection | null> {
-  if (params.period !== undefined) {
-    const match = PERIOD_LABEL.exec(params.period.trim())!;
-    if (match[2] === undefined) return { freq: 'A', from: `${match[1]}-01-01`, to: `${match[1]}-12-31` };
-    const from = `${match[1]}-${match[2]}-01`;
-    return { freq: 'M', from, to: parsePeriodBound(`${match[1]}-${match[2]}`, 'period', 'to') };
-  }
-  const window = parsePeriodWindow(params);
+  if (params.period !== null) return params.period;
+  const { window } = params;
   if (window.from !== null || window.to !== null) {
     // A window sums annual periods, so months and years are never counted twice.
     return { freq: 'A', from: window.from ?? '0001-01-01', to: window.to ?? '9999-12-31' };
@@ -272,54 +219,22 @@ export const getTradePartners = defineRoute<PartnersParams>({
     'YYYY-MM), or the annual periods inside date_from/date_to, or by default the latest period (annual when published). ' +
     'A partner whose sum has a confidential part has a null value and ranks last. Ties: partner code.',
   paid: true,
-  params: {
-    reporter: countryParam('country'),
-    country: countryParam('reporter'),
-    product: productParam('commodity'),
-    commodity: productParam('product'),
-    flow: {
-      in: ['query'],
-      description: 'import, export or both (default both), any case.',
-      normalize: 'lower',
-      schema: { type: 'string', enum: ['import', 'export', 'both'], default: 'both' },
-    },
-    period: { ...textParam('One period: YYYY or YYYY-MM. Not with date_from/date_to.', '2024', 7), schema: { type: 'string', pattern: PERIOD_LABEL.source, examples: ['2024'] } },
-    date_from: periodBoundParam('from'),
-    date_to: periodBoundParam('to'),
-    limit: pageLimitParam({ default: PARTNERS_LIMIT_DEFAULT }),
-    offset: offsetParam,
-    sort: {
-      in: ['query'],
-      description: 'value (default), quantity or share.',
-      normalize: 'lower',
-      schema: { type: 'string', enum: ['value', 'quantity', 'share'], default: 'value' },
-    },
-  } satisfies Record<string, ParamSpec>,
-  checks: [
-    requiredAliasCheck(['reporter', 'country']), requiredAliasCheck(['product', 'commodity']),
-    aliasCheck(['reporter', 'country']), aliasCheck(['product', 'commodity']), periodWindowCheck,
-    {
-      name: 'periodExcludesWindow',
-      description: 'period cannot be combined with date_from or date_to',
-      check: (p) => (p.period !== undefined && (p.date_from !== undefined || p.date_to !== undefined)
-        ? invalidParameter('period', 'period cannot be combined with date_from/date_to: use one or the other')
-        : null),
-    },
-  ],
+  params: {},
+  inputs: partnersInputs,
   response: partnersResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { country, product } = await countryAndProduct(db, params, ['reporter', 'country'], ['product', 'commodity']);
+    const country = params.reporter!;
+    const product = params.product!;
     const flowChoice = params.flow ?? 'both';
     const flow = flowChoice === 'both' ? null : flowChoice === 'import' ? 1 : 2;
     const sort = params.sort ?? 'value';
     const base = { reporter: country.code, product: product.code, flow };
     const selection = await partnersSelection(db, params, base);
-    const window = params.period === undefined ? parsePeriodWindow(params) : { from: null, to: null };
-    const filters = { reporter: country.code, product: product.code, flow: flowChoice, period: params.period?.trim() ?? null, date_from: window.from, date_to: window.to, sort };
-    const page = pageOf(params, PARTNERS_LIMIT_DEFAULT);
+    const { window } = params;
+    const filters = { reporter: country.code, product: product.code, flow: flowChoice, period: params.period?.label ?? null, date_from: window.from, date_to: window.to, sort };
     const bindings = { ...base, freq: selection?.freq ?? 'A', from: selection?.from ?? '9999-12-31', to: selection?.to ?? '0001-01-01' };
-    const ranked = await paginate(db, PARTNERS_SQL, { ...bindings, sort }, page);
+    const ranked = await paginate(db, PARTNERS_SQL, { ...bindings, sort }, params.page);
     const [quality] = await db.all(QUALITY_SQL, bindings);
     const periods = selection ? (await db.all(PERIODS_SQL, bindings)).map((row) => String(row.period)) : [];
     return {
@@ -339,11 +254,7 @@ export const getTradePartners = defineRoute<PartnersParams>({
         excluded_aggregates: quality.excluded_aggregates,
         note: 'WORLD and aggregate partners are excluded from the ranking; share = partner value / WORLD value * 100.',
       },
-      count: ranked.rows.length,
-      limit: ranked.limit,
-      offset: ranked.offset,
-      total: ranked.total,
-      items: ranked.rows,
+      ...pagedBody(ranked),
     };
   },
 });
