@@ -98,7 +98,8 @@ export interface StagingOptions {
 
 /**
  * A staging table for Database.appendRows, which writes VARCHAR and INTEGER only: INTEGER columns
- * stay INTEGER, every other column is staged as text, then cast by stagedSelectSql on insert.
+ * stay INTEGER, every other column is staged as text (a list as its JSON text), then turned into
+ * the declared type by stagedSelectSql on insert.
  */
 export function stagingTableSql(dataset: Dataset, tableName: string, options: StagingOptions = {}): string {
   const staged = dataset.columns
@@ -109,14 +110,17 @@ export function stagingTableSql(dataset: Dataset, tableName: string, options: St
 
 /**
  * The SELECT list that turns a staging table's columns into the declared types, in the declared
- * order: `CAST(<column> AS <type>)` for the staged text, the column as is for VARCHAR and INTEGER,
- * NULL for the omitted ones. For `INSERT INTO <dataset> SELECT <this> FROM <staging>`.
+ * order: the column as is for VARCHAR and INTEGER, `from_json(<column>, '["<element type>"]')` for a
+ * list (`<type>[]`, staged as JSON.stringify text), `CAST(<column> AS <type>)` for the rest, NULL for
+ * the omitted ones. For `INSERT INTO <dataset> SELECT <this> FROM <staging>`.
  */
 export function stagedSelectSql(dataset: Dataset, options: Pick<StagingOptions, 'omit'> = {}): string {
   return dataset.columns
     .map((c) => {
       if (options.omit?.includes(c.name)) return 'NULL';
-      return c.type === 'VARCHAR' || c.type === 'INTEGER' ? c.name : `CAST(${c.name} AS ${c.type})`;
+      if (c.type === 'VARCHAR' || c.type === 'INTEGER') return c.name;
+      if (c.type.endsWith('[]')) return `from_json(${c.name}, '["${c.type.slice(0, -2)}"]')`;
+      return `CAST(${c.name} AS ${c.type})`;
     })
     .join(', ');
 }

@@ -88,17 +88,23 @@ describe('staging for the appender', () => {
       'CREATE TABLE stage (day VARCHAR, code VARCHAR, amount VARCHAR, source_file VARCHAR, file_order INTEGER)',
     );
     assert.equal(stagedSelectSql(PAYMENTS, { omit: ['tags'] }), 'CAST(day AS DATE), code, CAST(amount AS DECIMAL(18,2)), NULL, source_file');
+    assert.equal(stagedSelectSql(PAYMENTS), `CAST(day AS DATE), code, CAST(amount AS DECIMAL(18,2)), from_json(tags, '["VARCHAR"]'), source_file`);
   });
 
   test('staged text casts into the declared types', async () => {
     const counts = defineDataset({
-      name: 'test_counts', columns: [{ name: 'day', type: 'DATE' }, { name: 'n', type: 'INTEGER' }, { name: 'ok', type: 'BOOLEAN' }], orderBy: ['day'],
+      name: 'test_counts',
+      columns: [{ name: 'day', type: 'DATE' }, { name: 'n', type: 'INTEGER' }, { name: 'ok', type: 'BOOLEAN' }, { name: 'tags', type: 'VARCHAR[]' }],
+      orderBy: ['day'],
     });
     await db.run(createTableSql(counts));
     await db.run(stagingTableSql(counts, 'stage_counts'));
-    await db.appendRows('stage_counts', [['2024-02-29', 3, 'true']]);
+    await db.appendRows('stage_counts', [['2024-02-29', 3, 'true', JSON.stringify(['a "b"', 'c,d'])], ['2024-03-01', null, 'false', '[]']]);
     await db.run(`INSERT INTO test_counts SELECT ${stagedSelectSql(counts)} FROM stage_counts`);
-    assert.deepEqual(await db.all(`SELECT strftime(day, '%d.%m.%Y') AS day, n, ok FROM test_counts`), [{ day: '29.02.2024', n: 3, ok: true }]);
+    assert.deepEqual(await db.all(`SELECT strftime(day, '%d.%m.%Y') AS day, n, ok, tags FROM test_counts ORDER BY test_counts.day`), [
+      { day: '29.02.2024', n: 3, ok: true, tags: ['a "b"', 'c,d'] },
+      { day: '01.03.2024', n: null, ok: false, tags: [] },
+    ]);
   });
 });
 

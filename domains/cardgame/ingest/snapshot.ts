@@ -4,19 +4,17 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadDataset } from '../../../engine/dataset.ts';
+import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { CARDGAME_CARDS } from '../datasets.ts';
 import { parseCardFile, type CardLanguage, type CardRecord } from './parse.ts';
 
 export const CARD_TABLE = CARDGAME_CARDS.name;
 export const CARD_SOURCE_URL = 'https://api.hearthstonejson.com/v1/latest/';
-// Lists travel as JSON text through the appender (VARCHAR and INTEGER only) and become lists on insert.
-const CREATE_STAGE = `CREATE TABLE stage_cards (
-  lang VARCHAR, id VARCHAR, dbf_id INTEGER, name VARCHAR, card_class VARCHAR, classes VARCHAR, class_members VARCHAR, collectible INTEGER,
-  cost INTEGER, attack INTEGER, health INTEGER, durability INTEGER, armor INTEGER, rarity VARCHAR, card_set VARCHAR,
-  type VARCHAR, text VARCHAR, flavor VARCHAR, artist VARCHAR, race VARCHAR, spell_school VARCHAR, mechanics VARCHAR,
-  source_file VARCHAR, file_hash VARCHAR)`;
+
+// Staging holds VARCHAR and INTEGER only (what the appender writes): lists travel as JSON text and
+// become lists on insert.
+const CREATE_STAGE = stagingTableSql(CARDGAME_CARDS, 'stage_cards');
 
 /** The dataset name of a language's set in the import ledger. */
 export function cardDataset(lang: CardLanguage): string {
@@ -36,7 +34,7 @@ export interface CardIngestResult {
 
 function stageRow(lang: CardLanguage, file: string, hash: string, card: CardRecord): Array<string | number | null> {
   return [
-    lang, card.id, card.dbfId, card.name, card.cardClass, JSON.stringify(card.classes), JSON.stringify(card.classMembers), card.collectible ? 1 : 0,
+    lang, card.id, card.dbfId, card.name, card.cardClass, JSON.stringify(card.classes), JSON.stringify(card.classMembers), String(card.collectible),
     card.cost, card.attack, card.health, card.durability, card.armor, card.rarity, card.set, card.type, card.text,
     card.flavor, card.artist, card.race, card.spellSchool, JSON.stringify(card.mechanics), basename(file), hash,
   ];
@@ -88,10 +86,7 @@ export async function ingestCardSets(sets: ReadonlyMap<CardLanguage, readonly st
       await db.run(`DELETE FROM ${CARD_TABLE} WHERE lang = $lang`, { lang });
     }
     await db.run(`INSERT INTO ${CARD_TABLE}
-      SELECT lang, id, dbf_id, name, card_class, from_json(classes, '["VARCHAR"]'), from_json(class_members, '["VARCHAR"]'), collectible = 1, cost, attack, health,
-             durability, armor, rarity, card_set, type, text, flavor, artist, race, spell_school, from_json(mechanics, '["VARCHAR"]'),
-             source_file, file_hash
-      FROM stage_cards`);
+      SELECT ${stagedSelectSql(CARDGAME_CARDS)} FROM stage_cards`);
     await appendImportRecords(db, imported);
     await commitTables(db, options.dataDir, [CARDGAME_CARDS]);
     return { imported, skipped };
