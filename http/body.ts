@@ -103,6 +103,7 @@ export async function readBodyBytes(ctx: Koa.Context, maxBytes: number): Promise
       request.off('end', onEnd);
       request.off('error', onError);
       request.off('aborted', onAborted);
+      request.off('close', onAborted);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -131,6 +132,8 @@ export async function readBodyBytes(ctx: Koa.Context, maxBytes: number): Promise
     request.on('end', onEnd);
     request.on('error', onError);
     request.on('aborted', onAborted);
+    // A connection closed before the end of the body (the client went away): do not wait for it.
+    request.on('close', onAborted);
   });
 }
 
