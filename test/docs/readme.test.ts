@@ -30,7 +30,7 @@ function projectPath(span: string): string | null {
   if (/[<>{}*$]|\.\.\./.test(candidate)) return null;
   const [first] = candidate.split('/');
   if (!candidate.includes('/') || !PROJECT_FOLDERS.includes(first)) return null;
-  if (GENERATED.some((folder) => candidate.startsWith(folder))) return null;
+  if (GENERATED.some((folder) => `${candidate}/`.startsWith(folder))) return null;
   return candidate;
 }
 

@@ -36,10 +36,11 @@ test('every route has examples, at least one per path form, and a tag its domain
   }
 });
 
-test('every source has an ingest command or a sample of its own, and sample names are unique', () => {
+test('every source has a sample, sample folders and ingest commands are unique', () => {
   for (const source of DOMAINS.flatMap((domain) => domain.sources)) {
-    assert.ok(source.sample.name !== '', 'a sample needs a name');
-    if (source.command) assert.equal(source.command.source, source.sample.name, 'a source has one name for its command and its sample folder');
+    assert.ok(/^[a-z0-9-]+$/.test(source.sample.name), `a sample needs a folder name (got "${source.sample.name}")`);
+    assert.equal(typeof source.sample.generate, 'function');
+    assert.equal(typeof source.sample.ingest, 'function');
   }
   const samples = sampleSourcesOf(DOMAINS).map((source) => source.name);
   assert.equal(new Set(samples).size, samples.length);
