@@ -16,7 +16,7 @@ const ATTRIBUTE_DESCRIPTIONS: Record<(typeof ATTRIBUTE_NAMES)[number], JsonSchem
   gender: nullableString('men, women, unisex (both named), boys, girls, kids or baby.'),
   color: nullableString('The first colour named (title first), canonical English: black, white, navy, ...'),
   colors: stringList('Every colour named, title first, canonical English.'),
-  product_type: nullableString("The category leaf's English label (Running Shoes, Mobile Phones, ...)."),
+  product_type: nullableString("The category leaf's English label (Running Shoes, Mobile Phones, ...; a catch-all leaf such as Shoes (other) gives Shoes)."),
   use: nullableString('Intended use or sport, canonical English: running, hiking, office, kitchen, winter, ...'),
   material: nullableString('The first material named (title first), canonical English: cotton, leather, stainless steel, ...'),
   size: nullableString('Letter size (M, XL), EU number (42, 42.5), labelled range (40-42) or tyre size (205/55R16).'),

@@ -101,7 +101,8 @@ export function buildContext(input: ProductInput, taxonomy: Taxonomy = TAXONOMY)
   const match = matchCategory(taxonomy, title, description, language.code);
   const hint = input.category !== undefined && input.category.trim() !== '' ? resolveHint(taxonomy, input.category) : null;
   const category = resolveCategory({ match, hint });
-  const productType = category.id !== null ? taxonomy.nodes.get(category.id)!.en : null;
+  // The leaf's English label; a catch-all leaf (`Shoes (other)`) names its kind (`Shoes`).
+  const productType = category.id !== null ? taxonomy.nodes.get(category.id)!.en.replace(/ \(other\)$/, '') : null;
   const modelTitle = normalizeTitle(input.title, language.code, brand);
   const attributes = extractAttributes({ title, description, brand, productType, modelTitle });
   const titleAttributes = extractAttributes({ title, description: '', brand: brand !== null && mentionsBrand(title, brand) ? brand : null, productType, modelTitle });
