@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
+import { IMPORTS_DATASET } from '../../../engine/importLedger.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
   readImportRecords, type ImportRecord, type NewFile,
@@ -16,10 +17,11 @@ import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
 // readImportRecords is shared (ingest/commit.ts); re-exported here for the tests that read it from this module.
 export { IngestRejectedError, readImportRecords, type ImportRecord };
 
+/** The snapshot files a SEBRA ingest writes. */
 export const SNAPSHOT_FILES = {
-  payments: 'sebra_payments.parquet',
-  days: 'sebra_days.parquet',
-  imports: 'imports.parquet',
+  payments: `${SEBRA_PAYMENTS.name}.parquet`,
+  days: `${SEBRA_DAYS.name}.parquet`,
+  imports: `${IMPORTS_DATASET.name}.parquet`,
 } as const;
 
 export interface IngestOptions {
