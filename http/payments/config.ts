@@ -34,7 +34,13 @@ export interface PaymentSettings {
   exemptLoopback: boolean;
   /** IPs and CIDRs served without payment. */
   allowlist: string[];
+  /** TRUST_PROXY given: the client address comes from X-Forwarded-For (proxyHops > 0). */
   trustProxy: boolean;
+  /**
+   * TRUST_PROXY as a count of reverse proxies in front of the server (false = 0, true = 1): the
+   * client is the X-Forwarded-For entry the outermost trusted proxy appended, counted from the right.
+   */
+  proxyHops: number;
   /** The revenue ledger file (JSON lines). */
   ledgerPath: string;
 }
@@ -78,6 +84,16 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (/^(true|1|yes)$/i.test(raw)) return true;
   if (/^(false|0|no)$/i.test(raw)) return false;
   throw new PaymentConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+/** TRUST_PROXY: false/0 (no proxy: the socket address), true (one proxy) or a hop count up to 16. */
+function proxyHops(env: NodeJS.ProcessEnv): number {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return 0;
+  if (/^(true|yes)$/i.test(raw)) return 1;
+  if (/^(false|no)$/i.test(raw)) return 0;
+  if (/^[0-9]{1,2}$/.test(raw) && Number(raw) <= 16) return Number(raw);
+  throw new PaymentConfigError(`TRUST_PROXY must be true or false, or the number of reverse proxies in front of the server (0 to 16) (got "${env.TRUST_PROXY}")`);
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -184,6 +200,7 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
   }
   if (payToRaw && !ADDRESS.test(payToRaw)) throw new PaymentConfigError(`X402_PAY_TO must be a 0x-prefixed 20-byte hex address (got "${payToRaw}")`);
   const assets = readAssets(env);
+  const hops = proxyHops(env);
   return {
     production,
     payTo: payToRaw,
@@ -200,7 +217,8 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
     maxTimeoutSeconds: positiveInteger(env, 'X402_MAX_TIMEOUT_SECONDS', 300),
     exemptLoopback: flag(env, 'X402_EXEMPT_LOOPBACK', !production),
     allowlist: readAllowlist(env),
-    trustProxy: flag(env, 'TRUST_PROXY', false),
+    trustProxy: hops > 0,
+    proxyHops: hops,
     ledgerPath: env.REVENUE_LEDGER?.trim() || 'data/revenue/ledger.jsonl',
   };
 }

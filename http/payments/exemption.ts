@@ -1,13 +1,14 @@
 // Who is served a paid route without paying: loopback clients when the exemption is on
-// (development), and the owner's allowlist. The client address is the socket's, or the first
-// X-Forwarded-For hop only when TRUST_PROXY says a proxy in front sets it.
+// (development), and the owner's allowlist. The client address is the socket's, or, behind
+// TRUST_PROXY trusted proxies, the X-Forwarded-For entry the outermost trusted proxy appended.
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type Koa from 'koa';
 
 export interface ExemptionRules {
   exemptLoopback: boolean;
   allowlist: readonly string[];
-  trustProxy: boolean;
+  /** How many reverse proxies in front of the server append to X-Forwarded-For (0: none, trust no header). */
+  proxyHops: number;
 }
 
 /** An IPv4-mapped IPv6 address ("::ffff:127.0.0.1") as plain IPv4. */
@@ -16,12 +17,33 @@ function unmapped(address: string): string {
   return match ? match[1]! : address;
 }
 
-export function clientAddress(ctx: Koa.Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = ctx.get('X-Forwarded-For').split(',')[0]?.trim();
-    if (forwarded && (isIPv4(unmapped(forwarded)) || isIPv6(forwarded))) return unmapped(forwarded);
-  }
-  return unmapped(ctx.socket.remoteAddress ?? '');
+/**
+ * One X-Forwarded-For entry as a bare address: "[2001:db8::1]:443" and "192.0.2.1:5000" lose their
+ * port; anything that is not an IP address (e.g. nginx's "unknown") is ''.
+ */
+function forwardedAddress(entry: string): string {
+  let address = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  address = unmapped(address);
+  return isIPv4(address) || isIPv6(address) ? address : '';
+}
+
+/**
+ * The client's address. With `proxyHops` = n trusted proxies, each appends the address it was
+ * reached from, so the last n X-Forwarded-For entries were written by them and the n-th from the
+ * right is the one the outermost trusted proxy appended: the client. Entries further left were sent
+ * by the client and are never read. With fewer entries than hops the request did not pass through
+ * every proxy: the socket's address. An entry that is not an IP address gives '' (no exemption).
+ */
+export function clientAddress(ctx: Koa.Context, proxyHops: number): string {
+  const socket = unmapped(ctx.socket.remoteAddress ?? '');
+  if (proxyHops <= 0) return socket;
+  const header = ctx.get('X-Forwarded-For');
+  const entries = header === '' ? [] : header.split(',');
+  if (entries.length < proxyHops) return socket;
+  return forwardedAddress(entries[entries.length - proxyHops]!);
 }
 
 function buildBlockList(entries: readonly string[]): BlockList {
@@ -41,7 +63,7 @@ const LOOPBACK = buildBlockList(['127.0.0.0/8', '::1/128']);
 export function exemption(rules: ExemptionRules): (ctx: Koa.Context) => boolean {
   const allowlist = buildBlockList(rules.allowlist);
   return (ctx) => {
-    const address = clientAddress(ctx, rules.trustProxy);
+    const address = clientAddress(ctx, rules.proxyHops);
     if (!address) return false;
     const type = isIPv4(address) ? 'ipv4' : 'ipv6';
     if (rules.exemptLoopback && LOOPBACK.check(address, type)) return true;

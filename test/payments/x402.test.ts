@@ -385,7 +385,8 @@ describe('who pays', () => {
     const dev = await startPaidApp({ db: rig.db, routes, env });
     try {
       assert.equal(await paidStatus(dev), 200);
-      assert.equal(await paidStatus(dev, { 'X-Forwarded-For': '203.0.113.9, 127.0.0.1' }), 402);
+      // The client wrote the loopback entry; the proxy appended the real address (counted from the right).
+      assert.equal(await paidStatus(dev, { 'X-Forwarded-For': '127.0.0.1, 203.0.113.9' }), 402);
       assert.equal(await paidStatus(dev, { 'X-Forwarded-For': '127.0.0.1' }), 200);
     } finally {
       await dev.close();
