@@ -1,7 +1,6 @@
 // The catalog seen as documented operations: one per path form of a route, with the parameters
 // that apply in that form, its sample requests and a curl command. Every generator reads this.
-import type { JsonValue } from '../../engine/json.ts';
-import { pathParamNames, type JsonSchema, type ParamSpec, type Route } from '../../queries/catalog.ts';
+import { pathParamNames, type JsonSchema, type ParamSpec, type RequestBodySpec as CatalogRequestBodySpec, type Route } from '../../queries/catalog.ts';
 import { RESERVED_QUERY_KEYS } from '../validate.ts';
 
 export interface OperationParam {
@@ -12,17 +11,8 @@ export interface OperationParam {
   description: string;
 }
 
-/**
- * A JSON request body. The catalog has no POST route yet; a route that takes a body declares it as
- * `requestBody` beside its other fields and the documents pick it up.
- */
-export interface RequestBodySpec {
-  schema: JsonSchema;
-  contentType?: string;
-  description?: string;
-  required?: boolean;
-  example?: JsonValue;
-}
+/** A route's JSON request body, as the catalog declares it (Route.requestBody). */
+export type RequestBodySpec = CatalogRequestBodySpec;
 
 export interface Operation {
   route: Route;
@@ -37,7 +27,7 @@ export interface Operation {
 }
 
 export function requestBodyOf(route: Route): RequestBodySpec | null {
-  const body = (route as Route & { requestBody?: RequestBodySpec }).requestBody;
+  const body = route.requestBody;
   return body && typeof body === 'object' && body.schema ? body : null;
 }
 
