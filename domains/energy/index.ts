@@ -11,6 +11,7 @@ import { defineDomain } from '../contract.ts';
 import { etsIngestCommand } from './ingest/etsCommand.ts';
 import { loadEtsSnapshot } from './ingest/etsSnapshot.ts';
 import { energyEurostatSampleSource, energyWorldBankSampleSource, etsSampleSource } from './ingest/sampleSource.ts';
+import { energyCoverage } from './queries/coverage.ts';
 import { buildEnergy, energyRoutes } from './queries/index.ts';
 
 /** The Eurostat and WDI tables (idempotent loaders shared with other domains), the ETS tables, then the rollups. */
@@ -39,6 +40,7 @@ export const energyDomain = defineDomain({
     },
   ],
   routes: energyRoutes,
+  coverage: [energyCoverage],
   load: loadEnergy,
   sources: [
     { command: eurostatIngestCommand, sample: energyEurostatSampleSource, bench: { factors: { x10: 10, x100: 100 }, note: 'the bench-only nrg_bal_c grows with 5 x scale balance codes over 1990-2023 (x10: 53k, x100: 0.53M observations beside the 17k of the flagships, which stay at the sample size)' } },

@@ -6,6 +6,7 @@ import { defineDomain } from '../contract.ts';
 import { ecbIngestCommand, eurofxrefIngestCommand, fredIngestCommand } from './ingest/command.ts';
 import { ecbSampleSource, eurofxrefSampleSource, fredSampleSource, hicpSampleSource } from './ingest/sampleSource.ts';
 import { MACRO_TAG, macroRoutes } from './queries/routes.ts';
+import { centralBankCoverage, hicpCoverage } from './queries/coverage.ts';
 import { loadMacro } from './queries/tables.ts';
 
 export const macroDomain = defineDomain({
@@ -23,6 +24,7 @@ export const macroDomain = defineDomain({
   ],
   routes: macroRoutes,
   load: loadMacro,
+  coverage: [hicpCoverage, centralBankCoverage],
   sources: [
     { command: ecbIngestCommand, sample: ecbSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale' } },
     { command: eurofxrefIngestCommand, sample: eurofxrefSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale' } },
