@@ -60,7 +60,9 @@ export interface AliasedOptions<T> {
   resolve: (value: string, param: string, context: RouteContext) => T | Promise<T>;
 }
 
-/** A text filter under one name or several aliases, resolved; null when none is given. */
+/** A text filter under one name or several aliases, resolved; null when none is given (never when required). */
+export function aliased<T>(options: AliasedOptions<T> & { required: true }): Kind<T>;
+export function aliased<T>(options: AliasedOptions<T>): Kind<T | null>;
 export function aliased<T>(options: AliasedOptions<T>): Kind<T | null> {
   const location = options.in ?? ['query'];
   const single = options.names.length === 1;

@@ -54,6 +54,8 @@ export async function resolveMemberState(
 }
 
 /** A member state or a country of the domain's data, under one name or its aliases; null when none is given. */
+export function memberState(options: MemberStateOptions & { required: true }): Kind<Country>;
+export function memberState(options: MemberStateOptions): Kind<Country | null>;
 export function memberState(options: MemberStateOptions): Kind<Country | null> {
   return aliased({
     names: options.names,

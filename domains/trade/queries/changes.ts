@@ -10,7 +10,7 @@ import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { priceProductsOf, productAlias, PRODUCTS, WORLD } from './codes.ts';
 import { exactText, inListSql, joinList } from './format.ts';
-import { reporter, resolveProduct, window, yearRange } from './params.ts';
+import { periodsWindow, reporter, resolveProduct, yearRange } from './params.ts';
 import { changesResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
@@ -58,7 +58,7 @@ const changesInputs = {
     maxLength: 300,
     resolve: (text, param) => ({ text, param }),
   }),
-  window: window(),
+  window: periodsWindow(),
   metric: plain<(typeof MARKET_METRICS)[number]>('metric', {
     in: ['query'],
     description: 'price, imports, exports or trade_balance (default: all four). With dataset only price.',

@@ -9,8 +9,8 @@ import { WORLD } from './codes.ts';
 import { inListSql, joinList } from './format.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
 import {
-  countryList, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, priceProducts, product, productList, window,
-  yearRange,
+  countryList, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, periodsWindow, priceProducts, productList,
+  requiredProduct, yearRange,
 } from './params.ts';
 import { compareResponse, marketAnomaliesResponse, marketChangesResponse } from './schemas.ts';
 
@@ -132,8 +132,8 @@ const compareInputs = {
     required: true,
     atLeast: { count: 2, message: 'countries must name at least 2 different countries' },
   }),
-  commodity: product(['commodity'], true, { describe: () => 'HS product code or name (1001, wheat). Unknown ones are a 404.', maxLength: 500 }),
-  window: window(),
+  commodity: requiredProduct(['commodity'], { describe: () => 'HS product code or name (1001, wheat). Unknown ones are a 404.', maxLength: 500 }),
+  window: periodsWindow(),
   page: pagedList(),
 };
 
@@ -158,7 +158,7 @@ export const compareMarkets = defineRoute<Resolved<typeof compareInputs>>({
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const countries = params.countries!;
-    const product = params.commodity!;
+    const product = params.commodity;
     const { window } = params;
     const years = yearRange(window);
     const rows = await marketRows(db, {

@@ -6,14 +6,14 @@ import { pagedBody, pagedList, pageOfRows, plain, threshold, yearSpec, type Reso
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { FLOW_NAMES, WORLD } from './codes.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
-import { flow, MARKET_Z_DEFAULT, marketPath, partner, window, yearRange } from './params.ts';
+import { flow, MARKET_Z_DEFAULT, marketPath, partner, periodsWindow, yearRange } from './params.ts';
 import { marketHistoryResponse, marketInsightsResponse, marketResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
 const marketInputs = {
   ...marketPath,
   year: plain<number>('year', yearSpec('Calendar year of the view; not with date_from/date_to.')),
-  window: window('year'),
+  window: periodsWindow('year'),
   partner: partner('Trade partner (default WORLD), any case. Unknown ones are a 404.'),
   flow,
 };
@@ -56,7 +56,7 @@ export const getMarket = defineRoute<Resolved<typeof marketInputs>>({
   },
 });
 
-const historyInputs = { ...marketPath, window: window(), page: pagedList() };
+const historyInputs = { ...marketPath, window: periodsWindow(), page: pagedList() };
 
 export const getMarketHistory = defineRoute<Resolved<typeof historyInputs>>({
   id: 'getMarketHistory',

@@ -42,8 +42,11 @@ const countryLookup: Pick<MemberStateOptions, 'lookup' | 'unknown'> = {
 };
 
 /** A reporting country under a name and its alias (`['reporter', 'country']`). */
-export const reporter = (names: readonly string[], required = false): Kind<Country | null> =>
-  memberState({ names, describe: withAlias(COUNTRY_TEXT, names), required, ...countryLookup });
+export const reporter = (names: readonly string[]): Kind<Country | null> => memberState({ names, describe: withAlias(COUNTRY_TEXT, names), ...countryLookup });
+
+/** A reporting country that must be given under one of its names. */
+export const requiredReporter = (names: readonly string[]): Kind<Country> =>
+  memberState({ names, describe: withAlias(COUNTRY_TEXT, names), required: true, ...countryLookup });
 
 export type Product = {
   code: string;
@@ -61,20 +64,25 @@ export async function resolveProduct(db: Database, value: string, param: string)
   return { code: String(row.product), name: null };
 }
 
+interface ProductOptions {
+  describe?: (name: string) => string;
+  maxLength?: number;
+}
+
+const productOptions = (names: readonly string[], options: ProductOptions) => ({
+  names,
+  describe: options.describe ?? withAlias(PRODUCT_TEXT, names),
+  example: '1001',
+  maxLength: options.maxLength,
+  resolve: (text: string, param: string, { db }: RouteContext) => resolveProduct(db, text, param),
+});
+
 /** A product under a name and its alias (`['product', 'commodity']`). */
-export const product = (
-  names: readonly string[],
-  required = false,
-  options: { describe?: (name: string) => string; maxLength?: number } = {},
-): Kind<Product | null> =>
-  aliased({
-    names,
-    describe: options.describe ?? withAlias(PRODUCT_TEXT, names),
-    example: '1001',
-    maxLength: options.maxLength,
-    required,
-    resolve: (text, param, { db }) => resolveProduct(db, text, param),
-  });
+export const product = (names: readonly string[], options: ProductOptions = {}): Kind<Product | null> => aliased(productOptions(names, options));
+
+/** A product that must be given under one of its names. */
+export const requiredProduct = (names: readonly string[], options: ProductOptions = {}): Kind<Product> =>
+  aliased({ ...productOptions(names, options), required: true });
 
 /** The country and product of a market path (`/markets/{country}/{commodity}`). */
 export const marketPath = {
@@ -83,18 +91,20 @@ export const marketPath = {
     in: ['path'],
     describe: () => 'Country code (DE, EL, ...) or English name, any case. Unknown ones are a 404.',
     example: 'RO',
+    required: true,
     ...countryLookup,
-  }) as Kind<Country>,
+  }),
   commodity: aliased({
     names: ['commodity'],
     in: ['path'],
+    required: true,
     describe: () => 'HS product code (1001, 1003, 1005) or name (wheat, barley, maize). Unknown ones are a 404.',
     example: '1001',
     resolve: async (text, param, { db }) => {
       const found = await resolveProduct(db, text, param);
       return { ...found, price_products: priceProducts(found.code) };
     },
-  }) as Kind<Product & { price_products: string[] }>,
+  }),
 };
 
 interface ListOptions {
@@ -162,7 +172,7 @@ export const flow: Kind<1 | 2 | null> = defineKind({
 });
 
 /** date_from / date_to as periods; a period is kept when it lies entirely inside the window. */
-export const window = (exclusiveWith?: string): Kind<PeriodWindow> =>
+export const periodsWindow = (exclusiveWith?: string): Kind<PeriodWindow> =>
   periodWindow({
     describe: (bound) =>
       `${bound === 'from' ? 'First' : 'Last'} period: YYYY, YYYY-MM or YYYY-MM-DD. Periods entirely inside the window are kept ` +

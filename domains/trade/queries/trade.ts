@@ -7,7 +7,9 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, paginate, plain, type PeriodWindow, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { FLOW_NAMES, isAggregatePartnerSql, WORLD } from './codes.ts';
-import { flow, partner, PARTNERS_LIMIT_DEFAULT, product, reporter, tradePeriod, window, type TradePeriod } from './params.ts';
+import {
+  flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
+} from './params.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
 
 const WINDOW_SQL = `(CAST($date_from AS DATE) IS NULL OR period_start >= CAST($date_from AS DATE))
@@ -19,7 +21,7 @@ const tradeInputs = {
   partner: partner(),
   product: product(['product', 'commodity']),
   flow,
-  window: window(),
+  window: periodsWindow(),
   page: pagedList(),
 };
 
@@ -77,10 +79,10 @@ const BALANCE_SQL = `SELECT freq, period, period_start, period_end,
   ORDER BY period_start, freq`;
 
 const balanceInputs = {
-  country: reporter(['country', 'reporter'], true),
-  commodity: product(['commodity', 'product'], true),
+  country: requiredReporter(['country', 'reporter']),
+  commodity: requiredProduct(['commodity', 'product']),
   partner: partner('Partner code (default WORLD, the world total), any case. Unknown ones are a 404.'),
-  window: window(),
+  window: periodsWindow(),
   page: pagedList(),
 };
 
@@ -102,8 +104,7 @@ export const getTradeBalance = defineRoute<Resolved<typeof balanceInputs>>({
   response: balanceResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const country = params.country!;
-    const product = params.commodity!;
+    const { country, commodity: product } = params;
     const partner = params.partner ?? WORLD;
     const { window } = params;
     const bindings = { reporter: country.code, product: product.code, partner, ...windowBindings(window) };
@@ -118,8 +119,8 @@ export const getTradeBalance = defineRoute<Resolved<typeof balanceInputs>>({
 });
 
 const partnersInputs = {
-  reporter: reporter(['reporter', 'country'], true),
-  product: product(['product', 'commodity'], true),
+  reporter: requiredReporter(['reporter', 'country']),
+  product: requiredProduct(['product', 'commodity']),
   flow: plain<'import' | 'export' | 'both'>('flow', {
     in: ['query'],
     description: 'import, export or both (default both), any case.',
@@ -127,7 +128,7 @@ const partnersInputs = {
     schema: { type: 'string', enum: ['import', 'export', 'both'], default: 'both' },
   }),
   period: tradePeriod,
-  window: window('period'),
+  window: periodsWindow('period'),
   page: pagedList({ default: PARTNERS_LIMIT_DEFAULT }),
   sort: plain<'value' | 'quantity' | 'share'>('sort', {
     in: ['query'],
@@ -224,8 +225,7 @@ export const getTradePartners = defineRoute<PartnersParams>({
   response: partnersResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const country = params.reporter!;
-    const product = params.product!;
+    const { reporter: country, product } = params;
     const flowChoice = params.flow ?? 'both';
     const flow = flowChoice === 'both' ? null : flowChoice === 'import' ? 1 : 2;
     const sort = params.sort ?? 'value';
