@@ -2,8 +2,9 @@
 // - dayWindow: `from`/`to` as DD-MM-YYYY or MM-YYYY (ISO dates accepted), optionally with `year`
 //   (SEBRA, PTP): MM-YYYY is the month's first day as `from` and its last as `to`; `from` alone runs
 //   to today, `to` alone from the beginning, neither is the whole history.
-// - periodWindow: `date_from`/`date_to` as ISO periods YYYY, YYYY-MM or YYYY-MM-DD (agri-food, trade):
-//   a period stands for its first day as `date_from` and its last as `date_to`.
+// - periodWindow: `date_from`/`date_to` as ISO periods YYYY, YYYY-MM or YYYY-MM-DD (trade), or as ISO
+//   dates only (`forms: 'days'`, agri-food): a period stands for its first day as `date_from` and its
+//   last as `date_to`. `isoDay` is one ISO date parameter of the same form (agri-food `date`).
 import type { ParamLocation, ParamSpec } from '../catalog.ts';
 import { invalidParameter } from '../shared/errors.ts';
 import { intersectWindows, resolveWindow, yearWindow, type DateWindow } from '../shared/window.ts';
