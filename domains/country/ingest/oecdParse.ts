@@ -12,9 +12,8 @@
 // transformation, a breakdown by sex or age) is counted as skipped, not rejected. Any malformed row
 // rejects the whole file with its line and column; so does a key (indicator, area, frequency,
 // period) given twice.
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { CsvError, parse } from 'csv-parse';
+import { ColumnError, csvRecords, readRow, UniqueKeys } from '../../../ingest/csvRecords.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import type { CoopIndicator, Frequency } from '../indicators.ts';
 
@@ -42,15 +41,6 @@ export interface OecdFile {
   observations: OecdObservation[];
   /** Rows of series that are not indicators of the domain. */
   skippedRows: number;
-}
-
-class FieldError extends Error {
-  constructor(
-    readonly column: string,
-    message: string,
-  ) {
-    super(`column ${column}: ${message}`);
-  }
 }
 
 const AREA = /^[A-Z0-9][A-Z0-9_-]{1,11}$/;
@@ -128,23 +118,23 @@ function dataflowName(id: string): string {
 
 function area(value: string, column: string): string {
   const text = value.toUpperCase();
-  if (!AREA.test(text)) throw new FieldError(column, `${JSON.stringify(value)} is not an area code (ISO3 or an aggregate such as OECD, G-7, EA19)`);
+  if (!AREA.test(text)) throw new ColumnError(column, `${JSON.stringify(value)} is not an area code (ISO3 or an aggregate such as OECD, G-7, EA19)`);
   return text;
 }
 
 function numberOrNull(raw: string, column: string): string | null {
   if (raw === '' || raw === '..' || raw === 'NaN') return null;
-  if (!NUMBER.test(raw)) throw new FieldError(column, `${JSON.stringify(raw)} is not a number`);
+  if (!NUMBER.test(raw)) throw new ColumnError(column, `${JSON.stringify(raw)} is not a number`);
   return raw;
 }
 
 function frequency(raw: string, period: string, freqColumn: string, periodColumn: string): Frequency {
   const implied = periodFrequency(period);
-  if (!implied) throw new FieldError(periodColumn, `${JSON.stringify(period)} is neither YYYY-MM, YYYY-Qn nor YYYY`);
+  if (!implied) throw new ColumnError(periodColumn, `${JSON.stringify(period)} is neither YYYY-MM, YYYY-Qn nor YYYY`);
   if (raw !== '') {
     const freq = raw.toUpperCase();
-    if (freq !== 'M' && freq !== 'Q' && freq !== 'A') throw new FieldError(freqColumn, `${JSON.stringify(raw)} is not M, Q or A`);
-    if (freq !== implied) throw new FieldError(periodColumn, `${period} does not match frequency ${freq}`);
+    if (freq !== 'M' && freq !== 'Q' && freq !== 'A') throw new ColumnError(freqColumn, `${JSON.stringify(raw)} is not M, Q or A`);
+    if (freq !== implied) throw new ColumnError(periodColumn, `${period} does not match frequency ${freq}`);
   }
   return implied;
 }
@@ -239,46 +229,28 @@ const key = (o: OecdObservation) => `${o.indicator} ${o.area} ${o.freq} ${o.peri
 /** Reads one OECD file (either layout). Lines are 1-based, the header is line 1. */
 export async function parseOecdFile(path: string): Promise<OecdFile> {
   const file = basename(path);
-  const parser = createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }));
   let reader: { layout: OecdLayout; read: RowReader } | null = null;
   let width = 0;
   const observations: OecdObservation[] = [];
-  const seen = new Map<string, number>();
+  const keys = new UniqueKeys(file);
   let skippedRows = 0;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = info.lines;
-      if (reader === null) {
-        reader = readerFor(record, file);
-        width = record.length;
-        continue;
-      }
-      if (record.length === 1 && record[0].trim() === '') continue;
-      // The legacy export's trailing empty "Flag Codes" cell may be absent; more cells than the header is an error.
-      if (record.length > width) throw new MalformedSourceError(file, line, `${record.length} fields, the header has ${width}`);
-      let observation: OecdObservation | 'skipped';
-      try {
-        observation = reader.read(record, line);
-      } catch (error) {
-        if (error instanceof FieldError) throw new MalformedSourceError(file, line, error.message);
-        throw error;
-      }
-      if (observation === 'skipped') {
-        skippedRows++;
-        continue;
-      }
-      const id = key(observation);
-      const earlier = seen.get(id);
-      if (earlier !== undefined) throw new MalformedSourceError(file, line, `duplicate observation ${id} (also on line ${earlier})`);
-      seen.set(id, line);
-      observations.push(observation);
+  for await (const { record, line } of csvRecords(path, { relax_column_count: true })) {
+    if (reader === null) {
+      reader = readerFor(record, file);
+      width = record.length;
+      continue;
     }
-  } catch (error) {
-    if (error instanceof CsvError) {
-      const lines = (error as CsvError & { lines?: number }).lines;
-      throw new MalformedSourceError(file, lines ?? null, `not valid CSV: ${error.message}`);
+    if (record.length === 1 && record[0].trim() === '') continue;
+    // The legacy export's trailing empty "Flag Codes" cell may be absent; more cells than the header is an error.
+    if (record.length > width) throw new MalformedSourceError(file, line, `${record.length} fields, the header has ${width}`);
+    const rowReader = reader;
+    const observation = readRow(file, line, () => rowReader.read(record, line));
+    if (observation === 'skipped') {
+      skippedRows++;
+      continue;
     }
-    throw error;
+    keys.add(key(observation), line);
+    observations.push(observation);
   }
   if (reader === null) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
   if (observations.length === 0) {

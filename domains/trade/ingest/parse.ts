@@ -3,9 +3,8 @@
 // Columns are found by header name (their set and order vary between API versions: OBS_FLAG or
 // CONF_STATUS may be present, SDMX-CSV 2.0 writes STRUCTURE,STRUCTURE_ID instead of DATAFLOW), and
 // every field is trimmed. One row is one indicator; the pivot to value + quantity happens at load.
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { CsvError, parse } from 'csv-parse';
+import { ColumnError, csvRecords, readRow, UniqueKeys } from '../../../ingest/csvRecords.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import {
   SKIPPED_INDICATORS, TRADE_INDICATORS, type TradeFile, type TradeFrequency, type TradeIndicator, type TradeObservation,
@@ -24,24 +23,15 @@ const MONTHLY = /^(\d{4})-(0[1-9]|1[0-2])$/;
 /** dd/mm/yy or dd/mm/yyyy, optionally followed by hh:mm[:ss]. */
 const LAST_UPDATE = /^(\d{2})\/(\d{2})\/(\d{2}|\d{4})(?:\s+(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
-class FieldError extends Error {
-  constructor(
-    readonly column: string,
-    message: string,
-  ) {
-    super(`column ${column}: ${message}`);
-  }
-}
-
 /** `dd/mm/yy hh:mm:ss` (or date only, or a four-digit year) -> `YYYY-MM-DD HH:MM:SS`. Two-digit years are 20yy. */
 export function parseLastUpdate(text: string): string {
   const match = LAST_UPDATE.exec(text);
-  if (!match) throw new FieldError('LAST UPDATE', `${JSON.stringify(text)} is not a dd/mm/yy hh:mm:ss timestamp`);
+  if (!match) throw new ColumnError('LAST UPDATE', `${JSON.stringify(text)} is not a dd/mm/yy hh:mm:ss timestamp`);
   const [, dd, mm, yy, hh = '00', mi = '00', ss = '00'] = match;
   const year = yy.length === 2 ? 2000 + Number(yy) : Number(yy);
   const date = new Date(Date.UTC(year, Number(mm) - 1, Number(dd)));
   if (date.getUTCMonth() !== Number(mm) - 1 || date.getUTCDate() !== Number(dd) || Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) {
-    throw new FieldError('LAST UPDATE', `${JSON.stringify(text)} is not a valid date and time`);
+    throw new ColumnError('LAST UPDATE', `${JSON.stringify(text)} is not a valid date and time`);
   }
   return `${String(year).padStart(4, '0')}-${mm}-${dd} ${hh}:${mi}:${ss}`;
 }
@@ -55,7 +45,7 @@ export function periodFrequency(period: string): TradeFrequency | null {
 
 function code(value: string, column: Column): string {
   const text = value.toUpperCase();
-  if (!CODE.test(text)) throw new FieldError(column, `${JSON.stringify(value)} is not a code`);
+  if (!CODE.test(text)) throw new ColumnError(column, `${JSON.stringify(value)} is not a code`);
   return text;
 }
 
@@ -64,22 +54,22 @@ function toObservation(fields: Map<Column, string>, sourceRow: number): TradeObs
   const indicatorText = get('indicators').toUpperCase();
   if ((SKIPPED_INDICATORS as readonly string[]).includes(indicatorText)) return 'skipped';
   if (!(TRADE_INDICATORS as readonly string[]).includes(indicatorText)) {
-    throw new FieldError('indicators', `${JSON.stringify(get('indicators'))} is not one of ${[...TRADE_INDICATORS, ...SKIPPED_INDICATORS].join(', ')}`);
+    throw new ColumnError('indicators', `${JSON.stringify(get('indicators'))} is not one of ${[...TRADE_INDICATORS, ...SKIPPED_INDICATORS].join(', ')}`);
   }
   const period = get('TIME_PERIOD');
   const periodFreq = periodFrequency(period);
-  if (!periodFreq) throw new FieldError('TIME_PERIOD', `${JSON.stringify(period)} is neither YYYY nor YYYY-MM`);
+  if (!periodFreq) throw new ColumnError('TIME_PERIOD', `${JSON.stringify(period)} is neither YYYY nor YYYY-MM`);
   const freq = get('freq').toUpperCase();
-  if (freq !== 'A' && freq !== 'M') throw new FieldError('freq', `${JSON.stringify(get('freq'))} is neither A (annual) nor M (monthly)`);
-  if (freq !== periodFreq) throw new FieldError('TIME_PERIOD', `${period} does not match freq ${freq}`);
+  if (freq !== 'A' && freq !== 'M') throw new ColumnError('freq', `${JSON.stringify(get('freq'))} is neither A (annual) nor M (monthly)`);
+  if (freq !== periodFreq) throw new ColumnError('TIME_PERIOD', `${period} does not match freq ${freq}`);
   const flow = get('flow');
-  if (flow !== '1' && flow !== '2') throw new FieldError('flow', `${JSON.stringify(flow)} is neither 1 (import) nor 2 (export)`);
+  if (flow !== '1' && flow !== '2') throw new ColumnError('flow', `${JSON.stringify(flow)} is neither 1 (import) nor 2 (export)`);
   const product = get('product').toUpperCase();
-  if (!PRODUCT.test(product)) throw new FieldError('product', `${JSON.stringify(get('product'))} is not a product code`);
+  if (!PRODUCT.test(product)) throw new ColumnError('product', `${JSON.stringify(get('product'))} is not a product code`);
   const raw = get('OBS_VALUE');
   // Confidential or missing observations come as an empty value (or Eurostat's ":"), usually flagged.
   const value = raw === '' || raw === ':' ? null : raw;
-  if (value !== null && !NUMBER.test(value)) throw new FieldError('OBS_VALUE', `${JSON.stringify(raw)} is not a number`);
+  if (value !== null && !NUMBER.test(value)) throw new ColumnError('OBS_VALUE', `${JSON.stringify(raw)} is not a number`);
   const lastUpdate = fields.has('LAST UPDATE') && get('LAST UPDATE') !== '' ? parseLastUpdate(get('LAST UPDATE')) : null;
   const dataflow = get('DATAFLOW') || get('STRUCTURE_ID') || null;
   return {
@@ -120,47 +110,25 @@ const key = (o: TradeObservation) => [o.reporter, o.partner, o.product, o.flow, 
  */
 export async function parseTradeFile(path: string): Promise<TradeFile> {
   const file = basename(path);
-  const parser = createReadStream(path).pipe(
-    parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: false, info: true }),
-  );
   let index: Map<Column, number> | null = null;
   const observations: TradeObservation[] = [];
-  const seen = new Map<string, number>();
+  const keys = new UniqueKeys(file);
   let skippedRows = 0;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = info.lines;
-      if (index === null) {
-        index = headerIndex(record, file);
-        continue;
-      }
-      const fields = new Map<Column, string>();
-      for (const [column, at] of index) fields.set(column, (record[at] ?? '').trim());
-      let observation: TradeObservation | 'skipped';
-      try {
-        observation = toObservation(fields, line);
-      } catch (error) {
-        if (error instanceof FieldError) throw new MalformedSourceError(file, line, error.message);
-        throw error;
-      }
-      if (observation === 'skipped') {
-        skippedRows++;
-        continue;
-      }
-      const id = key(observation);
-      const earlier = seen.get(id);
-      if (earlier !== undefined) {
-        throw new MalformedSourceError(file, line, `duplicate observation ${id.replaceAll('|', ' ')} (also on line ${earlier})`);
-      }
-      seen.set(id, line);
-      observations.push(observation);
+  for await (const { record, line } of csvRecords(path, { trim: true, relax_column_count: false })) {
+    if (index === null) {
+      index = headerIndex(record, file);
+      continue;
     }
-  } catch (error) {
-    if (error instanceof CsvError) {
-      const lines = (error as CsvError & { lines?: number }).lines;
-      throw new MalformedSourceError(file, lines ?? null, `not valid CSV: ${error.message}`);
+    const fields = new Map<Column, string>();
+    for (const [column, at] of index) fields.set(column, (record[at] ?? '').trim());
+    const observation = readRow(file, line, () => toObservation(fields, line));
+    if (observation === 'skipped') {
+      skippedRows++;
+      continue;
     }
-    throw error;
+    const id = key(observation);
+    keys.add(id, line, id.replaceAll('|', ' '));
+    observations.push(observation);
   }
   if (index === null) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
   if (observations.length === 0) throw new MalformedSourceError(file, null, 'the file holds no VALUE_IN_EUROS or QUANTITY_IN_100KG observations');
