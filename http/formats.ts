@@ -12,7 +12,20 @@ export const ARROW_STREAM_TYPE = 'application/vnd.apache.arrow.stream';
 const FORMATS: readonly OutputFormat[] = ['json', 'csv', 'arrow'];
 
 export function negotiateFormat(ctx: Koa.Context, route: Route): OutputFormat {
-  const explicit = ctx.query.format;
+  return chooseFormat(route, ctx.query.format, () => {
+    const preferred = ctx.accepts('application/json', 'text/csv', ARROW_STREAM_TYPE);
+    if (preferred === 'text/csv') return 'csv';
+    if (preferred === ARROW_STREAM_TYPE) return 'arrow';
+    return 'json';
+  });
+}
+
+/**
+ * The output format of an answer, without a transport: `explicit` is the `format` query value (400
+ * unless json/csv/arrow, and json only for a route without a list); otherwise the preferred format
+ * (HTTP: the Accept header) for a list route, JSON for any other.
+ */
+export function chooseFormat(route: Route, explicit: unknown, preferred: () => OutputFormat = () => 'json'): OutputFormat {
   if (explicit !== undefined) {
     if (typeof explicit !== 'string' || !FORMATS.includes(explicit as OutputFormat)) {
       throw invalidParameter('format', 'format must be one of: json, csv, arrow');
@@ -21,10 +34,7 @@ export function negotiateFormat(ctx: Koa.Context, route: Route): OutputFormat {
     return explicit as OutputFormat;
   }
   if (!route.listRows) return 'json';
-  const preferred = ctx.accepts('application/json', 'text/csv', ARROW_STREAM_TYPE);
-  if (preferred === 'text/csv') return 'csv';
-  if (preferred === ARROW_STREAM_TYPE) return 'arrow';
-  return 'json';
+  return preferred();
 }
 
 /**
@@ -42,20 +52,28 @@ function jsonText(body: ResponseBody): string {
   return text;
 }
 
-export function writeBody(ctx: Koa.Context, route: Route, body: ResponseBody, format: OutputFormat): void {
+/** An encoded answer: its content type, bytes (text for JSON and CSV) and a CSV's Content-Disposition. */
+export interface EncodedBody {
+  type: string;
+  body: string | Buffer;
+  disposition?: string;
+}
+
+export function encodeBody(route: Route, body: ResponseBody, format: OutputFormat): EncodedBody {
   if (format === 'json' || !route.listRows) {
     // The bytes Koa would write for the object (JSON.stringify, application/json; charset=utf-8).
-    ctx.type = 'application/json; charset=utf-8';
-    ctx.body = jsonText(body);
-    return;
+    return { type: 'application/json; charset=utf-8', body: jsonText(body) };
   }
   const rows = route.listRows(body);
   if (format === 'csv') {
-    ctx.type = 'text/csv; charset=utf-8';
-    ctx.set('Content-Disposition', `inline; filename="${route.id}.csv"`);
-    ctx.body = rowsToCsv(rows, declaredListColumns(route, body));
-    return;
+    return { type: 'text/csv; charset=utf-8', body: rowsToCsv(rows, declaredListColumns(route, body)), disposition: `inline; filename="${route.id}.csv"` };
   }
-  ctx.type = ARROW_STREAM_TYPE;
-  ctx.body = Buffer.from(rowsToArrowStream(rows, declaredListColumns(route, body)));
+  return { type: ARROW_STREAM_TYPE, body: Buffer.from(rowsToArrowStream(rows, declaredListColumns(route, body))) };
+}
+
+export function writeBody(ctx: Koa.Context, route: Route, body: ResponseBody, format: OutputFormat): void {
+  const encoded = encodeBody(route, body, format);
+  ctx.type = encoded.type;
+  if (encoded.disposition) ctx.set('Content-Disposition', encoded.disposition);
+  ctx.body = encoded.body;
 }

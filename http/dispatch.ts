@@ -1,0 +1,193 @@
+// The transport-independent answer to a catalog request, shared by the HTTP router, the query CLI
+// (bin/query.ts) and the MCP server (bin/mcp.ts): match a path to a route and its path form,
+// validate the query and path parameters and the JSON body, run the route's gate, answer from the
+// cache or the handler, encode the format. One code path, so the three give the same validation
+// and byte-identical answers.
+import querystring from 'node:querystring';
+import { QueryTimeoutError, type Database } from '../engine/database.ts';
+import { DEFAULT_BODY_MAX_BYTES, pathParamNames, type ResponseBody, type Route } from '../queries/catalog.ts';
+import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
+import { buildBodyValidator, type BodyValidator } from './body.ts';
+import { ResponseCache } from './cache.ts';
+import { errorBody, type ErrorBody } from './errors.ts';
+import { chooseFormat, encodeBody, type EncodedBody, type OutputFormat } from './formats.ts';
+import { buildValidator, type ParamValidator, type RawQuery } from './validate.ts';
+
+/** One path form of one route, with its validators. */
+export interface Endpoint {
+  route: Route;
+  /** The path form, OpenAPI style (`/api/x/{year}`). */
+  path: string;
+  validateParams: ParamValidator;
+  validateBody: BodyValidator | null;
+  /** Matches a concrete path the way the HTTP router does (case-insensitive, optional trailing slash). */
+  pattern: RegExp;
+  pathParamNames: readonly string[];
+}
+
+export interface PrepareInput {
+  query: RawQuery;
+  /** Decoded path parameters. */
+  pathParams: Record<string, string>;
+  /** The parsed JSON body; called only for a route that declares one (it may throw the 4xx of a bad body). */
+  readBody?: () => Promise<unknown>;
+  /** The output format, chosen after the body is read (default: the `format` query value, else JSON). */
+  format?: (route: Route) => OutputFormat;
+}
+
+/** A validated request, ready to be answered (the HTTP payment check runs between prepare and answer). */
+export interface Prepared {
+  endpoint: Endpoint;
+  params: Record<string, unknown>;
+  body?: Record<string, unknown>;
+  format: OutputFormat;
+}
+
+/** A request without a transport: a method, a path with its query, and for a POST route its JSON body. */
+export interface DispatchRequest {
+  method: 'GET' | 'POST';
+  /** `/api/sebra/getTaxonomyForYear/2024?currency=EUR` */
+  target: string;
+  /** The parsed JSON body (undefined: none was sent). */
+  body?: unknown;
+}
+
+export interface DispatchAnswer {
+  route: Route;
+  prepared: Prepared;
+  answer: ResponseBody;
+  encoded: EncodedBody;
+}
+
+export interface DispatcherOptions {
+  db: Database;
+  routes: readonly Route[];
+  /** Today's date (ISO) in the data's time zone. */
+  today: () => string;
+  cache?: ResponseCache;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A path form as a pattern matching concrete paths the way the HTTP router does (case-insensitive, optional trailing slash). */
+export function pathPattern(template: string): RegExp {
+  const source = template.split(/\{[^}]+\}/).map(escapeRegExp).join('([^/]+)');
+  return new RegExp(`^${source}/?$`, 'i');
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The JSON error body of a failure, as the HTTP layer renders it (ApiError, timeout, else a 500 without internals). */
+export function errorAnswer(error: unknown): ErrorBody {
+  if (error instanceof ApiError) return errorBody(error.status, error.code, error.message, error.param);
+  if (error instanceof QueryTimeoutError) return errorBody(503, 'timeout', 'the query took too long; try a narrower window');
+  return errorBody(500, 'internal_error', 'internal error');
+}
+
+/** A body given as a value (CLI, MCP): the route's size limit on its JSON text, then the same validation as HTTP. */
+export function checkBodySize(route: Route, body: unknown): void {
+  const maxBytes = route.requestBody?.maxBytes ?? DEFAULT_BODY_MAX_BYTES;
+  if (body !== undefined && Buffer.byteLength(JSON.stringify(body) ?? '') > maxBytes) {
+    throw new ApiError(413, 'payload_too_large', `the body is larger than ${maxBytes} bytes`, 'body');
+  }
+}
+
+export class Dispatcher {
+  readonly endpoints: readonly Endpoint[];
+  private readonly cache: ResponseCache;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.cache = options.cache ?? new ResponseCache();
+    this.endpoints = options.routes.flatMap((route) =>
+      route.paths.map((path) => ({
+        route,
+        path,
+        validateParams: buildValidator(route, path),
+        validateBody: route.requestBody ? buildBodyValidator(route.requestBody) : null,
+        pattern: pathPattern(path),
+        pathParamNames: pathParamNames(path),
+      })),
+    );
+  }
+
+  get db(): Database {
+    return this.options.db;
+  }
+
+  today(): string {
+    return this.options.today();
+  }
+
+  /** The endpoint a concrete path belongs to (first in catalog order) and its decoded path parameters; 404 or 405 otherwise. */
+  match(method: string, pathname: string): { endpoint: Endpoint; pathParams: Record<string, string> } {
+    const allowed = new Set<string>();
+    for (const endpoint of this.endpoints) {
+      const found = endpoint.pattern.exec(pathname);
+      if (!found) continue;
+      if (endpoint.route.method !== method) {
+        allowed.add(endpoint.route.method);
+        continue;
+      }
+      const pathParams: Record<string, string> = {};
+      endpoint.pathParamNames.forEach((name, index) => (pathParams[name] = safeDecode(found[index + 1])));
+      return { endpoint, pathParams };
+    }
+    if (allowed.size > 0) {
+      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; allowed: ${[...allowed].join(', ')}`);
+    }
+    throw new ApiError(404, 'not_found', `no such path: ${pathname}`);
+  }
+
+  /** Validation in the HTTP order: parameters, body, format, then the gate (a refused request is never charged). */
+  async prepare(endpoint: Endpoint, input: PrepareInput): Promise<Prepared> {
+    const { route } = endpoint;
+    const params = endpoint.validateParams(input.query, input.pathParams);
+    let body: Record<string, unknown> | undefined;
+    if (endpoint.validateBody) {
+      const raw = input.readBody ? await input.readBody() : undefined;
+      if (raw === undefined) throw invalidParameter('body', 'the body is empty; send a JSON object');
+      body = endpoint.validateBody(raw);
+    }
+    const format = input.format ? input.format(route) : chooseFormat(route, input.query.format);
+    const refusal = route.gate ? await route.gate.check(params, { db: this.options.db, today: this.options.today() }) : null;
+    if (refusal) throw refusal;
+    return { endpoint, params, body, format };
+  }
+
+  /** The handler's answer; answers to parameters alone are cached, answers to a body are computed each time. */
+  async answer(prepared: Pick<Prepared, 'params' | 'body'> & { endpoint: Pick<Endpoint, 'route'> }): Promise<ResponseBody> {
+    const { route } = prepared.endpoint;
+    const { db } = this.options;
+    const today = this.options.today();
+    if (prepared.body) return route.handle(prepared.params, { db, today, body: prepared.body });
+    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, today), () => route.handle(prepared.params, { db, today }));
+  }
+
+  /**
+   * The whole request without a transport (no payment): match, validate, answer, encode. Throws the
+   * ApiError an HTTP client would get as its JSON error (errorAnswer renders it).
+   */
+  async dispatch(request: DispatchRequest): Promise<DispatchAnswer> {
+    const cut = request.target.search(/[?#]/);
+    const pathname = cut < 0 ? request.target : request.target.slice(0, cut);
+    const rest = cut < 0 ? '' : request.target.slice(cut);
+    const search = rest.startsWith('?') ? rest.slice(1).split('#')[0] : '';
+    const { endpoint, pathParams } = this.match(request.method, pathname);
+    const query = querystring.parse(search) as RawQuery;
+    if (request.body !== undefined) {
+      if (!endpoint.validateBody) throw new ApiError(400, 'bad_request', `${endpoint.route.id} takes no body`, 'body');
+      checkBodySize(endpoint.route, request.body);
+    }
+    const prepared = await this.prepare(endpoint, { query, pathParams, readBody: async () => request.body });
+    const answer = await this.answer(prepared);
+    return { route: endpoint.route, prepared, answer, encoded: encodeBody(endpoint.route, answer, prepared.format) };
+  }
+}
