@@ -2,6 +2,7 @@
 export { aliasCheck, aliased, aliasValue, requiredAliasCheck, type AliasedOptions, type AliasValue } from './alias.ts';
 export { isoCountry, memberState, parseIsoCountry, resolveMemberState, type Country, type IsoForms, type MemberStateOptions } from './country.ts';
 export { checkByResolving, defineKind, plain, type Kind, type KindValue, type Resolved } from './kind.ts';
+export { knownId, type KnownIdOptions } from './known.ts';
 export { commaList, parseCommaList, type CommaListKindOptions, type CommaListOptions } from './list.ts';
 export {
   limitSpec, MAX_OPEN_LIMIT, offsetSpec, page, pagedBody, pagedBodySchema, pagedList, pageFieldSchemas, pageOfRows, paginate,

@@ -2,7 +2,7 @@
 // resolution of commodity ids (unknown datasets, countries and commodities are 404s).
 import type { Row } from '../../../engine/json.ts';
 import type { ParamLocation, ParamSpec } from '../../../queries/catalog.ts';
-import { aliased, checkByResolving, defineKind, isoDay, memberState, periodWindow, type Kind } from '../../../queries/kinds/index.ts';
+import { aliased, checkByResolving, defineKind, isoDay, knownId, memberState, periodWindow, type Kind } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from './tables.ts';
 
@@ -23,28 +23,15 @@ export const textFilter = (name: string, description: string, example: string): 
   aliased({ names: [name], describe: () => description, example, maxLength: 200, resolve: (text) => text || null });
 
 /** A dataset id (any case) -> the dataset, or a 404 listing the datasets; null when absent. */
-export function dataset(name: 'dataset' | 'dataset_id', location: ParamLocation = 'query'): Kind<AgrifoodDatasetId | null> {
-  return defineKind({
-    params: {
-      [name]: {
-        in: [location],
-        required: location === 'path' || undefined,
-        description: `Dataset id: ${AGRIFOOD_DATASETS.join(', ')} (any case). Unknown ids are a 404.`,
-        normalize: 'lower',
-        schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['cereals_prices'] },
-      },
-    },
-    resolve: (raw) => {
-      const value = raw[name];
-      if (typeof value !== 'string') return null;
-      const id = value.trim().toLowerCase();
-      if (!(AGRIFOOD_DATASETS as readonly string[]).includes(id)) {
-        throw notFound(`unknown ${name} "${value}"; datasets: ${AGRIFOOD_DATASETS.join(', ')}`);
-      }
-      return id as AgrifoodDatasetId;
-    },
+export const dataset = (name: 'dataset' | 'dataset_id', location: ParamLocation = 'query'): Kind<AgrifoodDatasetId | null> =>
+  knownId({
+    name,
+    ids: AGRIFOOD_DATASETS,
+    in: location,
+    description: `Dataset id: ${AGRIFOOD_DATASETS.join(', ')} (any case). Unknown ids are a 404.`,
+    plural: 'datasets',
+    example: 'cereals_prices',
   });
-}
 
 /** `country`: a member state code or name, or a country of the price data. */
 export const country = memberState({

@@ -5,7 +5,7 @@
 import type { Row } from '../../../engine/json.ts';
 import type { Database } from '../../../engine/database.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { aliased, defineKind, pagedBody, pagedList, paginate, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
+import { aliased, knownId, pagedBody, pagedList, paginate, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { priceProductsOf, productAlias, PRODUCTS, WORLD } from './codes.ts';
@@ -16,7 +16,6 @@ import { MARKET_METRICS } from './tables.ts';
 
 const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
 
-type AgrifoodDataset = (typeof AGRIFOOD_DATASETS)[number];
 
 const MARKET_CHANGES_SQL = `SELECT s.metric, NULL AS dataset, s.country, c.name AS country_name, s.product AS commodity,
     p.name AS commodity_name, CASE WHEN s.metric = 'price' THEN NULL ELSE '${WORLD}' END AS partner,
@@ -65,23 +64,11 @@ const changesInputs = {
     normalize: 'lower',
     schema: { type: 'string', enum: [...MARKET_METRICS] },
   }),
-  dataset: defineKind({
-    params: {
-      dataset: {
-        in: ['query'],
-        description: `Agri-food dataset (${AGRIFOOD_DATASETS.join(', ')}): routes the request to its weekly price LAG changes. Unknown ones are a 404.`,
-        normalize: 'lower',
-        schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['cereals_prices'] },
-      },
-    },
-    resolve: (raw): AgrifoodDataset | null => {
-      if (raw.dataset === undefined) return null;
-      const dataset = String(raw.dataset).trim();
-      if (!(AGRIFOOD_DATASETS as readonly string[]).includes(dataset)) {
-        throw notFound(`unknown dataset "${dataset}"; datasets: ${AGRIFOOD_DATASETS.join(', ')}`);
-      }
-      return dataset as AgrifoodDataset;
-    },
+  dataset: knownId({
+    name: 'dataset',
+    ids: AGRIFOOD_DATASETS,
+    description: `Agri-food dataset (${AGRIFOOD_DATASETS.join(', ')}): routes the request to its weekly price LAG changes. Unknown ones are a 404.`,
+    plural: 'datasets',
   }),
   page: pagedList(),
 };
