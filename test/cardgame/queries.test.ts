@@ -112,7 +112,7 @@ describe('getCardsByClass', () => {
     for (const form of forms) {
       for (const path of [`/api/cardgame/getCardsByClass?class=${enc(form)}`, `/api/cardgame/getCardsByClass/${enc(form)}`]) {
         const body = await ok(path);
-        assert.deepEqual(body.query, { class: form, card_class: 'SHAMAN', collectible: null, limit: 200 }, path);
+        assert.deepEqual(body.query, { class: form, card_class: 'SHAMAN', collectible: null, limit: 200, offset: 0 }, path);
         // SHAMAN = 101, 102, 103 and the multi-class 105.
         assert.deepEqual(dbfIds(body.items), [101, 102, 103, 105], path);
         assert.equal(body.count, 4);
@@ -171,6 +171,31 @@ describe('getCardsByClass', () => {
     const collectible = await ok('/api/cardgame/getCardsByClass/WARRIOR?collectible=true&limit=2000');
     assert.equal(collectible.total, 103);
     assert.deepEqual(dbfIds(collectible.items).slice(0, 3), [1001, 1003, 1005]);
+  });
+
+  test('offset: pages of the 205 warriors in dbf_id order join up to the whole class; past the end is an empty page', async () => {
+    // Warriors are dbf 1001..1205 (fixture): pages of 80 at offsets 0, 80, 160 hold 80, 80 and 45 cards.
+    const pages = [];
+    for (const offset of [0, 80, 160]) {
+      const body = await ok(`/api/cardgame/getCardsByClass?class=Warrior&limit=80&offset=${offset}`);
+      assert.equal(body.query.offset, offset);
+      assert.equal(body.query.limit, 80);
+      assert.equal(body.total, 205);
+      pages.push(dbfIds(body.items));
+    }
+    assert.deepEqual(pages.map((ids) => ids.length), [80, 80, 45]);
+    assert.deepEqual(pages.flat(), Array.from({ length: 205 }, (_, i) => 1001 + i));
+    const pathForm = await ok('/api/cardgame/getCardsByClass/WARRIOR?collectible=true&limit=2&offset=1');
+    assert.deepEqual(dbfIds(pathForm.items), [1003, 1005]);
+    const past = await ok('/api/cardgame/getCardsByClass/WARRIOR?offset=205');
+    assert.equal(past.count, 0);
+    assert.equal(past.total, 205);
+    assert.deepEqual(past.items, []);
+    for (const bad of ['-1', 'abc', '1.5']) {
+      const response = await app.get(`/api/cardgame/getCardsByClass/WARRIOR?offset=${bad}`);
+      assert.equal(response.status, 400, bad);
+      assert.equal(response.body.error.param, 'offset', bad);
+    }
   });
 
   test('CSV: English fields with the Bulgarian name and text, null as empty', async () => {

@@ -58,6 +58,24 @@ describe('the real English card file', { skip }, () => {
     assert.ok(shaman.body.total >= 541);
   });
 
+  test('the 2,010 NEUTRAL cards are listed whole in pages (limit 2000 and offset; then pages of 500)', async () => {
+    const expected = source.filter((card) => inClass(card, 'NEUTRAL')).map((card) => card.dbfId).sort((a, b) => a - b);
+    assert.equal(source.filter((card) => card.cardClass === 'NEUTRAL').length, 2010, 'PROVENANCE.md figure');
+    assert.ok(expected.length > 2000, 'NEUTRAL is larger than one page');
+    for (const limit of [2000, 500]) {
+      const listed: number[] = [];
+      for (let offset = 0; ; offset += limit) {
+        const response = await app.get(`/api/cardgame/getCardsByClass/NEUTRAL?limit=${limit}&offset=${offset}`);
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+        assert.equal(response.body.total, expected.length);
+        assert.equal(response.body.query.offset, offset);
+        listed.push(...response.body.items.map((item: any) => item.en.dbf_id));
+        if (response.body.count < limit) break;
+      }
+      assert.deepEqual(listed, expected, `pages of ${limit}`);
+    }
+  });
+
   test('the cards without cardClass: NEUTRAL card_class, found under each listed class, not under NEUTRAL', async () => {
     const multi = source.filter((card) => card.cardClass === undefined);
     const neutral = await app.get('/api/cardgame/getCardsByClass/NEUTRAL?limit=2000');

@@ -19,10 +19,10 @@ const nameSpec = (description: string, where: ParamSpec['in']): ParamSpec => ({
 });
 
 /** English cards matching the filters, each with its Bulgarian card (or null), by dbf_id. */
-async function cardPairs(db: Database, where: string, bindings: SqlParams, limit?: number): Promise<Row[]> {
+async function cardPairs(db: Database, where: string, bindings: SqlParams, page?: { limit: number; offset: number }): Promise<Row[]> {
   const english = await db.all(
-    `SELECT ${CARD_SELECT} FROM cardgame_cards WHERE lang = 'en' AND ${where} ORDER BY dbf_id${limit === undefined ? '' : ' LIMIT $limit'}`,
-    limit === undefined ? bindings : { ...bindings, limit },
+    `SELECT ${CARD_SELECT} FROM cardgame_cards WHERE lang = 'en' AND ${where} ORDER BY dbf_id${page === undefined ? '' : ' LIMIT $limit OFFSET $offset'}`,
+    page === undefined ? bindings : { ...bindings, limit: page.limit, offset: page.offset },
   );
   if (english.length === 0) return [];
   const bulgarian = await db.all(
@@ -127,7 +127,12 @@ export const getTranslatedCardInBG = defineRoute<{ name: string }>({
 });
 
 const byClassInputs = {
-  cards: page({ default: CLASS_LIMIT_DEFAULT, maximum: CLASS_LIMIT_MAX, description: `Cards to return (default ${CLASS_LIMIT_DEFAULT}, at most ${CLASS_LIMIT_MAX}).` }),
+  cards: page({
+    default: CLASS_LIMIT_DEFAULT,
+    maximum: CLASS_LIMIT_MAX,
+    offset: true,
+    description: `Cards to return (default ${CLASS_LIMIT_DEFAULT}, at most ${CLASS_LIMIT_MAX}); with offset, a class of any size is listed whole page by page.`,
+  }),
 };
 
 type ByClassParams = { class?: string; card_class?: string; collectible?: boolean } & Resolved<typeof byClassInputs>;
@@ -160,7 +165,9 @@ export const getCardsByClass = defineRoute<ByClassParams>({
   summary: 'The cards of a class, English with Bulgarian',
   description:
     'Cards whose class is the given one (SHAMAN, Shaman, Шаман, Demon Hunter all work); multi-class cards count in each ' +
-    'of their classes. Ordered by dbf_id; bg is null for a card without a Bulgarian translation.',
+    'of their classes. Ordered by dbf_id; bg is null for a card without a Bulgarian translation. Paged by limit and offset ' +
+    '(offset counts cards in dbf_id order; total is the count before paging, so the pages of offset 0, limit, 2 x limit, ... ' +
+    'list the class whole; an offset at or past total gives an empty page).',
   paid: true,
   params: {
     class: { in: ['query'], description: 'Class: English enum or name in any case, or the Bulgarian word.', schema: { type: 'string', minLength: 1, maxLength: 40, examples: ['Shaman'] } },
@@ -179,14 +186,15 @@ export const getCardsByClass = defineRoute<ByClassParams>({
     const cardClass = resolveCardClass(given, present);
     if (!cardClass) throw invalidParameter(param, `unknown class "${given}" (known: ${knownClassNames(present).join(', ')})`);
     const limit = params.cards.limit ?? CLASS_LIMIT_DEFAULT;
+    const { offset } = params.cards;
     const where = `dbf_id IN (SELECT dbf_id FROM cardgame_class_members WHERE class = $class)
       AND ($collectible IS NULL OR collectible = CAST($collectible AS BOOLEAN))`;
     const bindings = { class: cardClass, collectible: params.collectible === undefined ? null : String(params.collectible) };
     const [{ total }] = (await db.all(`SELECT count(*) AS total FROM cardgame_cards WHERE lang = 'en' AND ${where}`, bindings)) as [{ total: number }];
-    const items = await cardPairs(db, where, bindings, limit);
+    const items = offset >= total ? [] : await cardPairs(db, where, bindings, { limit, offset });
     return {
       endpoint: 'getCardsByClass',
-      query: { class: given, card_class: cardClass, collectible: params.collectible ?? null, limit },
+      query: { class: given, card_class: cardClass, collectible: params.collectible ?? null, limit, offset },
       total,
       count: items.length,
       items,

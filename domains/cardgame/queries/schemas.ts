@@ -52,8 +52,9 @@ export const byClassResponse = object({
     card_class: { ...text, description: 'the class enum it resolved to' },
     collectible: nullable({ type: 'boolean' }),
     limit: integer,
+    offset: { ...integer, description: 'cards skipped before this page (dbf_id order)' },
   }),
-  total: { ...integer, description: 'cards of the class (and collectible filter) before the limit' },
+  total: { ...integer, description: 'cards of the class (and collectible filter) before limit and offset' },
   count: integer,
   items: listOf(pairSchema),
 });
