@@ -1,10 +1,12 @@
 // What a paid route asks for, built from the catalog and the payment settings: the x402 route
 // table the resource server enforces (one entry per path form: an `exact` USDC option per network,
-// the catalog's summary, and a Bazaar discovery extension from the parameter and response schemas),
+// the catalog's summary, a Bazaar discovery extension from the parameter and response schemas, and
+// the payment-identifier extension (optional) that makes paid retries safe),
 // and the same requirements in wire form for discovery documents, so the two cannot drift.
 import type { RouteConfig, RoutesConfig } from '@x402/core/server';
 import type { PaymentRequirements } from '@x402/core/types';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
 import { koaPath } from '../router.ts';
 import type { PaymentSettings } from './config.ts';
@@ -83,7 +85,8 @@ export function paymentRouteConfig(route: Route, path: string, settings: Payment
     mimeType: 'application/json',
     serviceName: SERVICE_NAME,
     tags: [route.tag],
-    extensions: discoveryExtension(route, path),
+    // Bazaar discovery, and safe paid retries: a client may send a payment identifier (optional).
+    extensions: { ...discoveryExtension(route, path), [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) },
   };
 }
 

@@ -3,6 +3,7 @@
 // the facilitator. In development without them payments are "not configured": loopback is served
 // and every other client of a paid route gets 503.
 import { isIPv4, isIPv6 } from 'node:net';
+import { dirname, join } from 'node:path';
 
 export interface PaymentAsset {
   /** Token contract address. */
@@ -43,6 +44,8 @@ export interface PaymentSettings {
   proxyHops: number;
   /** The revenue ledger file (JSON lines). */
   ledgerPath: string;
+  /** Settled answers kept for safe retries (payment-identifier): file, bound in bytes, bound in age. */
+  paidAnswers: { path: string; maxBytes: number; maxAgeSeconds: number };
 }
 
 /** USD 0.01 in USDC's 6-decimal units: the one price of every paid route. */
@@ -201,6 +204,7 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
   if (payToRaw && !ADDRESS.test(payToRaw)) throw new PaymentConfigError(`X402_PAY_TO must be a 0x-prefixed 20-byte hex address (got "${payToRaw}")`);
   const assets = readAssets(env);
   const hops = proxyHops(env);
+  const ledgerPath = env.REVENUE_LEDGER?.trim() || 'data/revenue/ledger.jsonl';
   return {
     production,
     payTo: payToRaw,
@@ -219,6 +223,12 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
     allowlist: readAllowlist(env),
     trustProxy: hops > 0,
     proxyHops: hops,
-    ledgerPath: env.REVENUE_LEDGER?.trim() || 'data/revenue/ledger.jsonl',
+    ledgerPath,
+    paidAnswers: {
+      // Beside the revenue ledger unless PAID_ANSWERS_PATH says otherwise.
+      path: env.PAID_ANSWERS_PATH?.trim() || join(dirname(ledgerPath), 'paid-answers.jsonl'),
+      maxBytes: positiveInteger(env, 'PAID_ANSWERS_MAX_BYTES', 64 * 1024 * 1024),
+      maxAgeSeconds: positiveInteger(env, 'PAID_ANSWERS_MAX_AGE_SECONDS', 24 * 60 * 60),
+    },
   };
 }

@@ -1,8 +1,10 @@
 // Payments for the app: the x402 resource server over the catalog, its startup check against the
-// facilitator, and the middleware the router runs on paid routes.
+// facilitator, and the middleware the router runs on paid routes (with the revenue ledger and the
+// store of settled answers for safe retries beside it).
 import { x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
+import { paymentIdentifierResourceServerExtension } from '@x402/extensions/payment-identifier';
 import type Koa from 'koa';
 import type { Route } from '../../queries/catalog.ts';
 import { paymentRoutesConfig } from './challenge.ts';
@@ -11,6 +13,7 @@ import { exemption } from './exemption.ts';
 import { createFacilitatorClient } from './facilitatorClient.ts';
 import { RevenueLedger } from './ledger.ts';
 import { paymentMiddleware } from './middleware.ts';
+import { PaidAnswerStore } from './paidAnswers.ts';
 
 export interface PaymentsOptions {
   routes: readonly Route[];
@@ -47,6 +50,7 @@ export function createPayments(options: PaymentsOptions): Payments {
     const resourceServer = new x402ResourceServer(facilitator);
     for (const network of settings.networks) resourceServer.register(network as `${string}:${string}`, new ExactEvmScheme());
     resourceServer.registerExtension(bazaarResourceServerExtension);
+    resourceServer.registerExtension(paymentIdentifierResourceServerExtension);
     server = new x402HTTPResourceServer(resourceServer, paymentRoutesConfig(options.routes, settings));
   }
   return {
@@ -56,6 +60,7 @@ export function createPayments(options: PaymentsOptions): Payments {
       isExempt: exemption(settings),
       baseUrl: options.baseUrl,
       ledger: server ? new RevenueLedger(settings.ledgerPath) : null,
+      answers: server ? new PaidAnswerStore({ ...settings.paidAnswers, now: options.now, log }) : null,
       now: options.now ?? (() => new Date()),
       log,
     }),

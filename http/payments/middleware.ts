@@ -2,18 +2,26 @@
 // handler: challenge (402), verify through the facilitator, run the handler, settle only a 2xx
 // answer, record it in the ledger. The paid body is held (Koa sends after this returns) until the
 // settlement succeeded; otherwise it is replaced by an error and nothing is charged.
+// Safe retries (x402 `payment-identifier` extension): a settled answer bought with a payment
+// identifier is kept (paidAnswers.ts); a later request with that identifier, for the same request
+// and paid by the same payer on the same terms (its signature checked locally), gets the same
+// status, headers (the original PAYMENT-RESPONSE) and body without a second verify or settle; the
+// same identifier with another request or another payment is a 409 payment_identifier_conflict.
 import { getFacilitatorResponseError, type x402HTTPResourceServer } from '@x402/core/server';
 import type { HTTPRequestContext, HTTPResponseInstructions } from '@x402/core/server';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
+import { extractPaymentIdentifier, isValidPaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import type Koa from 'koa';
 import { createHash } from 'node:crypto';
+import { verifyTypedData, type Hex } from 'viem';
 import type { Route } from '../../queries/catalog.ts';
 import { errorBody, type ErrorBody } from '../errors.ts';
 import { koaPath } from '../router.ts';
 import { koaAdapter } from './adapter.ts';
 import { facilitatorFailureStatus } from './facilitatorClient.ts';
 import type { RevenueLedger } from './ledger.ts';
+import type { PaidAnswer, PaidAnswerStore, PaymentTerms } from './paidAnswers.ts';
 
 export interface PaymentMiddlewareOptions {
   /** null when payments are not configured (development): non-exempt clients get 503. */
@@ -21,6 +29,8 @@ export interface PaymentMiddlewareOptions {
   isExempt: (ctx: Koa.Context) => boolean;
   baseUrl: string;
   ledger: RevenueLedger | null;
+  /** Settled answers kept for retries with a payment identifier; null: identifiers are ignored. */
+  answers?: PaidAnswerStore | null;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
 }
@@ -96,8 +106,104 @@ async function cancel(payment: VerifiedPayment, reason: 'handler_threw' | 'handl
   }
 }
 
+/** Canonical JSON: object keys sorted, so a body's key order does not make another request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * What makes two requests "the same request" for a payment identifier: the method, the path, the
+ * query parameters (sorted by name, repeated values in their order), the negotiated format and the
+ * JSON body (keys sorted). A different parameter spelling (`?year=2024` against `?year=2024&currency=EUR`)
+ * is another request even when the answers would agree.
+ */
+export function requestFingerprint(ctx: Koa.Context): string {
+  const query = [...new URLSearchParams(ctx.querystring).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const body = ctx.state.body === undefined ? null : ctx.state.body;
+  const format = typeof ctx.state.format === 'string' ? ctx.state.format : null;
+  return createHash('sha256').update(canonicalJson([ctx.method, ctx.path, query, format, body])).digest('hex');
+}
+
+/** The terms of a payment payload: its payer and the accepted requirement's network, asset, recipient and amount. */
+function paymentTerms(payload: PaymentPayload): PaymentTerms {
+  return {
+    payer: payerOf(payload).toLowerCase(),
+    network: String(payload.accepted?.network ?? ''),
+    asset: String(payload.accepted?.asset ?? '').toLowerCase(),
+    payTo: String(payload.accepted?.payTo ?? '').toLowerCase(),
+    amount: String(payload.accepted?.amount ?? ''),
+  };
+}
+
+const TRANSFER_WITH_AUTHORIZATION = [
+  { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+] as const;
+
+/**
+ * Whether a retry is paid by the payer who bought the kept answer, on the same terms: the same
+ * payer, network, asset, recipient and amount, an authorization to that recipient for that amount,
+ * and an EIP-3009 signature that recovers to the payer (checked locally: no facilitator call, no
+ * charge). Payloads this cannot check (no EIP-3009 authorization, smart-wallet signatures) do not match.
+ */
+async function samePayment(kept: PaymentTerms, payload: PaymentPayload): Promise<boolean> {
+  const terms = paymentTerms(payload);
+  if ((Object.keys(kept) as Array<keyof PaymentTerms>).some((key) => kept[key] !== terms[key])) return false;
+  const { authorization, signature } = payload.payload as {
+    authorization?: { from?: string; to?: string; value?: string; validAfter?: string; validBefore?: string; nonce?: string };
+    signature?: string;
+  };
+  if (!authorization || typeof signature !== 'string') return false;
+  const { from, to, value, validAfter, validBefore, nonce } = authorization;
+  if (![from, to, value, validAfter, validBefore, nonce].every((field) => typeof field === 'string')) return false;
+  if (to!.toLowerCase() !== kept.payTo || value !== kept.amount) return false;
+  const chainId = /^eip155:([0-9]+)$/.exec(kept.network)?.[1];
+  const extra = (payload.accepted?.extra ?? {}) as { name?: unknown; version?: unknown };
+  if (!chainId || typeof extra.name !== 'string' || typeof extra.version !== 'string') return false;
+  try {
+    return await verifyTypedData({
+      address: from as Hex,
+      domain: { name: extra.name, version: extra.version, chainId: Number(chainId), verifyingContract: payload.accepted.asset as Hex },
+      types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+      primaryType: 'TransferWithAuthorization',
+      message: {
+        from: from as Hex, to: to as Hex, value: BigInt(value!), validAfter: BigInt(validAfter!), validBefore: BigInt(validBefore!), nonce: nonce as Hex,
+      },
+      signature: signature as Hex,
+    });
+  } catch {
+    return false; // malformed numbers, addresses or signature
+  }
+}
+
+/** Headers not kept with an answer: Koa recomputes the length, the connection is per request. */
+const UNKEPT_HEADERS = new Set(['content-length', 'connection', 'date', 'keep-alive', 'transfer-encoding']);
+
+function keptHeaders(ctx: Koa.Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.response.headers)) {
+    if (value === undefined || UNKEPT_HEADERS.has(name.toLowerCase())) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return headers;
+}
+
+function replay(ctx: Koa.Context, answer: PaidAnswer): void {
+  ctx.status = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.body = answer.body;
+}
+
 export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middleware {
   const inFlight = new Set<string>();
+  /** Payment identifiers whose request is being answered right now. */
+  const inFlightIds = new Set<string>();
+  const answers = options.answers ?? null;
   return async (ctx, next) => {
     const route = ctx.state.route as Route;
     if (!route.paid || options.isExempt(ctx)) return next();
@@ -106,13 +212,50 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
       return respond(ctx, 503, errorBody(503, 'payments_not_configured', 'payments are not configured on this server (set X402_PAY_TO and X402_FACILITATOR_URL); only exempt clients are served'));
     }
     const paymentHeader = ctx.get('PAYMENT-SIGNATURE') || undefined;
+    let decoded: PaymentPayload | undefined;
     if (paymentHeader) {
       try {
-        decodePaymentSignatureHeader(paymentHeader);
+        decoded = decodePaymentSignatureHeader(paymentHeader);
       } catch {
         return respond(ctx, 400, errorBody(400, 'invalid_payment', 'PAYMENT-SIGNATURE is not a base64-encoded x402 payment payload', 'PAYMENT-SIGNATURE'));
       }
     }
+    let paymentId: string | null = null;
+    if (decoded && answers) {
+      // The package's id checks, not its validatePaymentIdentifier: that compiles the schema the
+      // client sent (with Ajv) on every request.
+      const info = (decoded.extensions?.[PAYMENT_IDENTIFIER] as { info?: { id?: unknown } } | undefined)?.info;
+      const id = extractPaymentIdentifier(decoded, false);
+      if (info?.id !== undefined && (id === null || !isValidPaymentId(id))) {
+        return respond(ctx, 400, errorBody(400, 'invalid_payment', 'the payment identifier (payment-identifier extension) must be 16 to 128 characters of A-Z, a-z, 0-9, _ and -', 'PAYMENT-SIGNATURE'));
+      }
+      paymentId = id;
+    }
+    if (paymentId === null) return pay(ctx, next, paymentHeader, null);
+    if (inFlightIds.has(paymentId)) {
+      ctx.set('Cache-Control', 'no-store');
+      return respond(ctx, 409, errorBody(409, 'payment_in_progress', 'a request with this payment identifier is being answered right now; retry once it is done'));
+    }
+    inFlightIds.add(paymentId);
+    try {
+      const kept = await answers!.get(paymentId);
+      if (!kept) return await pay(ctx, next, paymentHeader, paymentId);
+      ctx.set('Cache-Control', 'no-store');
+      if (kept.request !== requestFingerprint(ctx)) {
+        return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier already bought the answer to a different request; nothing was charged. Use a new identifier for a new request'));
+      }
+      if (!(await samePayment(kept.payment, decoded!))) {
+        return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier was paid by another payer or on other terms (network, asset, amount or recipient), or the signature does not match; nothing was charged'));
+      }
+      return replay(ctx, kept);
+    } finally {
+      inFlightIds.delete(paymentId);
+    }
+  };
+
+  async function pay(ctx: Koa.Context, next: Koa.Next, paymentHeader: string | undefined, paymentId: string | null): Promise<void> {
+    const route = ctx.state.route as Route;
+    if (!options.server) throw new Error('payments are not configured');
     const context: HTTPRequestContext = {
       adapter: koaAdapter(ctx, options.baseUrl),
       // The catalog's path form, so the route table matches whatever the path parameters hold.
@@ -162,6 +305,8 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
       }
       for (const [name, value] of Object.entries(settlement.headers)) ctx.set(name, value);
       ctx.set('Cache-Control', 'private, no-store');
+      const paidBody = bodyBuffer(ctx.body);
+      if (paymentId !== null) ctx.body = paidBody; // the exact bytes kept for a retry are the bytes sent
       await options.ledger
         ?.append({
           time: options.now().toISOString(),
@@ -174,8 +319,21 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
           transaction: settlement.transaction,
         })
         .catch((error: unknown) => options.log('the revenue ledger could not record a settled payment', error));
+      if (paymentId !== null && answers) {
+        await answers
+          .put({
+            id: paymentId,
+            savedAt: options.now().toISOString(),
+            request: requestFingerprint(ctx),
+            payment: paymentTerms(result.paymentPayload),
+            status: ctx.status,
+            headers: keptHeaders(ctx),
+            body: paidBody,
+          })
+          .catch((error: unknown) => options.log('a settled answer could not be kept for retries', error));
+      }
     } finally {
       inFlight.delete(key);
     }
-  };
+  }
 }
