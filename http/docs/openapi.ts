@@ -142,6 +142,9 @@ function operationObject(operation: Operation, payment: PaymentInfo): Json {
   if (route.paid) {
     object.security = [{ x402: [] }];
     object['x-payment-info'] = paymentInfoExtension(payment);
+  } else {
+    // Free: said explicitly (an empty requirement list), not left to a global default.
+    object.security = [];
   }
   return object;
 }
@@ -152,12 +155,18 @@ function docsOperations(tags: readonly string[]): Array<[string, Json]> {
     for (const path of [free.path, ...(free.aliases ?? [])]) {
       const withCategory = path.includes('{category}');
       const name = path.replace(/[^a-zA-Z0-9]+/g, ' ').trim().replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
+      // `/api` and `/api/` are two operations: the trailing slash is part of the second one's id.
+      const slash = path.length > 1 && path.endsWith('/') && !withCategory ? 'Slash' : '';
       entries.push([
         path,
         {
-          operationId: `docs_${name || 'root'}`,
+          operationId: `docs_${name || 'root'}${slash}`,
           summary: withCategory ? 'HTML documentation of one domain' : free.title,
+          description: withCategory
+            ? 'The HTML documentation of one domain (its endpoints, parameters and examples); `/docs/{category}` without the slash redirects here. Free.'
+            : `${free.title}. Free, generated from the route catalog; sent with an ETag (304 on If-None-Match).`,
           tags: [DOCS_TAG],
+          security: [],
           parameters: withCategory
             ? [{ name: 'category', in: 'path', required: true, description: 'The domain tag.', schema: { type: 'string', enum: [...tags] } }]
             : [],

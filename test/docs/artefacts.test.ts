@@ -125,7 +125,7 @@ describe('/openapi.json', () => {
     }
   });
 
-  test('paid operations declare x402 security, a 402 and x-payment-info; free operations declare none', () => {
+  test('paid operations declare x402 security, a 402 and x-payment-info; free operations declare an empty security list', () => {
     assert.deepEqual(doc.components.securitySchemes.x402, { ...doc.components.securitySchemes.x402, type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE' });
     let paid = 0;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
@@ -146,7 +146,7 @@ describe('/openapi.json', () => {
             'eip155:42161 0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
           ]);
         } else {
-          assert.equal(op.security, undefined, `${path} is free and must declare no security`);
+          assert.deepEqual(op.security, [], `${path} is free: an explicit empty security list (issue 19)`);
           assert.equal(op['x-payment-info'], undefined);
           assert.equal(op.responses['402'], undefined);
         }
