@@ -4,8 +4,10 @@ import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { isoToday } from '../queries/shared/window.ts';
-import { errorHandler, emptyResponseHandler } from './errors.ts';
-import type { ResponseCache } from './cache.ts';
+import { errorBody, errorHandler, emptyResponseHandler } from './errors.ts';
+import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
+import { answerPreflight, setCorsHeaders } from './cors.ts';
+import { pathPattern } from './dispatch.ts';
 import { buildRouter } from './router.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 
@@ -20,7 +22,10 @@ export interface AppOptions {
   logError?: (error: unknown) => void;
   /** The free docs' base address and payment facts; default: BASE_URL and the payment settings of the environment. */
   docs?: Partial<DocsOptions>;
-  /** The answer cache; default a fresh ResponseCache (the benchmark passes a zero-size one to time misses). */
+  /**
+   * The answer cache; default a fresh ResponseCache bounded by ANSWER_CACHE_MB (the benchmark passes a
+   * zero-size one to time misses). Its size and hit rate are reported on /healthz.
+   */
   cache?: ResponseCache;
 }
 
@@ -35,10 +40,19 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
+  const cache = options.cache ?? new ResponseCache({ maxBytes: cacheBytesFromEnv() });
   app.use(async (ctx, next) => {
     if (ctx.path !== '/healthz') return next();
-    ctx.body = { status: 'ok', import_date: importDate };
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      ctx.status = 405;
+      ctx.body = errorBody(405, 'method_not_allowed', `${ctx.method} is not allowed on /healthz; allowed: GET, HEAD`);
+      return;
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok', import_date: importDate, cache: cache.stats() };
   });
+  app.use(dataRouteHeaders(options.routes));
   // The environment's defaults only when the caller did not give both (they read BASE_URL and the payment settings).
   const given = options.docs;
   const docsBase = given?.baseUrl !== undefined && given.payment !== undefined ? { baseUrl: given.baseUrl, payment: given.payment } : docsDefaults();
@@ -48,9 +62,36 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     routes: options.routes,
     today: () => isoToday(now(), timeZone),
     beforeHandler: options.beforeHandler,
-    cache: options.cache,
+    cache,
   });
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/**
+ * The headers every answer of a data route carries, whatever its status: CORS (any origin; OPTIONS is
+ * answered here, preflight or not), `Vary: Accept` where the format is negotiated (list routes), and
+ * `Cache-Control: private, no-store` on paid routes (a paid answer, or its 402, is one client's).
+ */
+function dataRouteHeaders(routes: readonly Route[]): Koa.Middleware {
+  const forms = routes.flatMap((route) => route.paths.map((path) => ({ route, pattern: pathPattern(path) })));
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith('/api/')) return next();
+    const matching = forms.filter((form) => form.pattern.test(ctx.path)).map((form) => form.route);
+    if (matching.length === 0) return next();
+    if (ctx.method === 'OPTIONS') {
+      const methods = new Set(matching.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])));
+      return answerPreflight(ctx, [...methods]);
+    }
+    setCorsHeaders(ctx);
+    const route = matching.find((candidate) => candidate.method === ctx.method || (ctx.method === 'HEAD' && candidate.method === 'GET')) ?? matching[0]!;
+    if (route.listRows) ctx.vary('Accept');
+    try {
+      await next();
+    } finally {
+      // After the payment check, which sets its own Cache-Control on 402s and receipts.
+      if (route.paid) ctx.set('Cache-Control', 'private, no-store');
+    }
+  };
 }

@@ -1,5 +1,6 @@
 // The run contract's environment variables (see README "Configuration").
 import path from 'node:path';
+import { cacheBytesFromEnv } from './cache.ts';
 import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
 
 export interface ServerConfig {
@@ -10,9 +11,11 @@ export interface ServerConfig {
   sampleDir: string;
   nodeEnv: string;
   payments: PaymentSettings;
+  /** ANSWER_CACHE_MB in bytes: the bound of the answer cache (0: off). */
+  answerCacheBytes: number;
 }
 
-/** Throws PaymentConfigError (a clear message naming the variable) for bad payment settings. */
+/** Throws PaymentConfigError (a clear message naming the variable) for bad payment or cache settings. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${env.PORT})`);
@@ -25,5 +28,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sampleDir: path.resolve(env.SAMPLE_DIR ?? 'data/sample'),
     nodeEnv: env.NODE_ENV ?? 'development',
     payments: readPaymentSettings(env),
+    answerCacheBytes: cacheBytesFromEnv(env),
   };
 }

@@ -8,7 +8,7 @@ import { QueryTimeoutError, type Database } from '../engine/database.ts';
 import { DEFAULT_BODY_MAX_BYTES, pathParamNames, type ResponseBody, type Route } from '../queries/catalog.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
 import { buildBodyValidator, type BodyValidator } from './body.ts';
-import { ResponseCache } from './cache.ts';
+import { ResponseCache, toCached, type CachedAnswer } from './cache.ts';
 import { errorBody, type ErrorBody } from './errors.ts';
 import { chooseFormat, encodeBody, type EncodedBody, type OutputFormat } from './formats.ts';
 import { buildValidator, type ParamValidator, type RawQuery } from './validate.ts';
@@ -162,13 +162,24 @@ export class Dispatcher {
     return { endpoint, params, body, format };
   }
 
-  /** The handler's answer; answers to parameters alone are cached, answers to a body are computed each time. */
+  /** The handler's answer, computed (the cache keeps encoded bytes only: see answerEncoded). */
   async answer(prepared: Pick<Prepared, 'params' | 'body'> & { endpoint: Pick<Endpoint, 'route'> }): Promise<ResponseBody> {
     const { route } = prepared.endpoint;
     const { db } = this.options;
     const today = this.options.today();
     if (prepared.body) return route.handle(prepared.params, { db, today, body: prepared.body });
-    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, today), () => route.handle(prepared.params, { db, today }));
+    return route.handle(prepared.params, { db, today });
+  }
+
+  /**
+   * The encoded answer in the prepared format: answers to parameters alone come from the byte-bounded
+   * answer cache (keyed by route, parameters, today and format), answers to a body are computed each time.
+   */
+  async answerEncoded(prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> }): Promise<CachedAnswer> {
+    const { route } = prepared.endpoint;
+    const encode = async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format));
+    if (prepared.body) return encode();
+    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode);
   }
 
   /**

@@ -36,8 +36,9 @@ export function errorHandler(log: (error: unknown) => void): Koa.Middleware {
 }
 
 /**
- * Answers nothing else gave a body: a JSON 404 for unknown paths, and a JSON 405/501 for a
- * method the path does not take (the router has already set the Allow header).
+ * Answers nothing else gave a body: a JSON 404 for unknown paths, and a JSON 405 for a method the
+ * path does not take (the router has already set the Allow header; its 501 for a method no route
+ * implements becomes a 405 too).
  */
 export const emptyResponseHandler: Koa.Middleware = async (ctx, next) => {
   await next();
@@ -46,8 +47,9 @@ export const emptyResponseHandler: Koa.Middleware = async (ctx, next) => {
     ctx.body = errorBody(404, 'not_found', `no such path: ${ctx.path}`);
     ctx.status = 404;
   } else if (ctx.status === 405 || ctx.status === 501) {
-    const status = ctx.status;
-    ctx.body = errorBody(status, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}`);
-    ctx.status = status;
+    // A method no route implements (TRACE, PROPFIND, ...) is a 405 like any other: the path exists,
+    // the method is not allowed on it (the router answers 501 for those).
+    ctx.body = errorBody(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}`);
+    ctx.status = 405;
   }
 };

@@ -37,21 +37,6 @@ export function chooseFormat(route: Route, explicit: unknown, preferred: () => O
   return preferred();
 }
 
-/**
- * JSON text per answer object: a cached answer is the same object on every hit, so it is encoded
- * once, not on every request (bench: encoding was the largest cost of a cache hit after routing).
- */
-const jsonTexts = new WeakMap<ResponseBody, string>();
-
-function jsonText(body: ResponseBody): string {
-  let text = jsonTexts.get(body);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    jsonTexts.set(body, text);
-  }
-  return text;
-}
-
 /** An encoded answer: its content type, bytes (text for JSON and CSV) and a CSV's Content-Disposition. */
 export interface EncodedBody {
   type: string;
@@ -62,7 +47,7 @@ export interface EncodedBody {
 export function encodeBody(route: Route, body: ResponseBody, format: OutputFormat): EncodedBody {
   if (format === 'json' || !route.listRows) {
     // The bytes Koa would write for the object (JSON.stringify, application/json; charset=utf-8).
-    return { type: 'application/json; charset=utf-8', body: jsonText(body) };
+    return { type: 'application/json; charset=utf-8', body: JSON.stringify(body) };
   }
   const rows = route.listRows(body);
   if (format === 'csv') {
@@ -72,7 +57,11 @@ export function encodeBody(route: Route, body: ResponseBody, format: OutputForma
 }
 
 export function writeBody(ctx: Koa.Context, route: Route, body: ResponseBody, format: OutputFormat): void {
-  const encoded = encodeBody(route, body, format);
+  writeEncoded(ctx, encodeBody(route, body, format));
+}
+
+/** Sends an encoded answer (the cache's bytes as they are). */
+export function writeEncoded(ctx: Koa.Context, encoded: EncodedBody): void {
   ctx.type = encoded.type;
   if (encoded.disposition) ctx.set('Content-Disposition', encoded.disposition);
   ctx.body = encoded.body;

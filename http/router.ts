@@ -8,7 +8,7 @@ import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
 import type { ResponseCache } from './cache.ts';
 import { Dispatcher } from './dispatch.ts';
-import { negotiateFormat, writeBody } from './formats.ts';
+import { negotiateFormat, writeEncoded } from './formats.ts';
 import { readJsonBody } from './body.ts';
 import type { RawQuery } from './validate.ts';
 
@@ -55,8 +55,10 @@ export function buildRouter(options: RouterOptions): Router {
       await next();
     };
     const answer: Koa.Middleware = async (ctx) => {
-      const body = await dispatcher.answer({ endpoint, params: ctx.state.params as Record<string, unknown>, body: ctx.state.body as Record<string, unknown> | undefined });
-      writeBody(ctx, route, body, ctx.state.format);
+      const encoded = await dispatcher.answerEncoded({
+        endpoint, params: ctx.state.params as Record<string, unknown>, body: ctx.state.body as Record<string, unknown> | undefined, format: ctx.state.format,
+      });
+      writeEncoded(ctx, encoded);
     };
     const method = route.method === 'GET' ? 'get' : 'post';
     router[method](route.id + ':' + path, koaPath(path), prepare, ...(options.beforeHandler ?? []), answer);
