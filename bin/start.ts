@@ -1,10 +1,12 @@
-// `npm start`: build the snapshot from the sample data when it is missing, then serve.
+// `npm start`: build the snapshot from the sample data when it is missing, then serve. The samples are
+// invented data: they go only into an empty DATA_DIR (or one holding only samples), or anywhere with
+// `npm start -- --sample` / SAMPLE=1 (ingest/bootstrap.ts).
 import { readConfig, type ServerConfig } from '../http/config.ts';
 import { PaymentConfigError } from '../http/payments/config.ts';
 import { startServer } from '../http/server.ts';
 import { DOMAINS } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
-import { ensureSnapshot } from '../ingest/bootstrap.ts';
+import { ensureSnapshot, sampleRequested } from '../ingest/bootstrap.ts';
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
 function refuseToStart(error: unknown): never {
@@ -19,7 +21,7 @@ try {
 } catch (error) {
   refuseToStart(error);
 }
-await ensureSnapshot({ dataDir: config.dataDir, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), log: (line: string) => console.log(line) });
+await ensureSnapshot({ dataDir: config.dataDir, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), sample: sampleRequested(), log: (line: string) => console.log(line) });
 const { server, db } = await startServer(config, {
   log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
 }).catch(refuseToStart);

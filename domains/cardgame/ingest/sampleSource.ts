@@ -1,5 +1,6 @@
 // Card data on a fresh clone: the project's own English and Bulgarian sample sets.
 import { join } from 'node:path';
+import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
 import { SAMPLE_FILES, generateCardgameSample } from './sample.ts';
 import { CARD_TABLE, ingestCardSets } from './snapshot.ts';
@@ -16,7 +17,7 @@ export const cardgameSampleSource: SampleSource = {
       ['en', [join(sampleDir, SAMPLE_FILES.en)]],
       ['bg', [join(sampleDir, SAMPLE_FILES.bg)]],
     ] as const);
-    const { imported } = await ingestCardSets(sets, { dataDir });
+    const { imported } = await ingestCardSets(sets, { dataDir, sourceUrl: sampleSourceUrl('cardgame') });
     return { files: imported.length, rows: imported.reduce((sum, record) => sum + record.rowCount, 0) };
   },
 };

@@ -2,6 +2,7 @@
 // vintage, oldest first) and the generated WDI bulk CSVs, ingested like real ones.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
 import { ingestWorldBankFiles } from '../../../ingest/worldbank/snapshot.ts';
 import { worldBankIndicatorsInSnapshot } from '../../../ingest/worldbank/load.ts';
@@ -30,10 +31,10 @@ export const countrySampleSource: SampleSource = {
     for (const vintage of (await readdir(oecdDir)).filter((name) => /^\d{4}-\d{2}$/.test(name)).sort()) {
       for (const file of await oecdSourceFiles(join(oecdDir, vintage))) vintageOfFile.set(file, vintage);
     }
-    const oecd = await ingestOecdFiles([...vintageOfFile.keys()], { dataDir, vintageOf: (file) => vintageOfFile.get(file) });
+    const oecd = await ingestOecdFiles([...vintageOfFile.keys()], { dataDir, vintageOf: (file) => vintageOfFile.get(file), sourceUrl: sampleSourceUrl('country') });
     files += oecd.imported.length;
     rows += oecd.imported.reduce((sum, record) => sum + record.rowCount, 0);
-    const { imported } = await ingestWorldBankFiles({ dataDir, path: join(sampleDir, 'worldbank'), log });
+    const { imported } = await ingestWorldBankFiles({ dataDir, path: join(sampleDir, 'worldbank'), log, sourceUrl: sampleSourceUrl('country') });
     files += imported.length;
     rows += imported.reduce((sum, record) => sum + record.rowCount, 0);
     return { files, rows };

@@ -6,6 +6,7 @@ import { ingestEurostatFiles } from '../../../ingest/eurostat/snapshot.ts';
 import { worldBankIndicatorsInSnapshot } from '../../../ingest/worldbank/load.ts';
 import { ingestWorldBankFiles } from '../../../ingest/worldbank/snapshot.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
+import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { etsSourceFiles } from './etsCommand.ts';
 import { ETS_EMISSIONS, ingestEtsFiles } from './etsSnapshot.ts';
 import { generateEtsSample, generateEurostatEnergySample, generateWorldBankEnergySample } from './sample.ts';
@@ -17,7 +18,7 @@ export const energyEurostatSampleSource: SampleSource = {
   isLoaded: async (dataDir) => (await eurostatDatasetsInSnapshot(dataDir)).includes('nrg_bal_s'),
   generate: (sampleDir, options) => generateEurostatEnergySample(sampleDir, { scale: options?.scale }),
   async ingest({ dataDir, sampleDir, log }) {
-    return count((await ingestEurostatFiles({ dataDir, path: sampleDir, log })).imported);
+    return count((await ingestEurostatFiles({ dataDir, path: sampleDir, log, sourceUrl: sampleSourceUrl('energy-eurostat') })).imported);
   },
 };
 
@@ -26,7 +27,7 @@ export const energyWorldBankSampleSource: SampleSource = {
   isLoaded: async (dataDir) => (await worldBankIndicatorsInSnapshot(dataDir)).includes('EG.IMP.CONS.ZS'),
   generate: (sampleDir) => generateWorldBankEnergySample(sampleDir),
   async ingest({ dataDir, sampleDir, log }) {
-    return count((await ingestWorldBankFiles({ dataDir, path: sampleDir, log })).imported);
+    return count((await ingestWorldBankFiles({ dataDir, path: sampleDir, log, sourceUrl: sampleSourceUrl('energy-worldbank') })).imported);
   },
 };
 
@@ -35,6 +36,6 @@ export const etsSampleSource: SampleSource = {
   isLoaded: (dataDir) => fileExists(join(dataDir, `${ETS_EMISSIONS}.parquet`)),
   generate: (sampleDir, options) => generateEtsSample(sampleDir, { scale: options?.scale }),
   async ingest({ dataDir, sampleDir }) {
-    return count((await ingestEtsFiles(await etsSourceFiles(sampleDir), { dataDir })).imported);
+    return count((await ingestEtsFiles(await etsSourceFiles(sampleDir), { dataDir, sourceUrl: sampleSourceUrl('ets') })).imported);
   },
 };

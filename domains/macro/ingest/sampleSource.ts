@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { eurostatDatasetsInSnapshot } from '../../../ingest/eurostat/load.ts';
 import { ingestEurostatFiles } from '../../../ingest/eurostat/snapshot.ts';
+import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { generateEcbSample, generateEurofxrefSample, generateFredSample, generateHicpSample } from './sample.ts';
@@ -20,7 +21,7 @@ export const ecbSampleSource: SampleSource = {
   isLoaded: (dataDir) => fileExists(join(dataDir, `${ECB_DATASET}.parquet`)),
   generate: (sampleDir, options) => generateEcbSample(sampleDir, { scale: options?.scale }),
   async ingest({ dataDir, sampleDir }) {
-    return counted(await ingestEcbFiles(await sourceFiles(sampleDir, ['.csv']), { dataDir }), ECB_DATASET);
+    return counted(await ingestEcbFiles(await sourceFiles(sampleDir, ['.csv']), { dataDir, sourceUrl: sampleSourceUrl('ecb') }), ECB_DATASET);
   },
 };
 
@@ -29,7 +30,7 @@ export const eurofxrefSampleSource: SampleSource = {
   isLoaded: (dataDir) => fileExists(join(dataDir, `${EUROFXREF_DATASET}.parquet`)),
   generate: (sampleDir, options) => generateEurofxrefSample(sampleDir, { scale: options?.scale }),
   async ingest({ dataDir, sampleDir }) {
-    return counted(await ingestEurofxrefFiles(await sourceFiles(sampleDir, ['.csv', '.zip']), { dataDir }), EUROFXREF_DATASET);
+    return counted(await ingestEurofxrefFiles(await sourceFiles(sampleDir, ['.csv', '.zip']), { dataDir, sourceUrl: sampleSourceUrl('eurofxref') }), EUROFXREF_DATASET);
   },
 };
 
@@ -38,7 +39,7 @@ export const fredSampleSource: SampleSource = {
   isLoaded: (dataDir) => fileExists(join(dataDir, `${FRED_DATASET}.parquet`)),
   generate: (sampleDir, options) => generateFredSample(sampleDir, { scale: options?.scale }),
   async ingest({ dataDir, sampleDir }) {
-    return counted(await ingestFredFiles(await sourceFiles(sampleDir, ['.csv', '.json']), { dataDir, license: 'APPROVED' }), FRED_DATASET);
+    return counted(await ingestFredFiles(await sourceFiles(sampleDir, ['.csv', '.json']), { dataDir, license: 'APPROVED', sourceUrl: sampleSourceUrl('fred') }), FRED_DATASET);
   },
 };
 
@@ -47,7 +48,7 @@ export const hicpSampleSource: SampleSource = {
   isLoaded: async (dataDir) => (await eurostatDatasetsInSnapshot(dataDir)).includes('prc_hicp_manr'),
   generate: (sampleDir) => generateHicpSample(sampleDir),
   async ingest({ dataDir, sampleDir, log }) {
-    const result = await ingestEurostatFiles({ dataDir, path: sampleDir, log });
+    const result = await ingestEurostatFiles({ dataDir, path: sampleDir, log, sourceUrl: sampleSourceUrl('hicp') });
     return { files: result.imported.length, rows: result.imported.reduce((sum, r) => sum + r.rowCount, 0) };
   },
 };

@@ -1,5 +1,6 @@
 // PTP on a fresh clone: the generated per-accident files, ingested like real ones.
 import { join } from 'node:path';
+import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
 import { ptpSourceFiles } from './command.ts';
 import { generatePtpSample } from './sample.ts';
@@ -12,7 +13,7 @@ export const ptpSampleSource: SampleSource = {
     await generatePtpSample(sampleDir, { scale: options?.scale });
   },
   async ingest({ dataDir, sampleDir }) {
-    const { imported } = await ingestPtpFiles(await ptpSourceFiles(sampleDir), { dataDir });
+    const { imported } = await ingestPtpFiles(await ptpSourceFiles(sampleDir), { dataDir, sourceUrl: sampleSourceUrl('ptp') });
     return { files: imported.length, rows: imported.reduce((sum, record) => sum + record.rowCount, 0) };
   },
 };

@@ -1,5 +1,6 @@
 // SEBRA on a fresh clone: the generated daily reports, ingested like real ones.
 import { join } from 'node:path';
+import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
 import { ingestSebraFiles, SNAPSHOT_FILES } from './snapshot.ts';
 import { sebraSourceFiles } from './sourceFiles.ts';
@@ -15,6 +16,7 @@ export const sebraSampleSource: SampleSource = {
     const files = await sebraSourceFiles(sampleDir);
     const { imported } = await ingestSebraFiles(files, {
       dataDir,
+      sourceUrl: sampleSourceUrl('sebra'),
       onProgress: (done, total) => {
         if (done % 250 === 0 && done < total) log(`  ${done}/${total} files read`);
       },
