@@ -66,7 +66,7 @@ function respondPaymentError(ctx: Koa.Context, response: HTTPResponseInstruction
   } else if (response.body && typeof response.body === 'object' && 'error' in response.body) {
     reason = String((response.body as { error: unknown }).error);
   }
-  const message = REASON_MESSAGES[reason] ?? `payment refused: ${reason}`;
+  const message = (Object.hasOwn(REASON_MESSAGES, reason) ? REASON_MESSAGES[reason] : undefined) ?? `payment refused: ${reason}`;
   const body = errorBody(response.status, response.status === 402 ? 'payment_required' : 'invalid_payment', message);
   respond(ctx, response.status, { ...body, reason, ...(challenge ? { challenge } : {}) }, { 'Cache-Control': 'no-store', ...response.headers });
 }

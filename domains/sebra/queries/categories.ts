@@ -44,7 +44,7 @@ const UNCODED_BY_DESCRIPTION: ReadonlyArray<[RegExp, CategoryKey]> = [
 ];
 
 export function categoryKeyFor(accountCode: string, description: string): CategoryKey {
-  if (accountCode !== '') return CATEGORY_BY_CODE[accountCode] ?? 'other';
+  if (accountCode !== '') return (Object.hasOwn(CATEGORY_BY_CODE, accountCode) ? CATEGORY_BY_CODE[accountCode] : undefined) ?? 'other';
   for (const [pattern, key] of UNCODED_BY_DESCRIPTION) if (pattern.test(description)) return key;
   return 'other';
 }
