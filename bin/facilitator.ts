@@ -1,15 +1,45 @@
 // `npm run facilitator`: a local x402 facilitator on an in-process chain, for trying paid calls.
-// Prints the environment that points the server at it and a funded test payer key.
+// Prints the environment that points the server at it and a funded test payer key. The printed
+// commands use the ports actually configured: FACILITATOR_PORT (default 4020; 0 picks a free one)
+// for the facilitator, and the server's PORT / HOST / BASE_URL (as `npm start` reads them) for the
+// paid call.
 import { DEV_KEYS, DEV_NETWORK, PAYER_FUNDING, startDevChain } from '../devchain/chain.ts';
-import { startLocalFacilitator } from '../devchain/facilitator.ts';
+import { startLocalFacilitator, type LocalFacilitator } from '../devchain/facilitator.ts';
 
-const port = Number(process.env.FACILITATOR_PORT ?? 4020);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`FACILITATOR_PORT must be a port number (got ${process.env.FACILITATOR_PORT})`);
+function refuse(message: string): never {
+  console.error(`facilitator: ${message}`);
   process.exit(2);
 }
+
+function portFrom(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || port > 65535) refuse(`${name} must be a port number from 0 to 65535 (got ${process.env[name]})`);
+  return port;
+}
+
+const port = portFrom('FACILITATOR_PORT', 4020);
+// The server's address, read as http/config.ts reads it for `npm start`.
+const serverPort = portFrom('PORT', 3000);
+const serverHost = process.env.HOST?.trim() || '127.0.0.1';
+const serverBase = (process.env.BASE_URL?.trim() || `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`).replace(/\/+$/, '');
+/** The server's own settings repeated on its command line, so the other terminal needs nothing else. */
+const serverEnv = ['PORT', 'HOST', 'BASE_URL']
+  .filter((name) => process.env[name]?.trim())
+  .map((name) => `  ${name}=${process.env[name]!.trim()} \\\n`)
+  .join('');
+
 const chain = await startDevChain();
-const facilitator = await startLocalFacilitator({ chain, port });
+let facilitator: LocalFacilitator;
+try {
+  facilitator = await startLocalFacilitator({ chain, port });
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') refuse(`port ${port} is already in use; choose another with FACILITATOR_PORT=<port> (0 picks a free one)`);
+  if (code === 'EACCES') refuse(`port ${port} needs privileges; choose another with FACILITATOR_PORT=<port>`);
+  throw error;
+}
 const assets = JSON.stringify({ [DEV_NETWORK]: { address: chain.token, name: 'USD Coin', version: '2' } });
 
 console.log(`local x402 facilitator on ${facilitator.url} (chain ${DEV_NETWORK}, test USDC at ${chain.token})
@@ -21,11 +51,11 @@ Start the server against it (in another terminal):
   X402_NETWORKS=${DEV_NETWORK} \\
   X402_ASSETS='${assets}' \\
   X402_EXEMPT_LOOPBACK=false \\
-  npm start
+${serverEnv}  npm start
 
 Pay for one request (payer ${chain.addresses.payer} holds ${PAYER_FUNDING / 1_000_000n} test USDC):
 
-  X402_PAYER_KEY=${DEV_KEYS.payer} npm run pay -- 'http://127.0.0.1:3000/api/sebra/getTaxonomyForYear?year=2025'
+  X402_PAYER_KEY=${DEV_KEYS.payer} npm run pay -- '${serverBase}/api/sebra/getTaxonomyForYear?year=2025'
 
 These are Hardhat's public test keys: never send real funds to them. The chain lives in this
 process; stop it with Ctrl-C and everything on it is gone.`);
