@@ -72,7 +72,8 @@ export async function createApp(options: AppOptions): Promise<Koa> {
 /**
  * The headers every answer of a data route carries, whatever its status: CORS (any origin; OPTIONS is
  * answered here, preflight or not), `Vary: Accept` where the format is negotiated (list routes), and
- * `Cache-Control: private, no-store` on paid routes (a paid answer, or its 402, is one client's).
+ * `Cache-Control: private, no-store` on paid routes (a paid answer is one client's; the payment check's
+ * 402s and refusals keep their `no-store`).
  */
 function dataRouteHeaders(routes: readonly Route[]): Koa.Middleware {
   const forms = routes.flatMap((route) => route.paths.map((path) => ({ route, pattern: pathPattern(path) })));
@@ -90,8 +91,8 @@ function dataRouteHeaders(routes: readonly Route[]): Koa.Middleware {
     try {
       await next();
     } finally {
-      // After the payment check, which sets its own Cache-Control on 402s and receipts.
-      if (route.paid) ctx.set('Cache-Control', 'private, no-store');
+      // After the payment check, whose 402s and refusals already say no-store (kept as they are).
+      if (route.paid && !/\bno-store\b/.test(ctx.response.get('Cache-Control'))) ctx.set('Cache-Control', 'private, no-store');
     }
   };
 }

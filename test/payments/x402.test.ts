@@ -503,3 +503,32 @@ describe('the facilitator connection', () => {
     await assert.rejects(startPaidApp({ db: rig.db, routes, env }), /does not support exact x402 v2 payments on eip155:8453/);
   });
 });
+
+describe('browser clients (CORS) and caches', () => {
+  test('the 402 is readable cross-origin (PAYMENT-REQUIRED exposed) and never stored by a cache; a preflight allows PAYMENT-SIGNATURE', async () => {
+    const challenge = await app.request(TAXONOMY, { headers: { Origin: 'https://wallet.example' } });
+    await challenge.arrayBuffer();
+    assert.equal(challenge.status, 402);
+    assert.equal(challenge.headers.get('access-control-allow-origin'), '*');
+    const exposed = (challenge.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
+    assert.ok(exposed.includes('payment-required') && exposed.includes('payment-response'), exposed.join());
+    assert.match(challenge.headers.get('cache-control') ?? '', /\bno-store\b/);
+    const preflight = await app.request(TAXONOMY, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://wallet.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'payment-signature' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /PAYMENT-SIGNATURE/i);
+  });
+
+  test('a paid answer is private, no-store, and its PAYMENT-RESPONSE receipt is exposed', async () => {
+    const header = await officialPaymentHeader(app, TAXONOMY);
+    const paid = await app.request(TAXONOMY, { headers: { Origin: 'https://wallet.example', 'PAYMENT-SIGNATURE': header } });
+    await paid.arrayBuffer();
+    assert.equal(paid.status, 200);
+    assert.ok(paid.headers.get('payment-response'));
+    assert.equal(paid.headers.get('cache-control'), 'private, no-store');
+    assert.equal(paid.headers.get('access-control-allow-origin'), '*');
+    assert.match(paid.headers.get('access-control-expose-headers') ?? '', /PAYMENT-RESPONSE/i);
+  });
+});
