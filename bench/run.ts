@@ -2,7 +2,7 @@
 // data at each scale (generate, ingest, DuckDB floor), then per scale a separate measured process
 // (startup, RSS, every catalog example's handler vs its SQL floor and through HTTP), HTTP load with
 // autocannon against the app, a bare Koa route and the paid app; writes bench/results/<date>.{json,md}
-// and, for a full run, the README summary.
+// and, for a full run, the summary block of docs/benchmarks.md.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -155,12 +155,15 @@ async function rerender(jsonPath: string, readme: string | undefined): Promise<v
   if (readme) await updateReadme(readme, readmeSummary(report, files.markdown));
 }
 
+/** The summary block of docs/benchmarks.md (a page whose sections are level-2 headings, like the report's). */
 function readmeSummary(report: BenchReport, markdownPath: string): string {
   const link = markdownPath.split('/').slice(-3).join('/');
-  // The README's own section is a level-2 heading: the report's sections go one level down.
-  const body = renderMarkdown(report, { endpoints: false, title: false }).replace(/^## /gm, '### ');
-  return `Latest run (${report.date}, ${report.mode}; every endpoint at every scale: [${link}](${link})):\n\n${body}`;
+  const body = renderMarkdown(report, { endpoints: false, title: false });
+  return `Latest run (${report.date}, ${report.mode}; every endpoint at every scale: [${link}](../${link})):\n\n${body}`;
 }
+
+/** The page whose bench block a full run refreshes. */
+const SUMMARY_PAGE = 'docs/benchmarks.md';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
@@ -176,7 +179,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     },
   });
   if (values.render) {
-    await rerender(resolve(values.render), values.name ? undefined : resolve('README.md'));
+    await rerender(resolve(values.render), values.name ? undefined : resolve(SUMMARY_PAGE));
     process.exit(0);
   }
   const quick = values.quick!;
@@ -191,7 +194,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const { report, files } = await runBench({
       quick, tiers, sources: values.sources?.split(',').map((s) => s.trim()), paid: !values['no-paid'], workDir,
-      resultsDir: resolve('bench/results'), readme: quick || values.name ? undefined : resolve('README.md'), name: values.name,
+      resultsDir: resolve('bench/results'), readme: quick || values.name ? undefined : resolve(SUMMARY_PAGE), name: values.name,
       log: (line) => process.stderr.write(`bench: ${line}\n`),
     });
     process.stdout.write(renderMarkdown(report, { endpoints: false }));
