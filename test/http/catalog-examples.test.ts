@@ -2,23 +2,17 @@
 // each answers 200 with a body that validates against the route's declared response schema, and
 // every path form of every route has at least one sample.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
-import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { DOMAINS, routes } from '../../domains/index.ts';
-import { sampleSourcesOf } from '../../domains/registry.ts';
+import { routes } from '../../domains/index.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startSampleApp } from './sample-app.ts';
 
 let app: TestApp;
 before(async () => {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'catalog-examples-'));
-  const dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
-  app = await startTestApp(dataDir);
+  // The full generated sample in a temp folder, removed on close (test/http/sample-app.ts).
+  app = await startSampleApp('catalog-examples-');
 });
 after(() => app?.close());
 
