@@ -57,6 +57,10 @@ Pay for one request (payer ${chain.addresses.payer} holds ${PAYER_FUNDING / 1_00
 
   X402_PAYER_KEY=${DEV_KEYS.payer} npm run pay -- '${serverBase}/api/sebra/getTaxonomyForYear?year=2025'
 
+Or with your own client (docs/paying.md), which must allow this test token by address:
+
+  X402_PAYER_KEY=${DEV_KEYS.payer} X402_TEST_TOKEN=${chain.token}
+
 These are Hardhat's public test keys: never send real funds to them. The chain lives in this
 process; stop it with Ctrl-C and everything on it is gone.`);
 
