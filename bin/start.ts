@@ -1,12 +1,18 @@
 // `npm start`: build the snapshot from the sample data when it is missing, then serve. The samples are
 // invented data: they go only into an empty DATA_DIR (or one holding only samples), or anywhere with
 // `npm start -- --sample` / SAMPLE=1 (ingest/bootstrap.ts).
+// Before that, DATA_DIR is recovered after an interrupted ingest (scratch folders removed, a flat
+// layout migrated into a first generation) and the samples are built into one new generation. While
+// serving, a new generation (an ingest, a rollback) is swapped in on its own (the pointer is polled
+// every second) or at once on SIGHUP.
 import { readConfig, type ServerConfig } from '../http/config.ts';
 import { PaymentConfigError } from '../http/payments/config.ts';
 import { startServer } from '../http/server.ts';
 import { DOMAINS } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
 import { ensureSnapshot, sampleRequested } from '../ingest/bootstrap.ts';
+import { recoverAtStart, withNewGeneration } from '../ingest/generations.ts';
+import { LockedError } from '../ingest/lock.ts';
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
 function refuseToStart(error: unknown): never {
@@ -21,8 +27,21 @@ try {
 } catch (error) {
   refuseToStart(error);
 }
-await ensureSnapshot({ dataDir: config.dataDir, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), sample: sampleRequested(), log: (line: string) => console.log(line) });
-const { server, db } = await startServer(config, {
+const startLog = (line: string) => console.log(line);
+try {
+  await recoverAtStart(config.dataDir, startLog);
+  // The missing sources built into one new generation, published at the end (none when nothing was built).
+  await withNewGeneration(
+    config.dataDir,
+    { command: 'npm start (samples)', log: startLog },
+    (scratch) => ensureSnapshot({ dataDir: scratch, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), sample: sampleRequested(), log: startLog }),
+    (result) => result.built,
+  );
+} catch (error) {
+  if (!(error instanceof LockedError)) throw error;
+  console.log(`${error.message}: serving the current generation without recovery or samples`);
+}
+const { server, snapshots, reloader } = await startServer(config, {
   log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
 }).catch(refuseToStart);
 const payments = config.payments.payTo
@@ -30,9 +49,15 @@ const payments = config.payments.payTo
   : 'payments not configured: only loopback and allowlisted clients are served paid routes';
 console.log(`serving ${config.dataDir} on ${config.baseUrl} (${config.nodeEnv}; ${payments})`);
 
+process.on('SIGHUP', () => {
+  console.log('SIGHUP: checking the snapshot pointer for a new generation');
+  void reloader.reload();
+});
+
 function shutdown(): void {
+  reloader.stop();
   server.close(() => {
-    void db.close().then(() => process.exit(0));
+    void snapshots.close().then(() => process.exit(0));
   });
 }
 process.on('SIGINT', shutdown);

@@ -2,6 +2,7 @@
 // ingest commands, the sample sources and the load order. Pure functions over a list, so a test can
 // check them on a list of its own.
 import type { Database } from '../engine/database.ts';
+import { currentGeneration } from '../engine/generation.ts';
 import type { IngestCommand } from '../ingest/command.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
 import type { Route } from '../queries/catalog.ts';
@@ -57,11 +58,16 @@ export function loadOrder(domains: readonly Domain[]): Domain[] {
   return ordered;
 }
 
-/** Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain after its dependencies. */
+/**
+ * Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain
+ * after its dependencies. The generation is resolved once (engine/generation.ts), so one load never
+ * mixes two generations; a generation folder or a flat folder resolves to itself.
+ */
 export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
-  await loadImports(db, dataDir);
+  const { dir } = currentGeneration(dataDir);
+  await loadImports(db, dir);
   for (const domain of loadOrder(domains)) {
-    await domain.load(db, dataDir);
+    await domain.load(db, dir);
     registerCoverage(db, domain.name, domain.coverage ?? []);
   }
 }

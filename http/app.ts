@@ -9,6 +9,7 @@ import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
 import { answerPreflight, setCorsHeaders } from './cors.ts';
 import { pathPattern } from './dispatch.ts';
 import { buildRouter } from './router.ts';
+import type { SnapshotHolder } from './snapshotHolder.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 
 export interface AppOptions {
@@ -27,6 +28,11 @@ export interface AppOptions {
    * zero-size one to time misses). Its size and hit rate are reported on /healthz.
    */
   cache?: ResponseCache;
+  /**
+   * The served snapshot, hot-swappable (http/server.ts): each request is pinned to the generation
+   * current when it starts, and /healthz names it. Without it every request uses `db`.
+   */
+  snapshots?: SnapshotHolder;
 }
 
 export async function createApp(options: AppOptions): Promise<Koa> {
@@ -34,6 +40,8 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   const timeZone = options.timeZone ?? 'Europe/Sofia';
   const importDate = await snapshotImportDate(options.db);
   const app = new Koa();
+  const snapshots = options.snapshots;
+  if (snapshots) app.use((_ctx, next) => snapshots.run(next));
   app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
   app.use(emptyResponseHandler);
   app.use(async (ctx, next) => {
@@ -50,7 +58,10 @@ export async function createApp(options: AppOptions): Promise<Koa> {
       return;
     }
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok', import_date: importDate, cache: cache.stats() };
+    const served = snapshots?.pinned();
+    ctx.body = served
+      ? { status: 'ok', generation: served.generation, import_date: served.importDate, cache: cache.stats() }
+      : { status: 'ok', import_date: importDate, cache: cache.stats() };
   });
   app.use(dataRouteHeaders(options.routes));
   // The environment's defaults only when the caller did not give both (they read BASE_URL and the payment settings).
@@ -58,7 +69,10 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   const docsBase = given?.baseUrl !== undefined && given.payment !== undefined ? { baseUrl: given.baseUrl, payment: given.payment } : docsDefaults();
   app.use(docsMiddleware({ ...given, ...docsBase, routes: options.routes, now }));
   const router = buildRouter({
-    db: options.db,
+    // Read per request: the database of the snapshot the request is pinned to.
+    get db() {
+      return snapshots?.pinned().db ?? options.db;
+    },
     routes: options.routes,
     today: () => isoToday(now(), timeZone),
     beforeHandler: options.beforeHandler,

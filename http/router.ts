@@ -36,7 +36,7 @@ export function koaPath(path: string): string {
 export function buildRouter(options: RouterOptions): Router {
   const router = new Router();
   // Validation, gate, answer and encoding live in the dispatcher (shared with the query CLI and the MCP server).
-  const dispatcher = options.dispatcher ?? new Dispatcher({ db: options.db, routes: options.routes, today: options.today, cache: options.cache });
+  const dispatcher = options.dispatcher ?? new Dispatcher({ get db() { return options.db; }, routes: options.routes, today: options.today, cache: options.cache });
   for (const endpoint of dispatcher.endpoints) {
     const { route, path } = endpoint;
     const prepare: Koa.Middleware = async (ctx, next) => {

@@ -1,35 +1,65 @@
 // Loads the snapshot into DuckDB, locks DuckDB down, and serves the app.
 import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
+import { currentGeneration, generationDir } from '../engine/generation.ts';
 import { loadSnapshot, routes } from '../domains/index.ts';
+import { snapshotImportDate } from '../queries/imports.ts';
 import { createApp } from './app.ts';
+import { cacheBytesFromEnv } from './cache.ts';
 import type { ServerConfig } from './config.ts';
+import { SnapshotReloader } from './reload.ts';
+import { GenerationCache, SnapshotHolder, type Snapshot } from './snapshotHolder.ts';
 import { paymentInfoFromSettings } from './docs/paymentInfo.ts';
 import { createPayments } from './payments/index.ts';
 
-/** An engine holding the snapshot in memory, with file access and settings locked. */
+/** An engine holding the snapshot (DATA_DIR's current generation) in memory, with file access and settings locked. */
 export async function openSnapshot(dataDir: string): Promise<Database> {
+  return (await openGeneration(dataDir)).db;
+}
+
+/**
+ * Opens a generation of DATA_DIR (default: the current one, resolved once) in a new engine: loads its
+ * tables and builds the rollups (the warm-up), then locks file access and settings.
+ */
+export async function openGeneration(dataDir: string, id?: string): Promise<Snapshot> {
+  const generation = id === undefined ? currentGeneration(dataDir) : { id, dir: generationDir(dataDir, id) };
   const db = await Database.open();
-  await loadSnapshot(db, dataDir);
-  await db.lockDown();
-  return db;
+  try {
+    await loadSnapshot(db, generation.dir);
+    await db.lockDown();
+    return { db, generation: generation.id, importDate: await snapshotImportDate(db) };
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
 }
 
 export interface StartOptions {
   now?: () => Date;
   log?: (message: string, error?: unknown) => void;
+  /** How often the snapshot pointer is polled for a new generation (default 1 s; 0: no watching). */
+  reloadPollMs?: number;
 }
 
 /**
  * Checks the payment settings against the facilitator (throws PaymentConfigError when a configured
  * network is not live), loads the snapshot and listens.
  */
-export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<{ server: Server; db: Database }> {
+export async function startServer(
+  config: ServerConfig,
+  options: StartOptions = {},
+): Promise<{ server: Server; db: Database; snapshots: SnapshotHolder; reloader: SnapshotReloader }> {
   const payments = createPayments({ routes, settings: config.payments, baseUrl: config.baseUrl, now: options.now, log: options.log });
   await payments.start();
-  const db = await openSnapshot(config.dataDir);
+  const snapshots = new SnapshotHolder(await openGeneration(config.dataDir));
+  // Cache keys carry the request's generation; the cache is emptied on every swap.
+  const cache = new GenerationCache({ maxBytes: cacheBytesFromEnv() }, () => snapshots.pinned().generation);
+  snapshots.onSwap(() => cache.clear());
+  const db = snapshots.current().db;
   const app = await createApp({
     db,
+    snapshots,
+    cache,
     routes,
     now: options.now,
     beforeHandler: [payments.middleware],
@@ -39,5 +69,13 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
   });
-  return { server, db };
+  const reloader = new SnapshotReloader({
+    dataDir: config.dataDir,
+    holder: snapshots,
+    open: (id) => openGeneration(config.dataDir, id),
+    log: options.log,
+    pollMs: options.reloadPollMs,
+  });
+  if (options.reloadPollMs !== 0) reloader.start();
+  return { server, db, snapshots, reloader };
 }

@@ -9,6 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { originOfUrl } from '../engine/dataOrigin.ts';
+import { currentGeneration } from '../engine/generation.ts';
 import { readImportRecords, sha256OfFile } from './commit.ts';
 import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
 
@@ -73,7 +74,7 @@ export async function ensureSnapshot(options: BootstrapOptions): Promise<Bootstr
   const topUp = options.sample === true || realImports === 0;
   const skipped: string[] = [];
   for (const source of options.sources) {
-    if (await source.isLoaded(options.dataDir)) continue;
+    if (await source.isLoaded(currentGeneration(options.dataDir).dir)) continue;
     if (!topUp) {
       skipped.push(source.name);
       continue;

@@ -11,6 +11,8 @@ export interface IngestRun {
   /** Values of this source's own options (parseArgs output). */
   options: Record<string, string | boolean | undefined>;
   log: (line: string) => void;
+  /** --allow-shrink: a republished key with fewer rows than held is accepted (reported either way). */
+  allowShrink?: boolean;
 }
 
 export interface IngestOutcome {

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { copyToParquetSql, datasetFile, loadDataset, orderBySql, type Dataset } from '../engine/dataset.ts';
 import { IMPORTS_DATASET } from '../engine/importLedger.ts';
+import { currentGeneration } from '../engine/generation.ts';
 import { snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
+import { faultPoint } from './faults.ts';
 
 import { IngestRejectedError, MalformedSourceError } from './errors.ts';
 
@@ -53,11 +55,11 @@ export async function loadImportLedger(db: Database, dataDir: string): Promise<I
   }));
 }
 
-/** The import records of the snapshot in dataDir ([] when there is none yet), read in a scratch database of their own. */
+/** The import records of the snapshot in dataDir (its current generation; [] when there is none yet), read in a scratch database of their own. */
 export async function readImportRecords(dataDir: string): Promise<ImportRecord[]> {
   const db = await Database.open({ connections: 1 });
   try {
-    return await loadImportLedger(db, dataDir);
+    return await loadImportLedger(db, currentGeneration(dataDir).dir);
   } finally {
     await db.close();
   }
@@ -85,7 +87,9 @@ export interface TableToCommit {
 /**
  * Writes the datasets (each from the scratch table of its name) to Parquet in a temporary folder
  * inside dataDir, then renames them into place, `imports` last: until the ledger is renamed a re-run
- * sees these files as new and redoes them, and a failure before that leaves the previous snapshot as it was.
+ * sees these files as new and redoes them. dataDir is a flat snapshot folder: under the ingest CLI and
+ * `npm start` it is the scratch copy of a new generation (ingest/generations.ts), published by one
+ * pointer switch after this returns, so a crash between these renames is never served.
  */
 export async function commitTables(db: Database, dataDir: string, tables: ReadonlyArray<Dataset | TableToCommit>): Promise<void> {
   const all = [...tables.filter((t) => nameOf(t) !== IMPORTS_DATASET.name), IMPORTS_DATASET];
@@ -97,9 +101,11 @@ export async function commitTables(db: Database, dataDir: string, tables: Readon
         ? copyToParquetSql(table, file)
         : `COPY (SELECT * FROM ${table.table} ORDER BY ${table.orderBy}) TO ${sqlStringLiteral(file)} (FORMAT PARQUET)`);
     }
+    faultPoint('tables-copied');
     for (const table of all) {
       const name = nameOf(table);
       await rename(join(temporary, `${name}.parquet`), 'columns' in table ? datasetFile(dataDir, table) : snapshotFile(dataDir, name));
+      faultPoint(`table-renamed:${name}`);
     }
   } finally {
     await rm(temporary, { recursive: true, force: true });

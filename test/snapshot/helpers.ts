@@ -1,0 +1,76 @@
+// Shared by the snapshot tests: PTP source files in two batches, the ingest CLI in process or as a
+// child with an injected fault (driver.ts), and the byte answers of a snapshot's data routes.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DOMAINS } from '../../domains/index.ts';
+import { ingestCommandsOf } from '../../domains/registry.ts';
+import { runIngestCli } from '../../ingest/cli.ts';
+import { startTestApp } from '../helpers/app.ts';
+import { projectRoot } from '../helpers/cli.ts';
+import { tempDir } from '../ingest/fixtures.ts';
+import { FIXTURE_ROWS, portalJson } from '../ptp/fixture.ts';
+
+export { tempDir };
+
+/** The PTP fixture split by year: first.json holds the 2024 accidents, second.json the 2025 ones. */
+export async function ptpBatches(): Promise<{ first: string; second: string }> {
+  const dir = await tempDir('snapshot-src-');
+  const first = join(dir, 'first.json');
+  const second = join(dir, 'second.json');
+  await writeFile(first, portalJson(FIXTURE_ROWS.filter((row) => row[1]!.includes('.2024 '))));
+  await writeFile(second, portalJson(FIXTURE_ROWS.filter((row) => row[1]!.includes('.2025 '))));
+  return { first, second };
+}
+
+/** The ingest CLI in this process; returns the exit code and the log. */
+export async function ingest(args: string[]): Promise<{ code: number; log: string }> {
+  const lines: string[] = [];
+  const code = await runIngestCli(args, ingestCommandsOf(DOMAINS), { log: (line) => lines.push(line) });
+  return { code, log: lines.join('\n') };
+}
+
+export interface ChildResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
+
+/** The ingest CLI in a child process with a fault injected at one commit step (see driver.ts). */
+export function ingestWithFault(fault: string, step: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/snapshot/driver.ts'), fault, step, ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
+
+/** Data routes answered from the PTP fixture (both batches hold rows for them). */
+export const PTP_URLS = [
+  '/api/ptp/getPtpPerCity?city=Plovdiv&year=2024',
+  '/api/ptp/getPtpPerCity?city=Plovdiv&year=2025',
+  '/api/ptp/getPtpPerRegion?region=Varna&year=2024',
+  '/api/ptp/getPtpPerRegion?region=Varna&year=2025',
+  '/api/ptp/getMostDeadlyLocations?from=01-2024&to=12-2025&limit=10',
+];
+
+/** Status and bytes of every URL, answered by an app over dataDir's current generation. */
+export async function answers(dataDir: string, urls: readonly string[] = PTP_URLS): Promise<Map<string, string>> {
+  const app = await startTestApp(dataDir);
+  try {
+    const out = new Map<string, string>();
+    for (const url of urls) {
+      const response = await app.request(url);
+      out.set(url, `${response.status} ${Buffer.from(await response.arrayBuffer()).toString('base64')}`);
+    }
+    return out;
+  } finally {
+    await app.close();
+  }
+}
