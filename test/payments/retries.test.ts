@@ -203,6 +203,19 @@ describe('retrying a paid request with the same payment identifier', () => {
     assert.equal(facilitatorCalls('/settle'), settles);
   });
 
+  test('two attempts with one id at once: never two charges', async () => {
+    const id = generatePaymentId();
+    const start = await payerBalance();
+    const answers = await Promise.all([1, 2].map(() => fetchWithId(DEV_KEYS.payer, id)(`${app.base}${TAXONOMY}`)));
+    const statuses = answers.map((r) => r.status).sort();
+    assert.ok(statuses.includes(200), `statuses: ${statuses}`);
+    for (const answer of answers) {
+      if (answer.status === 409) assert.equal((await errorOf(answer)).code, 'payment_in_progress');
+      else assert.equal(answer.status, 200);
+    }
+    assert.equal(start - (await payerBalance()), PRICE);
+  });
+
   test('a malformed identifier is a 400 naming PAYMENT-SIGNATURE, before any verify', async () => {
     const client = new x402HTTPClient(officialClient(DEV_KEYS.payer));
     const challenge: PaymentRequired = decodePaymentRequiredHeader((await app.request(TAXONOMY)).headers.get('payment-required')!);
