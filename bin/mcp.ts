@@ -6,8 +6,9 @@
 // - local (default): answers from the snapshot in DATA_DIR through the API's own validation, handlers
 //   and encoders (http/dispatch.ts); nothing is paid;
 // - remote: calls the deployment over HTTP and pays each call with the official x402 client
-//   (@x402/fetch, a viem account from X402_PAYER_KEY), never more than --max-usd per call nor
-//   --budget-usd in the session (amounts in USD, the asset's 6-decimal units as USDC's); each result
+//   (@x402/fetch, a viem account from X402_PAYER_KEY) in USDC only (or the local chain's test token
+//   named by X402_TEST_TOKEN, counted like USDC), never more than --max-usd per call nor
+//   --budget-usd in the session; each result
 //   says what was paid; a refused payment or an exhausted budget is a tool error, not a crash.
 // The API's errors (400, 404, 451, ...) are tool errors carrying the API's JSON error.
 import { existsSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, type PaymentRequirements } from '@x402/fetch';
+import { findDefaultAsset } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
@@ -203,7 +205,19 @@ export interface RemoteOptions {
   /** Per-call cap and per-session budget, in atomic units (USD * 10^6). */
   maxAtomic: bigint;
   budgetAtomic: bigint;
+  /**
+   * A token paid besides USDC, by address (the local chain's test token, X402_TEST_TOKEN); it is
+   * counted in 6-decimal units like USDC.
+   */
+  allowAsset?: string;
   fetch?: typeof fetch;
+}
+
+/** USDC (6 decimals) where the EVM scheme knows it, or the one token allowed by address: the caps are in its units. */
+function payableAsset(requirement: PaymentRequirements, allowAsset: string | undefined): boolean {
+  if (allowAsset && requirement.asset.toLowerCase() === allowAsset.toLowerCase()) return true;
+  const known = findDefaultAsset(requirement.asset, requirement.network);
+  return known?.symbol === 'USDC' && known.decimals === 6;
 }
 
 function refusal(status: number, code: string, message: string): CallOutcome {
@@ -227,10 +241,17 @@ export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint
     let selected: PaymentRequirements | null = null;
     const client = new x402Client();
     client.register('eip155:*', new ExactEvmScheme(account));
-    // Any asset the server names (a local test token is not the real USDC); the caps below bound it.
+    // The library's USD caps are replaced by the ones below (per call and per session, in USDC's
+    // units), so only USDC, or the one token allowed by address, is paid.
     client.setSpendControls(false);
-    // The cheapest offer first: if it does not fit the caps, none does.
-    client.registerPolicy((_version, requirements) => [...requirements].sort((a, b) => (BigInt(a.amount) < BigInt(b.amount) ? -1 : BigInt(a.amount) > BigInt(b.amount) ? 1 : 0)));
+    client.registerPolicy((_version, requirements) => {
+      const payable = requirements.filter((requirement) => payableAsset(requirement, options.allowAsset));
+      if (payable.length === 0) {
+        refused = `the deployment asks for no asset this client pays with (USDC${options.allowAsset ? ` or ${options.allowAsset}` : ''}; offered: ${requirements.map((r) => `${r.asset} on ${r.network}`).join(', ')}); nothing was paid`;
+      }
+      // The cheapest offer first: if it does not fit the caps, none does.
+      return payable.sort((a, b) => (BigInt(a.amount) < BigInt(b.amount) ? -1 : BigInt(a.amount) > BigInt(b.amount) ? 1 : 0));
+    });
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
       const amount = BigInt(selectedRequirements.amount);
       if (amount > options.maxAtomic) refused = `the price ${usdOf(amount)} USD is above --max-usd ${usdOf(options.maxAtomic)}; nothing was paid`;
@@ -363,7 +384,9 @@ async function main(argv: string[]): Promise<void> {
     if (budgetAtomic === null) throw new UsageError(`--budget-usd must be a decimal amount in USD (got ${values['budget-usd']})`);
     const key = process.env.X402_PAYER_KEY;
     if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError('set X402_PAYER_KEY to the payer\'s 0x-prefixed private key');
-    call = remoteCaller({ baseUrl: values.remote, payerKey: key as Hex, maxAtomic, budgetAtomic });
+    const allowAsset = process.env.X402_TEST_TOKEN || undefined;
+    if (allowAsset !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(allowAsset)) throw new UsageError(`X402_TEST_TOKEN must be a token address (got ${allowAsset})`);
+    call = remoteCaller({ baseUrl: values.remote, payerKey: key as Hex, maxAtomic, budgetAtomic, allowAsset });
   } else {
     const dataDir = path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? 'data/parquet');
     if (!existsSync(dataDir)) throw new UsageError(`no snapshot at ${dataDir}: set DATA_DIR (or --data-dir), or run npm start once to build the sample`);

@@ -118,7 +118,7 @@ describe('every catalog sample request: the tool answers the API\'s JSON', () =>
         // Structured content is an object: an answer that is a bare JSON array is in the text only.
         const parsed = JSON.parse(expected);
         assert.deepEqual(result.structuredContent, Array.isArray(parsed) ? undefined : parsed);
-        assert.equal(result.content.length, 1, 'local mode pays nothing and says nothing about payment');
+        assert.equal((result.content as unknown[]).length, 1, 'local mode pays nothing and says nothing about payment');
       });
     }
   }

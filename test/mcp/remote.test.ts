@@ -44,7 +44,7 @@ async function connect(call: Caller, remote = true): Promise<Client> {
 }
 
 function remote(maxUsd: string, budgetUsd: string) {
-  return remoteCaller({ baseUrl: app.base, payerKey: DEV_KEYS.payer, maxAtomic: atomicOf(maxUsd)!, budgetAtomic: atomicOf(budgetUsd)! });
+  return remoteCaller({ baseUrl: app.base, payerKey: DEV_KEYS.payer, maxAtomic: atomicOf(maxUsd)!, budgetAtomic: atomicOf(budgetUsd)!, allowAsset: rig.chain.token });
 }
 
 const payerBalance = () => rig.chain.balanceOf(rig.chain.addresses.payer);
@@ -130,6 +130,17 @@ describe('remote mode pays each call within the caps', () => {
     const refused = await client.callTool({ name: gated.id, arguments: {} });
     assert.equal(refused.isError, true);
     assert.equal(JSON.parse(texts(refused)[0]).error.status, gated.gate!.status);
+    assert.equal(await payerBalance(), before);
+  });
+
+  test('an asset other than USDC or the allowed token is not paid: a tool error, nothing charged', async () => {
+    const client = await connect(remoteCaller({ baseUrl: app.base, payerKey: DEV_KEYS.payer, maxAtomic: PRICE, budgetAtomic: PRICE }));
+    const before = await payerBalance();
+    const result = await client.callTool({ name: 'getTaxonomyForYear', arguments: { year: 2024 } });
+    assert.equal(result.isError, true);
+    const error = JSON.parse(texts(result)[0]).error;
+    assert.equal(error.code, 'payment_refused');
+    assert.match(error.message, /asks for no asset this client pays with/);
     assert.equal(await payerBalance(), before);
   });
 
