@@ -5,7 +5,6 @@ import { currentGeneration, generationDir } from '../engine/generation.ts';
 import { loadSnapshot, routes } from '../domains/index.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { createApp } from './app.ts';
-import { cacheBytesFromEnv } from './cache.ts';
 import type { ServerConfig } from './config.ts';
 import { SnapshotReloader } from './reload.ts';
 import { GenerationCache, SnapshotHolder, type Snapshot } from './snapshotHolder.ts';
@@ -53,7 +52,7 @@ export async function startServer(
   await payments.start();
   const snapshots = new SnapshotHolder(await openGeneration(config.dataDir));
   // Cache keys carry the request's generation; the cache is emptied on every swap.
-  const cache = new GenerationCache({ maxBytes: cacheBytesFromEnv() }, () => snapshots.pinned().generation);
+  const cache = new GenerationCache({ maxBytes: config.answerCacheBytes }, () => snapshots.pinned().generation);
   snapshots.onSwap(() => cache.clear());
   const db = snapshots.current().db;
   const app = await createApp({

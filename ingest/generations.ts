@@ -205,7 +205,7 @@ async function publishGeneration(dataDir: string, parent: string | null, note: s
   await mkdir(join(root, GENERATIONS_DIR), { recursive: true });
   const id = await nextId(root, new Date());
   const scratch = join(root, GENERATIONS_DIR, `${SCRATCH_PREFIX}${id}`);
-  let published = false;
+  let renamed = false;
   try {
     await mkdir(scratch);
     faultPoint('scratch-created');
@@ -218,12 +218,20 @@ async function publishGeneration(dataDir: string, parent: string | null, note: s
     await rename(scratch, generationDir(root, id));
     await fsyncPath(join(root, GENERATIONS_DIR));
     faultPoint('generation-renamed');
-    published = true; // from here on the folder is complete; recoverDataDir removes it if the pointer never names it
+    renamed = true;
     await writePointer(root, id);
     await markPublished(root, id);
     faultPoint('published');
-  } finally {
-    if (!published) await rm(scratch, { recursive: true, force: true }).catch(() => {});
+  } catch (error) {
+    // An error (not a crash: that leaves the folder to recoverDataDir): the folder goes unless the pointer already names it.
+    let named = false;
+    try {
+      named = readCurrentId(root) === id;
+    } catch {
+      // an unreadable pointer does not name it
+    }
+    if (!named) await rm(renamed ? generationDir(root, id) : scratch, { recursive: true, force: true }).catch(() => {});
+    throw error;
   }
   await pruneGenerations(root, keep ?? keepFromEnv());
   faultPoint('pruned');
