@@ -6,7 +6,7 @@ import { snapshotImportDate } from '../queries/imports.ts';
 import { isoToday } from '../queries/shared/window.ts';
 import { errorBody, errorHandler, emptyResponseHandler } from './errors.ts';
 import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
-import { answerPreflight, setCorsHeaders } from './cors.ts';
+import { corsFor } from './cors.ts';
 import { pathPattern } from './dispatch.ts';
 import { buildRouter } from './router.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
@@ -84,29 +84,33 @@ export async function createApp(options: AppOptions): Promise<Koa> {
 }
 
 /**
- * The headers every answer of a data route carries, whatever its status: CORS (any origin; OPTIONS is
- * answered here, preflight or not), `Vary: Accept` where the format is negotiated (list routes), and
- * `Cache-Control: private, no-store` on paid routes (a paid answer is one client's; the payment check's
- * 402s and refusals keep their `no-store`).
+ * The headers every answer of a data route carries, whatever its status: CORS (any origin; a
+ * preflight is answered 204 with the path's methods), `Vary: Accept` where the format is negotiated
+ * (list routes), and `Cache-Control: private, no-store` on paid routes (a paid answer is one client's;
+ * the payment check's 402s and refusals keep their `no-store`).
  */
 function dataRouteHeaders(routes: readonly Route[]): Koa.Middleware {
   const forms = routes.flatMap((route) => route.paths.map((path) => ({ route, pattern: pathPattern(path) })));
+  const corsByMethods = new Map<string, Koa.Middleware>();
+  const corsOf = (methods: string[]) => {
+    const key = methods.join(',');
+    if (!corsByMethods.has(key)) corsByMethods.set(key, corsFor(methods));
+    return corsByMethods.get(key)!;
+  };
   return async (ctx, next) => {
     if (!ctx.path.startsWith('/api/')) return next();
     const matching = forms.filter((form) => form.pattern.test(ctx.path)).map((form) => form.route);
     if (matching.length === 0) return next();
-    if (ctx.method === 'OPTIONS') {
-      const methods = new Set(matching.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])));
-      return answerPreflight(ctx, [...methods]);
-    }
-    setCorsHeaders(ctx);
+    const methods = [...new Set(matching.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))];
     const route = matching.find((candidate) => candidate.method === ctx.method || (ctx.method === 'HEAD' && candidate.method === 'GET')) ?? matching[0]!;
-    if (route.listRows) ctx.vary('Accept');
-    try {
-      await next();
-    } finally {
-      // After the payment check, whose 402s and refusals already say no-store (kept as they are).
-      if (route.paid && !/\bno-store\b/.test(ctx.response.get('Cache-Control'))) ctx.set('Cache-Control', 'private, no-store');
-    }
+    return corsOf(methods)(ctx, async () => {
+      if (route.listRows) ctx.vary('Accept');
+      try {
+        await next();
+      } finally {
+        // After the payment check, whose 402s and refusals already say no-store (kept as they are).
+        if (route.paid && ctx.method !== 'OPTIONS' && !/\bno-store\b/.test(ctx.response.get('Cache-Control'))) ctx.set('Cache-Control', 'private, no-store');
+      }
+    });
   };
 }
