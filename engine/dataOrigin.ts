@@ -57,3 +57,16 @@ export async function snapshotOrigins(db: Database): Promise<SnapshotOrigins> {
   }
   return { data: combineOrigins(all), sources };
 }
+
+const memo = new WeakMap<Database, Promise<SnapshotOrigins>>();
+
+/** snapshotOrigins, read once per loaded database (a snapshot's import records do not change while it is served). */
+export function snapshotOriginsOf(db: Database): Promise<SnapshotOrigins> {
+  let origins = memo.get(db);
+  if (!origins) {
+    origins = snapshotOrigins(db);
+    memo.set(db, origins);
+    origins.catch(() => memo.delete(db));
+  }
+  return origins;
+}

@@ -8,9 +8,11 @@ import { errorBody, errorHandler, emptyResponseHandler } from './errors.ts';
 import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
 import { corsFor } from './cors.ts';
 import { pathPattern } from './dispatch.ts';
+import { dataSourceMiddleware } from './dataSource.ts';
 import { buildRouter } from './router.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
+import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
 
 export interface AppOptions {
   db: Database;
@@ -21,6 +23,8 @@ export interface AppOptions {
   timeZone?: string;
   beforeHandler?: Koa.Middleware[];
   logError?: (error: unknown) => void;
+  /** Informational lines (the operations whose example answer the docs could not show); default console.warn. */
+  log?: (line: string) => void;
   /** The free docs' base address and payment facts; default: BASE_URL and the payment settings of the environment. */
   docs?: Partial<DocsOptions>;
   /**
@@ -44,6 +48,8 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   if (snapshots) app.use((_ctx, next) => snapshots.run(next));
   app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
   app.use(emptyResponseHandler);
+  // Sample or imported: /healthz per source and X-Data-Source on every data answer (http/dataSource.ts).
+  app.use(dataSourceMiddleware(() => snapshots?.pinned().db ?? options.db));
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
@@ -67,7 +73,9 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   // The environment's defaults only when the caller did not give both (they read BASE_URL and the payment settings).
   const given = options.docs;
   const docsBase = given?.baseUrl !== undefined && given.payment !== undefined ? { baseUrl: given.baseUrl, payment: given.payment } : docsDefaults();
-  app.use(docsMiddleware({ ...given, ...docsBase, routes: options.routes, now }));
+  // The docs' example answers and sample banner come from the served snapshot, computed on the first docs request.
+  const facts = snapshotDocsFacts({ db: () => snapshots?.pinned().db ?? options.db, routes: options.routes, today: () => isoToday(now(), timeZone), log: options.log ?? ((line) => console.warn(line)) });
+  app.use(docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }));
   const router = buildRouter({
     // Read per request: the database of the snapshot the request is pinned to.
     get db() {

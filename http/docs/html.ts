@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import type { Route } from '../../queries/catalog.ts';
 import { FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, paymentFacts, payingSteps } from './content.ts';
 import { domainOf, groupByDomain, type DomainRoutes } from './domains.ts';
-import type { DocsInput } from './markdown.ts';
+import { dataNotice, exampleLead, type DocsInput } from './markdown.ts';
+import type { DataOrigin } from '../../engine/dataOrigin.ts';
+import { routeExample, type ExampleAnswers } from './exampleAnswers.ts';
 import { bodyRows, curlCommand, operationsOf, paramRows, schemaFields, type FieldNode } from './operations.ts';
 import type { PaymentInfo } from './paymentInfo.ts';
 
@@ -64,6 +66,8 @@ details ul { margin: 0.25rem 0; }
 .domains { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(16rem, 1fr)); gap: 1rem; }
 .domains li { border: 1px solid var(--line); border-radius: 8px; padding: 0.75rem 1rem; }
 .muted { color: var(--muted); }
+.notice { border: 2px solid var(--paid); background: var(--paid-bg); color: var(--fg); border-radius: 8px; padding: 0.6rem 1rem; margin: 0.75rem 0 1rem; }
+.answer pre { max-height: 28rem; overflow: auto; }
 @media (max-width: 50rem) { .layout { grid-template-columns: 1fr; } aside { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 1rem; } }
 `;
 
@@ -156,7 +160,7 @@ function fieldList(nodes: FieldNode[]): string {
   return `<ul>${items.join('')}</ul>`;
 }
 
-function routeSection(route: Route, baseUrl: string, payment: PaymentInfo): string {
+function routeSection(route: Route, baseUrl: string, payment: PaymentInfo, exampleAnswers?: ExampleAnswers, dataOrigin?: DataOrigin): string {
   const id = anchor(route);
   const badge = route.paid
     ? `<span class="badge paid">paid: USD ${escapeHtml(payment.price.usd)}</span>`
@@ -182,6 +186,10 @@ function routeSection(route: Route, baseUrl: string, payment: PaymentInfo): stri
     .map((command) => `<div class="example"><pre><code>${escapeHtml(command)}</code></pre><button type="button" data-copy>Copy</button></div>`)
     .join('');
   const fields = fieldList(schemaFields(route.response));
+  const example = routeExample(route, exampleAnswers);
+  const exampleAnswer = example
+    ? `<details class="answer"><summary>Example answer</summary><p class="muted">${inline(exampleLead(example, dataOrigin))}</p><pre><code>${escapeHtml(JSON.stringify(example.value, null, 2))}</code></pre></details>`
+    : '';
   const answers = (route.paid ? '200 with the data; 400 invalid parameters (not charged); 402 payment required; 404 not found.' : '200 with the data; 400 invalid parameters; 404 not found.') +
     (body.length > 0 ? ' A body that is not JSON is a 415, one over the size limit a 413 (never charged).' : '');
   return `<section class="endpoint" id="${id}">
@@ -193,17 +201,18 @@ ${table}
 ${rules ? `<p>Rules:</p><ul>${rules}</ul>` : ''}
 ${examples ? `<p>Example${commands.length > 1 ? 's' : ''}:</p>${examples}` : ''}
 <p class="muted">Answers: ${escapeHtml(answers)}</p>
+${exampleAnswer}
 ${fields ? `<details><summary>Response fields</summary>${fields}</details>` : ''}
 </section>`;
 }
 
-function domainSection(group: DomainRoutes, baseUrl: string, payment: PaymentInfo, heading: 'h1' | 'h2'): string {
+function domainSection(group: DomainRoutes, baseUrl: string, payment: PaymentInfo, heading: 'h1' | 'h2', input?: DocsInput): string {
   const { domain, routes } = group;
   return `<section class="domain" id="${escapeHtml(domain.tag)}" data-domain="${escapeHtml(domain.tag)}">
 <${heading}>${escapeHtml(domain.title)} <span class="muted">(<code>${escapeHtml(domain.tag)}</code>)</span></${heading}>
 ${domain.description ? `<p>${inline(domain.description)}</p>` : ''}
 <p class="muted">${routes.length} endpoint${routes.length === 1 ? '' : 's'}. <a href="/docs/${encodeURIComponent(domain.tag)}/">Page of this domain</a></p>
-${routes.map((route) => routeSection(route, baseUrl, payment)).join('\n')}
+${routes.map((route) => routeSection(route, baseUrl, payment, input?.examples, input?.dataOrigin)).join('\n')}
 </section>`;
 }
 
@@ -245,6 +254,12 @@ function domainList(groups: DomainRoutes[]): string {
     .join('')}</ul>`;
 }
 
+/** The sample-data banner (nothing when the served data are real imports). */
+function banner(origin: DataOrigin | undefined): string {
+  const notice = dataNotice(origin);
+  return notice ? `<div class="notice" role="note" data-origin="${escapeHtml(origin ?? '')}"><strong>${inline(notice)}</strong></div>\n` : '';
+}
+
 function intro(baseUrl: string): string {
   return `<p class="lead">${inline(SERVICE_SUMMARY)}</p>
 <p>Base address: <code>${escapeHtml(baseUrl)}</code>. Machine-readable: <a href="/openapi.json">OpenAPI 3.1</a>, <a href="/llms.txt">llms.txt</a>, <a href="/.well-known/x402">/.well-known/x402</a>.</p>`;
@@ -253,20 +268,20 @@ function intro(baseUrl: string): string {
 /** /api, /api/ and /api/docs: everything on one page. */
 export function buildApiPage(input: DocsInput): string {
   const groups = groupByDomain(input.routes);
-  const body = `<h1>${escapeHtml(SERVICE_TITLE)}</h1>
+  const body = `${banner(input.dataOrigin)}<h1>${escapeHtml(SERVICE_TITLE)}</h1>
 ${intro(input.baseUrl)}
 <h2>Domains</h2>
 ${domainList(groups)}
 ${payingSection(input.payment)}
 ${freeSection()}
-${groups.map((group) => domainSection(group, input.baseUrl, input.payment, 'h2')).join('\n')}`;
+${groups.map((group) => domainSection(group, input.baseUrl, input.payment, 'h2', input)).join('\n')}`;
   return page({ title: `${SERVICE_TITLE}: API documentation`, description: SERVICE_SUMMARY, nav: navOf(groups, false), body });
 }
 
 /** /docs: the domains, each linking to its page. */
 export function buildDocsIndex(input: DocsInput): string {
   const groups = groupByDomain(input.routes);
-  const body = `<h1>Domains</h1>
+  const body = `${banner(input.dataOrigin)}<h1>Domains</h1>
 ${intro(input.baseUrl)}
 ${domainList(groups)}
 <p>How to pay: see <a href="/api#paying">Paying for requests</a>. Everything on one page: <a href="/api">/api</a>.</p>`;
@@ -279,7 +294,7 @@ export function buildDomainPage(input: DocsInput, tag: string): string | null {
   const group = groups.find((candidate) => candidate.domain.tag === tag);
   if (!group) return null;
   const domain = domainOf(tag);
-  const body = `${domainSection(group, input.baseUrl, input.payment, 'h1')}
+  const body = `${banner(input.dataOrigin)}${domainSection(group, input.baseUrl, input.payment, 'h1', input)}
 <p>How to pay: see <a href="/api#paying">Paying for requests</a>.</p>`;
   return page({ title: `${SERVICE_TITLE}: ${domain.title}`, description: domain.description || domain.title, nav: navOf(groups, true), body });
 }

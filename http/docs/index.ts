@@ -14,6 +14,7 @@ import { HTML_CSP, buildApiPage, buildDocsIndex, buildDomainPage, buildNotFoundP
 import { buildLlmsTxt } from './llms.ts';
 import { buildMarkdown, type DocsInput } from './markdown.ts';
 import { buildOpenApi } from './openapi.ts';
+import type { SnapshotDocsFacts } from './exampleAnswers.ts';
 import { paymentInfoFromSettings, type PaymentInfo, type PaymentRequirementsFor } from './paymentInfo.ts';
 
 export { defaultPaymentInfo, paymentInfoFromSettings, type PaymentInfo, type PaymentRequirementsFor } from './paymentInfo.ts';
@@ -27,6 +28,11 @@ export interface DocsOptions {
   paymentRequirementsFor?: PaymentRequirementsFor;
   /** Clock for the discovery items' lastUpdated (when the documents were built). */
   now?: () => Date;
+  /**
+   * The served snapshot's example answers and data origin (http/docs/exampleAnswers.ts), asked for
+   * once, before the first document is built; without it the documents show no example answers.
+   */
+  facts?: () => Promise<SnapshotDocsFacts>;
 }
 
 /** Seconds a client or proxy may reuse a document before asking again (with its ETag). */
@@ -80,27 +86,33 @@ export function docsRouter(options: DocsOptions): Router {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const input: DocsInput = { routes: options.routes, baseUrl, payment: options.payment };
   const now = options.now ?? (() => new Date());
+  // The snapshot's facts (example answers, sample or imported) join the input once; without them, none.
+  let withFacts: Promise<DocsInput> | undefined;
+  const documentInput = (): Promise<DocsInput> =>
+    (withFacts ??= options.facts
+      ? options.facts().then((facts) => ({ ...input, examples: facts.examples, dataOrigin: facts.dataOrigin }), () => input)
+      : Promise.resolve(input));
   const cache = new Map<string, Artefact | null>();
-  const cached = (key: string, build: () => Artefact | null): Artefact | null => {
-    if (!cache.has(key)) cache.set(key, build());
+  const cached = async (key: string, build: (input: DocsInput) => Artefact | null): Promise<Artefact | null> => {
+    if (!cache.has(key)) cache.set(key, build(await documentInput()));
     return cache.get(key)!;
   };
-  const serve = (key: string, build: () => Artefact): Koa.Middleware => (ctx) => send(ctx, cached(key, build)!);
+  const serve = (key: string, build: (input: DocsInput) => Artefact): Koa.Middleware => async (ctx) => send(ctx, (await cached(key, build))!);
 
-  const apiPage = serve('api', () => artefact(buildApiPage(input), HTML));
-  const docsIndex = serve('docs', () => artefact(buildDocsIndex(input), HTML));
+  const apiPage = serve('api', (input) => artefact(buildApiPage(input), HTML));
+  const docsIndex = serve('docs', (input) => artefact(buildDocsIndex(input), HTML));
   const tags = new Set(options.routes.map((route) => route.tag));
 
   const router = new Router({ strict: true });
   router.get('/api', apiPage);
   router.get('/api/', apiPage);
   router.get('/api/docs', apiPage);
-  router.get('/api/docs.md', serve('markdown', () => artefact(buildMarkdown(input), 'text/markdown; charset=utf-8')));
+  router.get('/api/docs.md', serve('markdown', (input) => artefact(buildMarkdown(input), 'text/markdown; charset=utf-8')));
   router.get('/docs', docsIndex);
   router.get('/docs/', docsIndex);
-  router.get('/docs/:category/', (ctx) => {
+  router.get('/docs/:category/', async (ctx) => {
     const category = ctx.params.category!;
-    const page = tags.has(category) ? cached(`docs/${category}`, () => artefact(buildDomainPage(input, category)!, HTML)) : null;
+    const page = tags.has(category) ? await cached(`docs/${category}`, (input) => artefact(buildDomainPage(input, category)!, HTML)) : null;
     if (!page) return notFound(ctx, input);
     send(ctx, page);
   });
@@ -109,8 +121,8 @@ export function docsRouter(options: DocsOptions): Router {
     ctx.status = 301;
     ctx.redirect(`/docs/${encodeURIComponent(ctx.params.category!)}/`);
   });
-  router.get('/openapi.json', serve('openapi', () => artefact(JSON.stringify(buildOpenApi(input), null, 2), JSON_TYPE)));
-  router.get('/llms.txt', serve('llms', () => artefact(buildLlmsTxt(input), 'text/plain; charset=utf-8')));
+  router.get('/openapi.json', serve('openapi', (input) => artefact(JSON.stringify(buildOpenApi(input), null, 2), JSON_TYPE)));
+  router.get('/llms.txt', serve('llms', (input) => artefact(buildLlmsTxt(input), 'text/plain; charset=utf-8')));
   router.get('/.well-known/x402', serve('x402', () =>
     artefact(JSON.stringify(buildWellKnownX402({ ...input, paymentRequirementsFor: options.paymentRequirementsFor, lastUpdated: now().toISOString() }), null, 2), JSON_TYPE)));
   router.get('/robots.txt', serve('robots', () => artefact(buildRobots(baseUrl), 'text/plain; charset=utf-8')));

@@ -8,11 +8,14 @@ import { API_VERSION, FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, networksText, 
 import { groupByDomain } from './domains.ts';
 import { allOperations, type Operation } from './operations.ts';
 import type { PaymentInfo } from './paymentInfo.ts';
+import { trimNote, type ExampleAnswers } from './exampleAnswers.ts';
 
 export interface OpenApiInput {
   routes: readonly Route[];
   baseUrl: string;
   payment: PaymentInfo;
+  /** Example answers by catalog example URL: each operation's first example becomes its 200 response's example. */
+  examples?: ExampleAnswers;
 }
 
 type Json = Record<string, unknown>;
@@ -70,8 +73,25 @@ function paymentInfoExtension(payment: PaymentInfo): Json {
   };
 }
 
-function successContent(route: Route): Json {
-  const content: Json = { 'application/json': { schema: route.response } };
+function successContent(route: Route, operation: Operation, examples: ExampleAnswers | undefined): Json {
+  const first = operation.examples[0];
+  const example = first === undefined ? undefined : examples?.get(first);
+  const content: Json = {
+    'application/json': {
+      schema: route.response,
+      ...(example
+        ? {
+            examples: {
+              firstExample: {
+                summary: `${example.method} ${example.url}`,
+                description: `The answer to the operation's first example on the served data when the document was built. ${trimNote(example)}`.trim(),
+                value: example.value,
+              },
+            },
+          }
+        : {}),
+    },
+  };
   if (route.listRows) {
     content['text/csv'] = { schema: { type: 'string', description: 'The list rows as CSV with a header line.' } };
     content[ARROW_STREAM] = { schema: { type: 'string', description: 'The list rows as an Apache Arrow IPC stream.' } };
@@ -95,7 +115,7 @@ function errorStatusesOf(route: Route): Array<[number, ErrorCode[]]> {
   return [...byStatus.entries()].sort(([a], [b]) => a - b);
 }
 
-function operationObject(operation: Operation, payment: PaymentInfo): Json {
+function operationObject(operation: Operation, payment: PaymentInfo, answers?: ExampleAnswers): Json {
   const { route } = operation;
   const responses: Json = {
     '200': {
@@ -103,7 +123,7 @@ function operationObject(operation: Operation, payment: PaymentInfo): Json {
       ...(route.paid
         ? { headers: { 'PAYMENT-RESPONSE': { description: 'Base64 of the x402 settlement receipt.', schema: { type: 'string' } } } }
         : {}),
-      content: successContent(route),
+      content: successContent(route, operation, answers),
     },
   };
   for (const [status, codes] of errorStatusesOf(route)) {
@@ -183,12 +203,12 @@ function docsOperations(tags: readonly string[]): Array<[string, Json]> {
 }
 
 export function buildOpenApi(input: OpenApiInput): Json {
-  const { routes, baseUrl, payment } = input;
+  const { routes, baseUrl, payment, examples } = input;
   const groups = groupByDomain(routes);
   const paths: Record<string, Json> = {};
   for (const operation of allOperations(routes)) {
     paths[operation.path] ??= {};
-    paths[operation.path]![operation.route.method.toLowerCase()] = operationObject(operation, payment);
+    paths[operation.path]![operation.route.method.toLowerCase()] = operationObject(operation, payment, examples);
   }
   for (const [path, operation] of docsOperations(groups.map((group) => group.domain.tag))) paths[path] = { get: operation };
   return {

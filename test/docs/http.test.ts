@@ -14,6 +14,8 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { Database } from '../../engine/database.ts';
 import { createApp } from '../../http/app.ts';
 import { buildOpenApi } from '../../http/docs/openapi.ts';
+import { computeExampleAnswers } from '../../http/docs/exampleAnswers.ts';
+import { isoToday } from '../../queries/shared/window.ts';
 import { buildLlmsTxt } from '../../http/docs/llms.ts';
 import { paymentInfoFromSettings } from '../../http/docs/paymentInfo.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
@@ -75,6 +77,7 @@ before(async () => {
     now: () => FIXED_NOW,
     beforeHandler: [payments.middleware],
     logError: () => undefined,
+    log: () => undefined,
     docs: { baseUrl: base, payment: paymentInfoFromSettings(settings()) },
   });
   server.on('request', app.callback());
@@ -136,7 +139,9 @@ describe('every free path', () => {
 });
 
 test('the documents served are the generators\' output for this server\'s base address', async () => {
-  const input = { routes, baseUrl: base, payment: paymentInfoFromSettings(settings()) };
+  // With the example answers the server computed on this (empty) snapshot (issue 19).
+  const examples = await computeExampleAnswers({ db, routes, today: () => isoToday(FIXED_NOW, 'Europe/Sofia') });
+  const input = { routes, baseUrl: base, payment: paymentInfoFromSettings(settings()), examples };
   const openapi = await (await fetch(`${base}/openapi.json`)).json();
   assert.deepEqual(openapi, JSON.parse(JSON.stringify(buildOpenApi(input))));
   assert.deepEqual(openapi.servers, [{ url: base }]);
