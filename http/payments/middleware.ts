@@ -184,11 +184,23 @@ async function samePayment(kept: PaymentTerms, payload: PaymentPayload): Promise
 /** Headers not kept with an answer: Koa recomputes the length, the connection is per request. */
 const UNKEPT_HEADERS = new Set(['content-length', 'connection', 'date', 'keep-alive', 'transfer-encoding']);
 
-function keptHeaders(ctx: Koa.Context): Record<string, string> {
-  const headers: Record<string, string> = {};
+function headersOf(ctx: Koa.Context): Map<string, string> {
+  const headers = new Map<string, string>();
   for (const [name, value] of Object.entries(ctx.response.headers)) {
-    if (value === undefined || UNKEPT_HEADERS.has(name.toLowerCase())) continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== undefined) headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value));
+  }
+  return headers;
+}
+
+/**
+ * The headers this answer gained below the outer middleware (the handler's, the settlement's):
+ * those set before the payment check (CORS, per-request headers) are set afresh on a retry.
+ */
+function keptHeaders(ctx: Koa.Context, before: Map<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of headersOf(ctx)) {
+    if (UNKEPT_HEADERS.has(name) || before.get(name) === value) continue;
+    headers[name] = value;
   }
   return headers;
 }
@@ -278,6 +290,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
       return respond(ctx, 409, errorBody(409, 'payment_in_progress', 'this payment is already being used by another request; one payment buys one answer'));
     }
     inFlight.add(key);
+    const headersBefore = headersOf(ctx);
     try {
       try {
         await next();
@@ -327,7 +340,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
             request: requestFingerprint(ctx),
             payment: paymentTerms(result.paymentPayload),
             status: ctx.status,
-            headers: keptHeaders(ctx),
+            headers: keptHeaders(ctx, headersBefore),
             body: paidBody,
           })
           .catch((error: unknown) => options.log('a settled answer could not be kept for retries', error));
