@@ -107,6 +107,8 @@ export function requestFor(route: Route, args: Record<string, unknown>): ToolReq
   let body: unknown;
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null) continue;
+    // The API's own `format` query key is not a tool input: tools answer JSON (CSV and Arrow: npm run query).
+    if (name === 'format' && !Object.hasOwn(route.params, 'format')) throw invalidParameter('format', 'tools answer JSON; for CSV or Arrow use npm run query -- --format csv|arrow');
     if (name === 'body' && route.requestBody) body = value;
     else given.set(name, value);
   }

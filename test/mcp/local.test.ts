@@ -150,6 +150,9 @@ describe('errors are tool errors carrying the API\'s JSON error', () => {
     assert.equal(result.isError, true);
     assert.equal(JSON.parse(textOf(result)).error.param, 'year');
     await assert.rejects(client.callTool({ name: 'noSuchTool', arguments: {} }), /unknown tool noSuchTool/);
+    const format = await client.callTool({ name: 'getTaxonomyForYear', arguments: { year: 2024, format: 'csv' } });
+    assert.equal(format.isError, true);
+    assert.equal(JSON.parse(textOf(format)).error.param, 'format');
   });
 
   test('a POST route without its body, or with an unknown field, is the API\'s 400', async () => {
