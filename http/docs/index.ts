@@ -71,6 +71,7 @@ function send(ctx: Koa.Context, document: Artefact): void {
 
 function notFound(ctx: Koa.Context, input: DocsInput): void {
   ctx.set('Cache-Control', 'no-cache');
+  ctx.vary('Accept'); // HTML or JSON by Accept
   if (ctx.accepts('json', 'html') === 'html') {
     ctx.set('Content-Security-Policy', HTML_CSP);
     ctx.type = HTML;

@@ -56,6 +56,15 @@ describe('Vary: Accept', () => {
     assert.match(invalid.headers.get('vary') ?? '', /\bAccept\b/);
   });
 
+  test('a documentation page that is not there (HTML or JSON by Accept) varies on Accept', async () => {
+    for (const accept of ['text/html', 'application/json']) {
+      const response = await app.get('/docs/nosuchdomain/', { Accept: accept });
+      assert.equal(response.status, 404);
+      assert.match(response.headers.get('content-type') ?? '', accept === 'text/html' ? /^text\/html/ : /^application\/json/);
+      assert.match(response.headers.get('vary') ?? '', /\bAccept\b/, accept);
+    }
+  });
+
   test('a route without a list (JSON only) does not vary on Accept', async () => {
     const route = routes.find((candidate) => !candidate.listRows && candidate.method === 'GET' && !candidate.paths.some((p) => p.includes('{')))!;
     assert.ok(route, 'a GET route without listRows');
