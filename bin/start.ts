@@ -49,6 +49,15 @@ const payments = config.payments.payTo
   : 'payments not configured: only loopback and allowlisted clients are served paid routes';
 console.log(`serving ${config.dataDir} on ${config.baseUrl} (${config.nodeEnv}; ${payments})`);
 
+// The documents' example answers are computed once, on the first documentation request (they run every
+// operation's first example): ask for the OpenAPI now, so they come from the snapshot loaded at start and
+// the first reader does not wait. A failure here only means the first reader builds them.
+const address = server.address();
+if (address && typeof address === 'object') {
+  const loopback = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  void fetch(`http://${loopback}:${address.port}/openapi.json`).then((response) => response.arrayBuffer(), () => undefined).catch(() => undefined);
+}
+
 process.on('SIGHUP', () => {
   console.log('SIGHUP: checking the snapshot pointer for a new generation');
   void reloader.reload();
