@@ -2,6 +2,7 @@
 // order its file is written in. The ingest writer creates its scratch table and writes the file from
 // the descriptor; the loader creates the in-memory table and reads the file from the same descriptor,
 // so the two cannot drift apart.
+import { existsSync } from 'node:fs';
 import type { Database } from './database.ts';
 import { insertParquetColumns, snapshotFile, sqlStringLiteral } from './parquet.ts';
 
@@ -10,6 +11,11 @@ export interface DatasetColumn {
   /** A DuckDB SQL type: 'DATE', 'DECIMAL(18,2)', 'VARCHAR', 'VARCHAR[]', ... */
   type: string;
   notNull?: boolean;
+  /**
+   * Added after files were written without it: a file lacking the column loads it as NULL (so it
+   * must be nullable). Other columns must be in the file.
+   */
+  optional?: boolean;
 }
 
 export interface Dataset {
@@ -134,8 +140,15 @@ export function datasetFile(dataDir: string, dataset: Dataset): string {
  * Fills an existing table from `<dataDir>/<name>.parquet` when that file exists, columns by name,
  * so the table's declared types win. Returns whether a file was read.
  */
-export function insertDataset(db: Database, dataset: Dataset, dataDir: string, tableName: string = dataset.name): Promise<boolean> {
-  return insertParquetColumns(db, tableName, datasetFile(dataDir, dataset), columnNames(dataset));
+export async function insertDataset(db: Database, dataset: Dataset, dataDir: string, tableName: string = dataset.name): Promise<boolean> {
+  const file = datasetFile(dataDir, dataset);
+  let columns = columnNames(dataset);
+  const optional = new Set(dataset.columns.filter((c) => c.optional).map((c) => c.name));
+  if (optional.size > 0 && existsSync(file)) {
+    const present = new Set((await db.all(`DESCRIBE SELECT * FROM read_parquet(${sqlStringLiteral(file)})`)).map((row) => String(row.column_name)));
+    columns = columns.filter((name) => present.has(name) || !optional.has(name));
+  }
+  return insertParquetColumns(db, tableName, file, columns);
 }
 
 export interface LoadDatasetOptions {

@@ -28,6 +28,10 @@ export interface ImportRecord {
   /** ISO timestamp (UTC) of the import. */
   importDate: string;
   rowCount: number;
+  /** Rows held before for the keys this file republished (ingest/shrink.ts); absent when not compared. */
+  replacedRows?: number;
+  /** Keys that lost rows, accepted with --allow-shrink; absent when none. */
+  shrunkKeys?: Array<{ key: string; before: number; after: number }>;
 }
 
 export async function sha256OfFile(file: string): Promise<string> {
@@ -41,7 +45,7 @@ export async function loadImportLedger(db: Database, dataDir: string): Promise<I
   await loadDataset(db, IMPORTS_DATASET, dataDir);
   const rows = await db.all(
     `SELECT dataset, source, source_file, source_url, file_hash,
-            strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count
+            strftime(import_date, '%Y-%m-%dT%H:%M:%S.%gZ') AS import_date, row_count, replaced_rows, shrunk_keys
        FROM imports ORDER BY ${orderBySql(IMPORTS_DATASET)}`,
   );
   return rows.map((row) => ({
@@ -52,6 +56,8 @@ export async function loadImportLedger(db: Database, dataDir: string): Promise<I
     fileHash: String(row.file_hash),
     importDate: String(row.import_date),
     rowCount: Number(row.row_count),
+    ...(row.replaced_rows === null ? {} : { replacedRows: Number(row.replaced_rows) }),
+    ...(row.shrunk_keys === null ? {} : { shrunkKeys: JSON.parse(String(row.shrunk_keys)) as ImportRecord['shrunkKeys'] }),
   }));
 }
 
@@ -69,9 +75,15 @@ export async function readImportRecords(dataDir: string): Promise<ImportRecord[]
 export async function appendImportRecords(db: Database, records: readonly ImportRecord[]): Promise<void> {
   for (const r of records) {
     await db.run(
-      `INSERT INTO imports VALUES ($dataset, $source, $sourceFile, $sourceUrl, $fileHash,
-         CAST(rtrim(replace($importDate, 'T', ' '), 'Z') AS TIMESTAMP), CAST($rowCount AS INTEGER))`,
-      { ...r, rowCount: String(r.rowCount) },
+      `INSERT INTO imports (dataset, source, source_file, source_url, file_hash, import_date, row_count, replaced_rows, shrunk_keys)
+       VALUES ($dataset, $source, $sourceFile, $sourceUrl, $fileHash,
+         CAST(rtrim(replace($importDate, 'T', ' '), 'Z') AS TIMESTAMP), CAST($rowCount AS INTEGER), CAST($replacedRows AS INTEGER), $shrunkKeys)`,
+      {
+        dataset: r.dataset, source: r.source, sourceFile: r.sourceFile, sourceUrl: r.sourceUrl, fileHash: r.fileHash, importDate: r.importDate,
+        rowCount: String(r.rowCount),
+        replacedRows: r.replacedRows === undefined ? null : String(r.replacedRows),
+        shrunkKeys: r.shrunkKeys === undefined ? null : JSON.stringify(r.shrunkKeys),
+      },
     );
   }
 }

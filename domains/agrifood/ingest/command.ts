@@ -16,7 +16,7 @@ export const agrifoodIngestCommand: IngestCommand = {
     dataset: { type: 'string' },
     'source-url': { type: 'string' },
   },
-  async run({ path, dataDir, options, log }) {
+  async run({ path, dataDir, options, log, allowShrink }) {
     const dataset = options.dataset as string | undefined;
     if (dataset !== undefined && !isAgrifoodDataset(dataset)) {
       throw new UsageError(`--dataset must be one of ${AGRIFOOD_DATASETS.join(', ')} (got "${dataset}")`);
@@ -24,7 +24,9 @@ export const agrifoodIngestCommand: IngestCommand = {
     const files = await agrifoodSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .json files in ${path}`);
     log(`ingest: ${files.length} file(s) into ${dataDir}${dataset ? ` as ${dataset}` : ' (dataset detected from the field names)'}`);
-    const result = await ingestAgrifoodFiles(files, { dataDir, dataset, sourceUrl: options['source-url'] as string | undefined });
+    const result = await ingestAgrifoodFiles(files, {
+      dataDir, dataset, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
+    });
     for (const record of result.imported) log(`ingest: ${record.sourceFile}: ${record.dataset}, ${record.rowCount} record(s)`);
     for (const [name, file] of Object.entries(result.current)) log(`ingest: ${name} now served from ${file}`);
     return {

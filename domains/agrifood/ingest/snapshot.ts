@@ -7,8 +7,11 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { createTableSql, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
+import { existsSync } from 'node:fs';
+import { createTableSql, datasetFile, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
+import { sqlStringLiteral } from '../../../engine/parquet.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile } from '../../../ingest/commit.ts';
+import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
 import { AGRIFOOD_PRICES } from '../datasets.ts';
 import { parseAgrifoodFile } from './parse.ts';
 import { AGRIFOOD_DATASETS, AGRIFOOD_SOURCE_FORMAT, AGRIFOOD_SOURCE_URL, type AgrifoodDataset, type AgrifoodFile } from './types.ts';
@@ -24,6 +27,12 @@ export interface AgrifoodIngestOptions {
   dataset?: AgrifoodDataset;
   sourceUrl?: string;
   now?: () => Date;
+  /**
+   * The shrink rule (ingest/shrink.ts): a new file replaces its dataset, so a week (begin_date) with
+   * fewer price rows than held refuses the batch unless allowed. Default allowed (a direct call); the
+   * CLI passes --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }
 
 export interface AgrifoodIngestResult {
@@ -64,7 +73,7 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
     for (const entry of parsed) latest.set(entry.parsed.dataset, entry);
     const current: Partial<Record<AgrifoodDataset, string>> = {};
     for (const [dataset, entry] of latest) {
-      await writeFacts(db, dataset, entry);
+      await writeFacts(db, dataset, entry, { dataDir: options.dataDir, rule: options.shrink ?? { allow: true }, records: imported });
       current[dataset] = basename(entry.file);
     }
     await appendImportRecords(db, imported);
@@ -76,7 +85,12 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
 }
 
 /** Stages the file's records as text, then casts them into the dataset's fact table. */
-async function writeFacts(db: Database, dataset: AgrifoodDataset, { file, hash, parsed }: ParsedFile): Promise<void> {
+async function writeFacts(
+  db: Database,
+  dataset: AgrifoodDataset,
+  { file, hash, parsed }: ParsedFile,
+  shrink: { dataDir: string; rule: ShrinkRule; records: ImportRecord[] },
+): Promise<void> {
   const facts = AGRIFOOD_PRICES[dataset];
   const table = facts.name;
   const stage = `stage_${table}`;
@@ -87,6 +101,18 @@ async function writeFacts(db: Database, dataset: AgrifoodDataset, { file, hash, 
     r.marketName, r.marketCode, r.stageName, r.stageCode, r.beginDate, r.endDate, r.weekNumber, r.marketingYear,
     r.referencePeriod, r.unit, r.price, basename(file), r.sourceRow, hash,
   ]));
+  // The held facts of the dataset (its file in the snapshot), per week, against the file's.
+  const heldFile = datasetFile(shrink.dataDir, facts);
+  const held = existsSync(heldFile) ? `(SELECT begin_date FROM read_parquet(${sqlStringLiteral(heldFile)}))` : '(SELECT CAST(NULL AS DATE) AS begin_date WHERE false)';
+  const replacement = `(SELECT CAST(begin_date AS DATE) AS begin_date FROM ${stage})`;
+  await checkShrink(db, {
+    dataset: table,
+    key: ['begin_date'],
+    covered: `SELECT begin_date, $file AS file FROM (SELECT begin_date FROM ${held} UNION SELECT begin_date FROM ${replacement})`,
+    held,
+    replacement,
+    params: { file: basename(file) },
+  }, shrink.rule, shrink.records);
   await db.run(createTableSql(facts));
   await db.run(`INSERT INTO ${table} SELECT ${stagedSelectSql(facts)} FROM ${stage}`);
   await db.run(`DROP TABLE ${stage}`);

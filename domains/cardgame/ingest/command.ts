@@ -25,12 +25,14 @@ export const cardgameIngestCommand: IngestCommand = {
   source: 'cardgame',
   usage: '<file-or-folder> [--lang en|bg] [--source-url URL]',
   options: { lang: { type: 'string' }, 'source-url': { type: 'string' } },
-  async run({ path, dataDir, options, log }) {
+  async run({ path, dataDir, options, log, allowShrink }) {
     const files = await cardSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .json files in ${path}`);
     const sets = filesByLanguage(files, options.lang as string | undefined);
     for (const [lang, group] of sets) log(`ingest: ${group.length} ${lang} card file(s) into ${dataDir}`);
-    const { imported, skipped } = await ingestCardSets(sets, { dataDir, sourceUrl: options['source-url'] as string | undefined });
+    const { imported, skipped } = await ingestCardSets(sets, {
+      dataDir, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
+    });
     return { imported: imported.length, rows: imported.reduce((sum, record) => sum + record.rowCount, 0), skipped: skipped.length };
   },
 };

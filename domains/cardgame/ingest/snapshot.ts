@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
 import { CARDGAME_CARDS } from '../datasets.ts';
 import { parseCardFile, type CardLanguage, type CardRecord } from './parse.ts';
 
@@ -25,6 +26,12 @@ export interface CardIngestOptions {
   dataDir: string;
   sourceUrl?: string;
   now?: () => Date;
+  /**
+   * The shrink rule (ingest/shrink.ts): a new file replaces its language's set, so a set with fewer
+   * cards than held refuses the batch unless allowed. Default allowed (a direct call); the CLI passes
+   * --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }
 
 export interface CardIngestResult {
@@ -81,10 +88,15 @@ export async function ingestCardSets(sets: ReadonlyMap<CardLanguage, readonly st
       dataset: cardDataset(lang), source: 'hearthstonejson', sourceFile: basename(file), sourceUrl: options.sourceUrl ?? CARD_SOURCE_URL,
       fileHash: hash, importDate, rowCount: cards.length,
     }));
-    for (const { lang, file, hash, cards } of batches) {
-      await db.appendRows('stage_cards', cards.map((card) => stageRow(lang, file, hash, card)));
-      await db.run(`DELETE FROM ${CARD_TABLE} WHERE lang = $lang`, { lang });
-    }
+    for (const { lang, file, hash, cards } of batches) await db.appendRows('stage_cards', cards.map((card) => stageRow(lang, file, hash, card)));
+    await checkShrink(db, {
+      dataset: CARD_TABLE,
+      key: ['lang'],
+      covered: 'SELECT DISTINCT lang, source_file AS file FROM stage_cards',
+      held: `(SELECT lang FROM ${CARD_TABLE})`,
+      replacement: '(SELECT lang FROM stage_cards)',
+    }, options.shrink ?? { allow: true }, imported);
+    for (const { lang } of batches) await db.run(`DELETE FROM ${CARD_TABLE} WHERE lang = $lang`, { lang });
     await db.run(`INSERT INTO ${CARD_TABLE}
       SELECT ${stagedSelectSql(CARDGAME_CARDS)} FROM stage_cards`);
     await appendImportRecords(db, imported);

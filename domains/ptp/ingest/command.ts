@@ -15,13 +15,14 @@ export const ptpIngestCommand: IngestCommand = {
   options: {
     'source-url': { type: 'string' },
   },
-  async run({ path, dataDir, options, log }) {
+  async run({ path, dataDir, options, log, allowShrink }) {
     const files = await ptpSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .json or .csv files in ${path}`);
     log(`ingest: ${files.length} file(s) into ${dataDir}`);
     const result = await ingestPtpFiles(files, {
       dataDir,
       sourceUrl: options['source-url'] as string | undefined,
+      shrink: { allow: allowShrink === true, log },
       onProgress: (done, total) => {
         if (done % 10 === 0 && done < total) log(`ingest: ${done}/${total} files read`);
       },

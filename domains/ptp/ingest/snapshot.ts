@@ -9,6 +9,7 @@ import { createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '.
 import {
   appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile,
 } from '../../../ingest/commit.ts';
+import { checkShrink, type ShrinkCheck, type ShrinkRule } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
 import { parsePtpFile } from './parse.ts';
@@ -30,6 +31,11 @@ export interface PtpIngestOptions {
   /** Source address recorded in the import ledger; defaults to the dataset page on data.egov.bg. */
   sourceUrl?: string;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The shrink rule (ingest/shrink.ts): a covered day left with fewer accidents than held refuses the
+   * batch unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }
 
 export type CoordinateCounts = Record<CoordinateFix, number>;
@@ -93,6 +99,7 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
 
     await loadDataset(db, PTP_CRASHES, options.dataDir);
     await stage(db, parsed);
+    await checkShrink(db, shrinkCheck(parsed), options.shrink ?? { allow: true }, imported);
     await merge(db, parsed);
     const clusters = await buildClusters(db);
     await appendImportRecords(db, imported);
@@ -114,6 +121,23 @@ async function stage(db: Database, parsed: readonly ParsedFile[]): Promise<void>
       ]),
     ),
   );
+}
+
+/** Per day each new file covers (first..last day): the accidents held, and those of the file. */
+function shrinkCheck(parsed: readonly ParsedFile[]): ShrinkCheck {
+  const ranges = parsed.map(({ file, parsed: { firstDay, lastDay } }, i) => ({ file: basename(file), firstDay, lastDay, i }));
+  const params = Object.fromEntries(ranges.flatMap((r) => [[`file${r.i}`, r.file], [`first${r.i}`, r.firstDay], [`last${r.i}`, r.lastDay]]));
+  const scope = ranges.map((r) => `SELECT CAST($first${r.i} AS DATE) AS first, CAST($last${r.i} AS DATE) AS last, $file${r.i} AS file`).join(' UNION ALL ');
+  const held = '(SELECT CAST(crash_datetime AS DATE) AS day FROM ptp_crashes)';
+  const replacement = '(SELECT CAST(CAST(crash_datetime AS TIMESTAMP) AS DATE) AS day FROM stage_crashes)';
+  return {
+    dataset: PTP_CRASHES.name,
+    key: ['day'],
+    covered: `SELECT day, scope.file FROM (SELECT day FROM ${held} UNION SELECT day FROM ${replacement}) JOIN (${scope}) AS scope ON day BETWEEN scope.first AND scope.last`,
+    held,
+    replacement,
+    params,
+  };
 }
 
 /** Drops the held accidents of the days each new file covers, then inserts the new ones. */

@@ -13,7 +13,7 @@ export const sebraIngestCommand: IngestCommand = {
     currency: { type: 'string' },
     'source-url': { type: 'string' },
   },
-  async run({ path, dataDir, options, log }) {
+  async run({ path, dataDir, options, log, allowShrink }) {
     const date = options.date as string | undefined;
     const currency = options.currency as string | undefined;
     if (date !== undefined && !isIsoDate(date)) throw new UsageError(`--date "${date}" is not YYYY-MM-DD`);
@@ -28,6 +28,7 @@ export const sebraIngestCommand: IngestCommand = {
       date,
       currency: currency as Currency | undefined,
       sourceUrl: options['source-url'] as string | undefined,
+      shrink: { allow: allowShrink === true, log },
       onProgress: (done, total) => {
         if (done % 50 === 0 && done < total) log(`ingest: ${done}/${total} files read`);
       },

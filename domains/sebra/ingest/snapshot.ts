@@ -10,6 +10,7 @@ import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
   readImportRecords, type ImportRecord, type NewFile,
 } from '../../../ingest/commit.ts';
+import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
 import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { parseSebraFile } from './detect.ts';
 import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
@@ -34,6 +35,11 @@ export interface IngestOptions {
   currency?: Currency;
   /** Source address recorded in imports.parquet; defaults to the official page per format. */
   sourceUrl?: string;
+  /**
+   * The shrink rule (ingest/shrink.ts): a republished day with fewer payment rows than held refuses
+   * the batch unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }
 
 export interface IngestResult {
@@ -104,6 +110,13 @@ export async function ingestSebraFiles(files: string[], opts: IngestOptions): Pr
 
     await loadExistingSnapshot(db, opts.dataDir);
     await stageDays(db, parsed);
+    await checkShrink(db, {
+      dataset: SEBRA_PAYMENTS.name,
+      key: ['payment_date'],
+      covered: 'SELECT CAST(payment_date AS DATE) AS payment_date, source_file AS file FROM stage_days',
+      held: '(SELECT payment_date FROM sebra_payments)',
+      replacement: '(SELECT CAST(payment_date AS DATE) AS payment_date FROM stage_payments)',
+    }, opts.shrink ?? { allow: true }, imported);
     await mergeStagedRows(db);
     await appendImportRecords(db, imported);
     await commitTables(db, opts.dataDir, [SEBRA_PAYMENTS, SEBRA_DAYS]);
