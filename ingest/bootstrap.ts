@@ -61,21 +61,27 @@ async function unlabelledSampleRecords(hashes: ReadonlySet<string>, sampleDir: s
 export async function ensureSnapshot(options: BootstrapOptions): Promise<BootstrapResult> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const result: BootstrapResult = { built: false, generated: false };
-  const imported = (await readImportRecords(options.dataDir)).filter((record) => originOfUrl(record.sourceUrl) === 'imported');
-  let realImports = imported.length;
-  if (realImports > 0 && !options.sample) {
-    const legacy = await unlabelledSampleRecords(new Set(imported.map((record) => record.fileHash)), options.sampleDir);
-    if (legacy.size > 0) {
-      log(`${options.dataDir} holds sample files recorded with a real source address (built before samples were labelled): ` +
-        'they are served as imported data; delete the folder and start again to rebuild it labelled');
-      realImports = imported.filter((record) => !legacy.has(record.fileHash)).length;
+  // Decided once, when the first missing source is met (a complete snapshot reads nothing more).
+  let realImports = 0;
+  let topUp: boolean | undefined;
+  const mayTopUp = async (): Promise<boolean> => {
+    if (topUp !== undefined) return topUp;
+    const imported = (await readImportRecords(options.dataDir)).filter((record) => originOfUrl(record.sourceUrl) === 'imported');
+    realImports = imported.length;
+    if (realImports > 0 && !options.sample) {
+      const legacy = await unlabelledSampleRecords(new Set(imported.map((record) => record.fileHash)), options.sampleDir);
+      if (legacy.size > 0) {
+        log(`${options.dataDir} holds sample files recorded with a real source address (built before samples were labelled): ` +
+          'they are served as imported data; delete the folder and start again to rebuild it labelled');
+        realImports = imported.filter((record) => !legacy.has(record.fileHash)).length;
+      }
     }
-  }
-  const topUp = options.sample === true || realImports === 0;
+    return (topUp = options.sample === true || realImports === 0);
+  };
   const skipped: string[] = [];
   for (const source of options.sources) {
     if (await source.isLoaded(currentGeneration(options.dataDir).dir)) continue;
-    if (!topUp) {
+    if (!(await mayTopUp())) {
       skipped.push(source.name);
       continue;
     }
