@@ -17,8 +17,8 @@ export const IMPORTS_DATASET = defineDataset({
     { name: 'import_date', type: 'TIMESTAMP', notNull: true },
     { name: 'row_count', type: 'INTEGER', notNull: true },
     /**
-     * Rows held before for the keys (days, series, sets) this file republished, 0 when all were new;
-     * null when not compared (an additive source, or a record written before the column existed).
+     * Rows held before for the keys (days, series, sets) this file republished; null when it replaced
+     * nothing (all its keys new), for an additive source, or in a record written before the column existed.
      */
     { name: 'replaced_rows', type: 'INTEGER', optional: true },
     /** JSON [{key, before, after}] of the keys that lost rows (accepted with --allow-shrink); null when none. */

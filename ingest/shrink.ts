@@ -85,12 +85,15 @@ export async function checkShrink(db: Database, check: ShrinkCheck, rule: Shrink
   return shrunk;
 }
 
-/** Sets replacedRows (rows held before for the keys a file republished) and shrunkKeys on each record of a file compared. */
+/**
+ * Sets replacedRows (rows held before for the keys a file republished; left absent when it replaced
+ * nothing, as for a first import) and shrunkKeys on each record of a file compared.
+ */
 export function recordCounts(records: ImportRecord[], comparisons: readonly KeyComparison[]): void {
   for (const record of records) {
     const mine = comparisons.filter((c) => c.file === record.sourceFile);
-    if (mine.length === 0) continue;
-    record.replacedRows = (record.replacedRows ?? 0) + mine.reduce((sum, c) => sum + c.before, 0);
+    const replaced = mine.reduce((sum, c) => sum + c.before, 0);
+    if (replaced > 0) record.replacedRows = (record.replacedRows ?? 0) + replaced;
     const shrunk = mine.filter((c) => c.after < c.before).map(({ key, before, after }) => ({ key, before, after }));
     if (shrunk.length > 0) record.shrunkKeys = [...(record.shrunkKeys ?? []), ...shrunk];
   }

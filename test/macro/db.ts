@@ -1,4 +1,5 @@
 // The macro tables alone on a snapshot, and temporary folders: no HTTP, no other domain loaded.
+import { currentGeneration } from '../../engine/generation.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +9,9 @@ import { loadMacro } from '../../domains/macro/queries/tables.ts';
 
 export async function openMacroDb(dataDir: string): Promise<Database> {
   const db = await Database.open();
-  await loadImports(db, dataDir);
-  await loadMacro(db, dataDir);
+  const { dir } = currentGeneration(dataDir); // the generation the license CLI published, or the flat folder
+  await loadImports(db, dir);
+  await loadMacro(db, dir);
   await db.lockDown();
   return db;
 }

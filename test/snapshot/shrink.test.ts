@@ -38,7 +38,7 @@ test('PTP: a republished day cut short (2 accidents -> 1) is refused with exit 5
   assert.match(allowed.log, /--allow-shrink: ptp_crashes 2024-05-05 \(cut\.json\) shrinks from 2 to 1 row\(s\)/);
   const records = await readImportRecords(dataDir);
   assert.equal(records.length, 2);
-  assert.equal(records[0]!.replacedRows, 0); // the first import replaced nothing
+  assert.equal(records[0]!.replacedRows, undefined); // the first import replaced nothing
   assert.equal(records[1]!.replacedRows, 3); // 2024-05-05 held 2, 2024-05-06 held 1
   assert.deepEqual(records[1]!.shrunkKeys, [{ key: '2024-05-05', before: 2, after: 1 }]);
 });
@@ -58,7 +58,7 @@ test('SEBRA: a day republished as "no payments" (5 rows -> 0) is refused; the sa
   assert.equal(fine.code, EXIT.ok, fine.log);
   const records = await readImportRecords(dataDir);
   assert.deepEqual(records.map((r) => [r.sourceFile, r.replacedRows, r.shrunkKeys]), [
-    ['SEBRA-15032024.xlsx', 0, undefined],
+    ['SEBRA-15032024.xlsx', undefined, undefined],
     ['SEBRA-15032024-corrected.xlsx', held, undefined],
   ]);
 });
@@ -111,5 +111,5 @@ test('cardgame: a new English set with fewer cards than held is refused for that
   assert.match(refused.log, /cardgame_cards en \(cards-newer\.enUS\.json\): 9 row\(s\) held, 4 in the new file/);
   const larger = await writeCards(dir, 'cards-larger.enUS.json', EN_CARDS.slice(0, 10));
   assert.equal((await ingest(['cardgame', larger, '--lang', 'en', '--data-dir', dataDir])).code, EXIT.ok);
-  assert.deepEqual((await readImportRecords(dataDir)).map((r) => r.replacedRows), [0, 9]);
+  assert.deepEqual((await readImportRecords(dataDir)).map((r) => r.replacedRows), [undefined, 9]);
 });
