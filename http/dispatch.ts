@@ -4,12 +4,12 @@
 // cache or the handler, encode the format. One code path, so the three give the same validation
 // and byte-identical answers.
 import querystring from 'node:querystring';
-import { QueryTimeoutError, type Database } from '../engine/database.ts';
+import type { Database } from '../engine/database.ts';
 import { DEFAULT_BODY_MAX_BYTES, pathParamNames, type ResponseBody, type Route } from '../queries/catalog.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
 import { buildBodyValidator, type BodyValidator } from './body.ts';
 import { ResponseCache, toCached, type CachedAnswer } from './cache.ts';
-import { errorBody, type ErrorBody } from './errors.ts';
+import { toErrorBody, type ErrorBody } from './errors.ts';
 import { chooseFormat, encodeBody, type EncodedBody, type OutputFormat } from './formats.ts';
 import { buildValidator, type ParamValidator, type RawQuery } from './validate.ts';
 
@@ -87,9 +87,7 @@ function safeDecode(text: string): string {
 
 /** The JSON error body of a failure, as the HTTP layer renders it (ApiError, timeout, else a 500 without internals). */
 export function errorAnswer(error: unknown): ErrorBody {
-  if (error instanceof ApiError) return errorBody(error.status, error.code, error.message, error.param);
-  if (error instanceof QueryTimeoutError) return errorBody(503, 'timeout', 'the query took too long; try a narrower window');
-  return errorBody(500, 'internal_error', 'internal error');
+  return toErrorBody(error);
 }
 
 /** A body given as a value (CLI, MCP): the route's size limit on its JSON text, then the same validation as HTTP. */

@@ -12,7 +12,8 @@ export function errorBody(status: number, code: ErrorBody['error']['code'], mess
   return { error: { status, code, message, param } };
 }
 
-function toErrorBody(error: unknown): ErrorBody {
+/** The JSON error of any failure: ApiErrors as declared, HTTP-layer errors by their status, anything else a bare 500. */
+export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof ApiError) return errorBody(error.status, error.code, error.message, error.param);
   if (error instanceof QueryTimeoutError) return errorBody(503, 'timeout', 'the query took too long; try a narrower window');
   const status = (error as { status?: number }).status;
