@@ -120,22 +120,30 @@ export function routeExample(route: Route, answers: ExampleAnswers | undefined):
 }
 
 /**
- * The facts the documents need from a snapshot, computed once on first use (the first documentation
- * request) from the database `db()` gives then; a failure gives none and is logged.
+ * The facts the documents need from a snapshot, computed once per served snapshot on first use (the
+ * first documentation request) from the database `db()` gives then; the same promise while that
+ * database is served, a new one after a reload swaps it (the documents are then rebuilt).
  */
 export function snapshotDocsFacts(options: Omit<ExampleAnswerOptions, 'db'> & { db: () => Database }): () => Promise<SnapshotDocsFacts> {
-  let facts: Promise<SnapshotDocsFacts> | undefined;
+  const bySnapshot = new WeakMap<Database, Promise<SnapshotDocsFacts>>();
   const log = options.log ?? (() => undefined);
-  return () =>
-    (facts ??= (async () => {
-      const db = options.db();
-      const [examples, origins] = await Promise.all([
-        computeExampleAnswers({ ...options, db }),
-        snapshotOriginsOf(db).catch((error: unknown) => {
-          log(`docs: the data origin is unknown: ${error instanceof Error ? error.message : String(error)}`);
-          return { data: 'unknown' as const };
-        }),
-      ]);
-      return { examples, dataOrigin: origins.data };
-    })());
+  return () => {
+    const db = options.db();
+    let facts = bySnapshot.get(db);
+    if (!facts) {
+      facts = computeFacts(db);
+      bySnapshot.set(db, facts);
+    }
+    return facts;
+  };
+  async function computeFacts(db: Database): Promise<SnapshotDocsFacts> {
+    const [examples, origins] = await Promise.all([
+      computeExampleAnswers({ ...options, db }),
+      snapshotOriginsOf(db).catch((error: unknown) => {
+        log(`docs: the data origin is unknown: ${error instanceof Error ? error.message : String(error)}`);
+        return { data: 'unknown' as const };
+      }),
+    ]);
+    return { examples, dataOrigin: origins.data };
+  }
 }

@@ -87,15 +87,23 @@ export function docsRouter(options: DocsOptions): Router {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const input: DocsInput = { routes: options.routes, baseUrl, payment: options.payment };
   const now = options.now ?? (() => new Date());
-  // The snapshot's facts (example answers, sample or imported) join the input once; without them, none.
-  let withFacts: Promise<DocsInput> | undefined;
-  const documentInput = (): Promise<DocsInput> =>
-    (withFacts ??= options.facts
-      ? options.facts().then((facts) => ({ ...input, examples: facts.examples, dataOrigin: facts.dataOrigin }), () => input)
-      : Promise.resolve(input));
+  // The served snapshot's facts (example answers, sample or imported) join the input; without them, none.
+  // The documents are built once per facts: a reload to another snapshot gives new facts, and they are rebuilt.
   const cache = new Map<string, Artefact | null>();
+  let factsInUse: Promise<SnapshotDocsFacts> | undefined;
+  let withFacts: Promise<DocsInput> = Promise.resolve(input);
+  const documentInput = (): Promise<DocsInput> => {
+    const facts = options.facts?.();
+    if (facts && facts !== factsInUse) {
+      factsInUse = facts;
+      cache.clear();
+      withFacts = facts.then((found) => ({ ...input, examples: found.examples, dataOrigin: found.dataOrigin }), () => input);
+    }
+    return withFacts;
+  };
   const cached = async (key: string, build: (input: DocsInput) => Artefact | null): Promise<Artefact | null> => {
-    if (!cache.has(key)) cache.set(key, build(await documentInput()));
+    const current = await documentInput();
+    if (!cache.has(key)) cache.set(key, build(current));
     return cache.get(key)!;
   };
   const serve = (key: string, build: (input: DocsInput) => Artefact): Koa.Middleware => async (ctx) => send(ctx, (await cached(key, build))!);

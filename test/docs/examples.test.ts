@@ -222,3 +222,43 @@ describe('over real imports, and real beside samples', () => {
     assert.match(html, /data-origin="mixed"><strong>Partly sample data/);
   });
 });
+
+test('the documents follow the served snapshot: new facts (a reload) rebuild them, the same facts do not', async () => {
+  const Koa = (await import('koa')).default;
+  const { docsMiddleware } = await import('../../http/docs/index.ts');
+  const route = routes.find((candidate) => candidate.id === 'getCardsByClass')!;
+  const url = exampleTargets([route])[0]!.url;
+  const factsOf = (total: number) => Promise.resolve({
+    examples: new Map([[url, { method: 'GET' as const, url, value: { total }, cut: [] }]]),
+    dataOrigin: total === 1 ? ('sample' as const) : ('imported' as const),
+  });
+  const first = factsOf(1);
+  const second = factsOf(2);
+  let current = first;
+  let asked = 0;
+  const app = new Koa();
+  app.use(docsMiddleware({ routes, baseUrl: 'https://data.example.test', payment: defaultPaymentInfo(), facts: () => (asked++, current) }));
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  try {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const exampleOf = async () => {
+      const response = await fetch(`${base}/openapi.json`);
+      const doc = await response.json();
+      return { etag: response.headers.get('etag'), value: doc.paths[route.paths[0]!].get.responses['200'].content['application/json'].examples.firstExample.value };
+    };
+    const a = await exampleOf();
+    assert.deepEqual(a.value, { total: 1 });
+    assert.match(await (await fetch(`${base}/api`)).text(), /data-origin="sample"/);
+    assert.equal((await exampleOf()).etag, a.etag);
+    current = second;
+    const b = await exampleOf();
+    assert.deepEqual(b.value, { total: 2 });
+    assert.notEqual(b.etag, a.etag);
+    assert.doesNotMatch(await (await fetch(`${base}/api`)).text(), /class="notice"/);
+    assert.ok(asked >= 5);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
