@@ -8,14 +8,14 @@ export const eurostatIngestCommand: IngestCommand = {
   source: 'eurostat',
   usage: '<file-or-folder> [--dataset CODE] [--source-url URL]',
   options: { dataset: { type: 'string' }, 'source-url': { type: 'string' } },
-  async run({ path, dataDir, options, log }) {
+  async run({ path, dataDir, options, log, allowShrink }) {
     const dataset = options.dataset as string | undefined;
     if (dataset !== undefined && normaliseDatasetId(dataset) === null) throw new UsageError(`--dataset must be a Eurostat dataset code (nrg_bal_s), not "${dataset}"`);
     const files = await eurostatSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .tsv, .csv or .gz files in ${path}`);
     log(`ingest: ${files.length} Eurostat file(s) into ${dataDir}`);
     const { imported, skipped, datasets } = await ingestEurostatFiles({
-      dataDir, path, dataset, log, sourceUrl: options['source-url'] as string | undefined,
+      dataDir, path, dataset, log, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
     });
     if (datasets.length > 0) log(`ingest: dataset(s) replaced: ${datasets.join(', ')}`);
     return { imported: imported.length, rows: imported.reduce((sum, r) => sum + r.rowCount, 0), skipped: skipped.length };

@@ -14,6 +14,7 @@ import { loadParquetInto } from '../../engine/parquet.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord,
 } from '../commit.ts';
+import { checkShrink, type ShrinkRule } from '../shrink.ts';
 import { readEurostatFile, type EurostatFileSummary, type EurostatFormat, type EurostatObservation } from './parse.ts';
 import { parsePeriod } from './periods.ts';
 import {
@@ -37,6 +38,11 @@ export interface EurostatIngestOptions {
   now?: () => Date;
   /** Recorded in imports.parquet; defaults to the dissemination API address of the dataset and form. */
   sourceUrl?: string;
+  /**
+   * The shrink rule (ingest/shrink.ts): a republished dataset (all its files of the batch) with fewer observations than held refuses the batch
+   * unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }
 
 export interface EurostatIngestResult {
@@ -153,6 +159,18 @@ export async function ingestEurostatFiles(options: EurostatIngestOptions): Promi
 
     await loadParquetInto(db, ESTAT_OBSERVATIONS, options.dataDir, ESTAT_OBSERVATIONS, OBSERVATION_COLUMNS);
     await loadParquetInto(db, ESTAT_DATASETS, options.dataDir, ESTAT_DATASETS, DATASET_COLUMNS);
+    // Per dataset: the observations held against the batch's; the first file of the dataset carries the counts.
+    const firstFile = new Map<string, string>();
+    for (const { file, parsed: s } of parsed) if (!firstFile.has(s.datasetId)) firstFile.set(s.datasetId, basename(file));
+    const ids = [...firstFile];
+    await checkShrink(db, {
+      dataset: ESTAT_OBSERVATIONS,
+      key: ['dataset_id'],
+      covered: ids.map((_, i) => `SELECT $id${i} AS dataset_id, $file${i} AS file`).join(' UNION ALL '),
+      held: `(SELECT dataset_id FROM ${ESTAT_OBSERVATIONS})`,
+      replacement: '(SELECT s.dataset_id FROM stage_obs o JOIN stage_series s USING (series_id))',
+      params: Object.fromEntries(ids.flatMap(([id, file], i) => [[`id${i}`, id], [`file${i}`, file]])),
+    }, options.shrink ?? { allow: true }, imported);
     await db.run(`DELETE FROM ${ESTAT_OBSERVATIONS} WHERE dataset_id IN (SELECT dataset_id FROM stage_datasets)`);
     await db.run(`DELETE FROM ${ESTAT_DATASETS} WHERE dataset_id IN (SELECT dataset_id FROM stage_datasets)`);
     await db.run(`CREATE TEMP TABLE series AS

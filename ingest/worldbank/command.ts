@@ -7,11 +7,13 @@ export const worldBankIngestCommand: IngestCommand = {
   source: 'worldbank',
   usage: '<file-or-folder> [--source-url URL]',
   options: { 'source-url': { type: 'string' } },
-  async run({ path, dataDir, options, log }) {
+  async run({ path, dataDir, options, log, allowShrink }) {
     const files = await worldBankSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .csv or .json files in ${path}`);
     log(`ingest: ${files.length} World Bank file(s) into ${dataDir}`);
-    const { imported, skipped, indicators } = await ingestWorldBankFiles({ dataDir, path, log, sourceUrl: options['source-url'] as string | undefined });
+    const { imported, skipped, indicators } = await ingestWorldBankFiles({
+      dataDir, path, log, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
+    });
     if (indicators.length > 0) log(`ingest: indicator(s) replaced: ${indicators.join(', ')}`);
     return { imported: imported.length, rows: imported.reduce((sum, r) => sum + r.rowCount, 0), skipped: skipped.length };
   },

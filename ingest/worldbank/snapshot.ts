@@ -16,6 +16,7 @@ import { loadParquetInto } from '../../engine/parquet.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord,
 } from '../commit.ts';
+import { checkShrink, type ShrinkRule } from '../shrink.ts';
 import { WDI_AGGREGATE_CODES } from './aggregates.ts';
 import { readWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
 import {
@@ -32,6 +33,11 @@ export interface WorldBankIngestOptions {
   now?: () => Date;
   /** Recorded in imports.parquet; defaults to the World Bank download / API address of the indicator. */
   sourceUrl?: string;
+  /**
+   * The shrink rule (ingest/shrink.ts): a republished indicator with fewer observations than held refuses the batch
+   * unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }
 
 export interface WorldBankIngestResult {
@@ -113,6 +119,14 @@ export async function ingestWorldBankFiles(options: WorldBankIngestOptions): Pro
     const data = summaries.filter((s): s is WdiDataSummary => s.kind === 'data');
     const replaced = [...new Set(data.flatMap((s) => [...s.indicators.keys()]))].sort();
     await db.run(`CREATE TEMP TABLE replaced AS SELECT unnest(from_json($codes, '["VARCHAR"]')) AS code`, { codes: JSON.stringify(replaced) });
+    // Per indicator: the observations held against the batch's; the first file carrying it has the counts.
+    await checkShrink(db, {
+      dataset: WDI_OBSERVATIONS,
+      key: ['indicator_code'],
+      covered: 'SELECT indicator_code, min(source_file) AS file FROM stage_obs GROUP BY indicator_code',
+      held: `(SELECT indicator_code FROM ${WDI_OBSERVATIONS})`,
+      replacement: '(SELECT indicator_code FROM stage_obs)',
+    }, options.shrink ?? { allow: true }, imported);
     await db.run(`DELETE FROM ${WDI_OBSERVATIONS} WHERE indicator_code IN (SELECT code FROM replaced)`);
     await db.run(`INSERT INTO ${WDI_OBSERVATIONS} (${WDI_OBSERVATION_COLUMNS.join(', ')})
       SELECT indicator_code, country_code, year, CAST(value AS DOUBLE), CAST(vintage AS DATE) FROM stage_obs`);
