@@ -7,7 +7,7 @@ import type Koa from 'koa';
 /** Request headers a browser may send on a data route (besides the CORS-safelisted ones such as Accept). */
 export const CORS_ALLOW_HEADERS = ['PAYMENT-SIGNATURE', 'Content-Type'];
 /** Response headers a browser script may read (besides the safelisted ones such as Content-Type). */
-export const CORS_EXPOSE_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'Content-Disposition'];
+export const CORS_EXPOSE_HEADERS = ['PAYMENT-REQUIRED', 'PAYMENT-RESPONSE', 'Content-Disposition', 'X-Data-Source'];
 /** Seconds a browser may reuse a preflight answer. */
 export const CORS_MAX_AGE = 600;
 

@@ -79,7 +79,7 @@ describe('CORS on the data routes', () => {
       const response = await app.get(path, { Origin: 'https://wallet.example' });
       assert.equal(response.headers.get('access-control-allow-origin'), '*', path);
       const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(/,\s*/).map((h) => h.toLowerCase());
-      assert.ok(exposed.includes('payment-required') && exposed.includes('payment-response'), `${path}: ${exposed}`);
+      assert.ok(exposed.includes('payment-required') && exposed.includes('payment-response') && exposed.includes('x-data-source'), `${path}: ${exposed}`);
     }
   });
 
