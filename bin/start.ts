@@ -11,6 +11,7 @@ import { startServer } from '../http/server.ts';
 import { DOMAINS } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
 import { ensureSnapshot, sampleRequested } from '../ingest/bootstrap.ts';
+import { storageErrorLine } from '../ingest/exitCodes.ts';
 import { recoverAtStart, withNewGeneration } from '../ingest/generations.ts';
 import { LockedError } from '../ingest/lock.ts';
 
@@ -38,8 +39,10 @@ try {
     (result) => result.built,
   );
 } catch (error) {
-  if (!(error instanceof LockedError)) throw error;
-  console.log(`${error.message}: serving the current generation without recovery or samples`);
+  // A live ingest holds the lock, or DATA_DIR cannot be written (a read-only mount): serve what is there.
+  const storage = storageErrorLine(error);
+  if (!(error instanceof LockedError) && storage === null) throw error;
+  console.log(`${error instanceof LockedError ? error.message : `cannot write ${config.dataDir}: ${storage}`}: serving the current generation without recovery or samples`);
 }
 const { server, snapshots, reloader } = await startServer(config, {
   log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
