@@ -1,8 +1,8 @@
 // The revenue ledger: one JSON line per settled payment, appended and fsynced before the paid answer
 // leaves. A crash mid-write can leave at most a torn last line; readers skip it and the next append
 // starts on a fresh line, so every complete record survives restarts.
-import { mkdir, open, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { appendLineDurably } from './jsonLines.ts';
 
 export interface RevenueRecord {
   /** ISO timestamp of the settlement. */
@@ -32,22 +32,9 @@ export class RevenueLedger {
   }
 
   private async write(record: RevenueRecord): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true });
-    const file = await open(this.path, 'a+');
-    try {
-      const { size } = await file.stat();
-      let prefix = '';
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        await file.read(last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) prefix = '\n'; // isolate a torn line left by a crash
-      }
-      await file.appendFile(`${prefix}${JSON.stringify(record)}\n`);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    await appendLineDurably(this.path, `${JSON.stringify(record)}\n`);
   }
+
 }
 
 /** Every complete record of a ledger file ([] when there is none); torn lines are skipped. */

@@ -15,6 +15,7 @@
 // whenever it grows past twice the bound, so on disk it stays under 2 x maxBytes plus one answer.
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { appendLineDurably } from './jsonLines.ts';
 
 /** The terms of the payment that bought an answer: a retry must be paid by the same payer on the same terms. */
 export interface PaymentTerms {
@@ -194,22 +195,8 @@ export class PaidAnswerStore {
       this.log(`paid answers: an answer of ${bytes} bytes exceeds PAID_ANSWERS_MAX_BYTES (${this.options.maxBytes}) and is not kept for retries`);
       return false;
     }
-    await mkdir(dirname(this.path), { recursive: true });
-    const file = await open(this.path, 'a+');
-    try {
-      const { size } = await file.stat();
-      let prefix = '';
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        await file.read(last, 0, 1, size - 1);
-        if (last[0] !== 0x0a) prefix = '\n'; // isolate a torn line left by a crash
-      }
-      await file.appendFile(`${prefix}${line}`);
-      await file.sync();
-      this.fileBytes = size + Buffer.byteLength(prefix) + bytes;
-    } finally {
-      await file.close();
-    }
+    const { sizeBefore, written } = await appendLineDurably(this.path, line);
+    this.fileBytes = sizeBefore + written;
     this.remember(answer, bytes);
     this.expire();
     this.evictTo(this.options.maxBytes);
