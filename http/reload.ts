@@ -22,6 +22,7 @@ export class SnapshotReloader {
   private running: Promise<string | null> | null = null;
   /** The generation whose load failed last (not retried by the poll until the pointer changes). */
   private failed: string | null = null;
+  private pointerProblem: string | null = null;
   private readonly log: (message: string, error?: unknown) => void;
 
   constructor(private readonly options: ReloaderOptions) {
@@ -56,9 +57,13 @@ export class SnapshotReloader {
     try {
       id = readCurrentId(this.options.dataDir);
     } catch (error) {
-      this.log(`snapshot reload: cannot read the pointer in ${this.options.dataDir}; still serving ${this.options.holder.current().generation}`, error);
+      // Logged once per distinct problem, not at every poll.
+      const text = String(error);
+      if (force || text !== this.pointerProblem) this.log(`snapshot reload: cannot read the pointer in ${this.options.dataDir}; still serving ${this.options.holder.current().generation}`, error);
+      this.pointerProblem = text;
       return null;
     }
+    this.pointerProblem = null;
     const served = this.options.holder.current().generation;
     if (id === null || id === served) return null;
     if (id === this.failed && !force) return null;
