@@ -13,6 +13,7 @@ import { snapshotFile, sqlStringLiteral } from '../engine/parquet.ts';
 import { faultPoint } from './faults.ts';
 
 import { IngestRejectedError, MalformedSourceError } from './errors.ts';
+import type { ShrinkRule } from './shrink.ts';
 
 export { IngestRejectedError, MalformedSourceError };
 
@@ -167,4 +168,19 @@ export async function parseNewFiles<T>(
   }
   if (problems.length > 0) throw new IngestRejectedError(problems);
   return { parsed, skipped };
+}
+
+/** What every snapshot writer takes besides its own options. */
+export interface SnapshotWriteOptions {
+  dataDir: string;
+  /** The clock of the import records. */
+  now?: () => Date;
+  /** Recorded in the import ledger; defaults to the source's official address for the file. */
+  sourceUrl?: string;
+  /**
+   * The shrink rule (ingest/shrink.ts): a republished key (day, set, dataset, indicator) left with fewer
+   * rows than held refuses the batch unless allowed. Default allowed (a direct call); the CLI passes
+   * --allow-shrink (default off).
+   */
+  shrink?: ShrinkRule;
 }

@@ -12,9 +12,8 @@ import { basename, join } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord,
-} from '../commit.ts';
-import { checkShrink, type ShrinkRule } from '../shrink.ts';
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
+import { checkShrink } from '../shrink.ts';
 import { readEurostatFile, type EurostatFileSummary, type EurostatFormat, type EurostatObservation } from './parse.ts';
 import { parsePeriod } from './periods.ts';
 import {
@@ -28,21 +27,12 @@ export function eurostatLedgerDataset(datasetId: string): string {
   return `eurostat/${datasetId}`;
 }
 
-export interface EurostatIngestOptions {
-  dataDir: string;
+export interface EurostatIngestOptions extends SnapshotWriteOptions {
   /** A file or a folder (its .tsv, .csv, .tsv.gz, .csv.gz and .gz files, not recursive). */
   path: string;
-  /** Dataset id for every file (else each file's DATAFLOW / STRUCTURE_ID or name). */
+  /** Dataset id for every file (else each file's DATAFLOW / STRUCTURE_ID or name). A batch replaces each dataset it holds. */
   dataset?: string;
   log?: (line: string) => void;
-  now?: () => Date;
-  /** Recorded in imports.parquet; defaults to the dissemination API address of the dataset and form. */
-  sourceUrl?: string;
-  /**
-   * The shrink rule (ingest/shrink.ts): a republished dataset (all its files of the batch) with fewer observations than held refuses the batch
-   * unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
-   */
-  shrink?: ShrinkRule;
 }
 
 export interface EurostatIngestResult {

@@ -14,9 +14,8 @@ import { basename, join } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord,
-} from '../commit.ts';
-import { checkShrink, type ShrinkRule } from '../shrink.ts';
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
+import { checkShrink } from '../shrink.ts';
 import { WDI_AGGREGATE_CODES } from './aggregates.ts';
 import { readWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
 import {
@@ -25,19 +24,10 @@ import {
 
 export { IngestRejectedError, type ImportRecord };
 
-export interface WorldBankIngestOptions {
-  dataDir: string;
-  /** A file or a folder (its .csv and .json files, not recursive). */
+export interface WorldBankIngestOptions extends SnapshotWriteOptions {
+  /** A file or a folder (its .csv and .json files, not recursive). A batch replaces each indicator it holds. */
   path: string;
   log?: (line: string) => void;
-  now?: () => Date;
-  /** Recorded in imports.parquet; defaults to the World Bank download / API address of the indicator. */
-  sourceUrl?: string;
-  /**
-   * The shrink rule (ingest/shrink.ts): a republished indicator with fewer observations than held refuses the batch
-   * unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
-   */
-  shrink?: ShrinkRule;
 }
 
 export interface WorldBankIngestResult {

@@ -10,7 +10,7 @@ import { Database } from '../../../engine/database.ts';
 import { existsSync } from 'node:fs';
 import { createTableSql, datasetFile, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { sqlStringLiteral } from '../../../engine/parquet.ts';
-import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile } from '../../../ingest/commit.ts';
+import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
 import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
 import { AGRIFOOD_PRICES } from '../datasets.ts';
 import { parseAgrifoodFile } from './parse.ts';
@@ -21,18 +21,9 @@ export function agrifoodTable(dataset: AgrifoodDataset): string {
   return AGRIFOOD_PRICES[dataset].name;
 }
 
-export interface AgrifoodIngestOptions {
-  dataDir: string;
-  /** Every file is of this dataset (checked against its field names); detected per file otherwise. */
+export interface AgrifoodIngestOptions extends SnapshotWriteOptions {
+  /** Every file is of this dataset (checked against its field names); detected per file otherwise. A new file replaces its dataset. */
   dataset?: AgrifoodDataset;
-  sourceUrl?: string;
-  now?: () => Date;
-  /**
-   * The shrink rule (ingest/shrink.ts): a new file replaces its dataset, so a week (begin_date) with
-   * fewer price rows than held refuses the batch unless allowed. Default allowed (a direct call); the
-   * CLI passes --allow-shrink (default off).
-   */
-  shrink?: ShrinkRule;
 }
 
 export interface AgrifoodIngestResult {

@@ -5,8 +5,8 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
-import { appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
-import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
+import { appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+import { checkShrink } from '../../../ingest/shrink.ts';
 import { CARDGAME_CARDS } from '../datasets.ts';
 import { parseCardFile, type CardLanguage, type CardRecord } from './parse.ts';
 
@@ -22,17 +22,8 @@ export function cardDataset(lang: CardLanguage): string {
   return `cardgame_${lang}`;
 }
 
-export interface CardIngestOptions {
-  dataDir: string;
-  sourceUrl?: string;
-  now?: () => Date;
-  /**
-   * The shrink rule (ingest/shrink.ts): a new file replaces its language's set, so a set with fewer
-   * cards than held refuses the batch unless allowed. Default allowed (a direct call); the CLI passes
-   * --allow-shrink (default off).
-   */
-  shrink?: ShrinkRule;
-}
+/** A new file replaces its language's set. */
+export type CardIngestOptions = SnapshotWriteOptions;
 
 export interface CardIngestResult {
   imported: ImportRecord[];

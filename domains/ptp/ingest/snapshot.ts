@@ -7,9 +7,8 @@ import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
-  appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile,
-} from '../../../ingest/commit.ts';
-import { checkShrink, type ShrinkCheck, type ShrinkRule } from '../../../ingest/shrink.ts';
+  appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
 import { parsePtpFile } from './parse.ts';
@@ -25,17 +24,9 @@ export const PTP_DATASET_URL = 'https://data.egov.bg/data/view/4b948dd7-c9ef-423
 const STAGING = { omit: ['location_id'] } as const;
 const CREATE_STAGE = stagingTableSql(PTP_CRASHES, 'stage_crashes', STAGING);
 
-export interface PtpIngestOptions {
-  dataDir: string;
-  now?: () => Date;
-  /** Source address recorded in the import ledger; defaults to the dataset page on data.egov.bg. */
-  sourceUrl?: string;
+/** A file replaces the days it covers (its first to last day). */
+export interface PtpIngestOptions extends SnapshotWriteOptions {
   onProgress?: (done: number, total: number) => void;
-  /**
-   * The shrink rule (ingest/shrink.ts): a covered day left with fewer accidents than held refuses the
-   * batch unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
-   */
-  shrink?: ShrinkRule;
 }
 
 export type CoordinateCounts = Record<CoordinateFix, number>;

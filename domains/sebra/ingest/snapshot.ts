@@ -8,9 +8,8 @@ import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/d
 import { IMPORTS_DATASET } from '../../../engine/importLedger.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
-  readImportRecords, type ImportRecord, type NewFile,
-} from '../../../ingest/commit.ts';
-import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
+  readImportRecords, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+import { checkShrink } from '../../../ingest/shrink.ts';
 import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { parseSebraFile } from './detect.ts';
 import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
@@ -25,21 +24,12 @@ export const SNAPSHOT_FILES = {
   imports: `${IMPORTS_DATASET.name}.parquet`,
 } as const;
 
-export interface IngestOptions {
-  dataDir: string;
-  now?: () => Date;
+export interface IngestOptions extends SnapshotWriteOptions {
   onProgress?: (done: number, total: number) => void;
   /** Payment date for sources without one (report tree). */
   date?: string;
   /** Currency for sources that do not state it (report tree). */
   currency?: Currency;
-  /** Source address recorded in imports.parquet; defaults to the official page per format. */
-  sourceUrl?: string;
-  /**
-   * The shrink rule (ingest/shrink.ts): a republished day with fewer payment rows than held refuses
-   * the batch unless allowed. Default allowed (a direct call); the CLI passes --allow-shrink (default off).
-   */
-  shrink?: ShrinkRule;
 }
 
 export interface IngestResult {
