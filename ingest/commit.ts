@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { copyToParquetSql, datasetFile, loadDataset, orderBySql, type Dataset } from '../engine/dataset.ts';
 import { IMPORTS_DATASET } from '../engine/importLedger.ts';
@@ -183,4 +183,27 @@ export interface SnapshotWriteOptions {
    * --allow-shrink (default off).
    */
   shrink?: ShrinkRule;
+}
+
+/** What an import record says of one parsed file, besides its name, hash and date. */
+export interface ImportDescription {
+  dataset: string;
+  /** Source format id. */
+  source: string;
+  /** The address recorded when the caller gives none (null: none known). */
+  defaultUrl: string | null;
+  rowCount: number;
+}
+
+/** One import record per new file, all with one import date from the writer's clock. */
+export function importRecordsOf<T>(
+  files: ReadonlyArray<NewFile<T>>,
+  options: Pick<SnapshotWriteOptions, 'now' | 'sourceUrl'>,
+  describe: (parsed: T, file: string) => ImportDescription,
+): ImportRecord[] {
+  const importDate = (options.now ?? (() => new Date()))().toISOString();
+  return files.map(({ file, hash, parsed }) => {
+    const { dataset, source, defaultUrl, rowCount } = describe(parsed, file);
+    return { dataset, source, sourceFile: basename(file), sourceUrl: options.sourceUrl ?? defaultUrl, fileHash: hash, importDate, rowCount };
+  });
 }

@@ -14,7 +14,7 @@ import { basename, join } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
+  appendImportRecords, commitTables, importRecordsOf, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
 import { checkShrink } from '../shrink.ts';
 import { WDI_AGGREGATE_CODES } from './aggregates.ts';
 import { readWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
@@ -95,10 +95,8 @@ export async function ingestWorldBankFiles(options: WorldBankIngestOptions): Pro
     rejectIncompletePages(parsed.map((p) => p.parsed));
     await rejectDuplicates(db);
 
-    const importDate = (options.now ?? (() => new Date()))().toISOString();
-    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: s }) => ({
-      dataset: ledgerDataset(s), source: s.kind === 'data' ? s.format : `wdi-${s.kind}`, sourceFile: basename(file),
-      sourceUrl: options.sourceUrl ?? defaultUrl(s), fileHash: hash, importDate, rowCount: rowCount(s),
+    const imported = importRecordsOf(parsed, options, (s) => ({
+      dataset: ledgerDataset(s), source: s.kind === 'data' ? s.format : `wdi-${s.kind}`, defaultUrl: defaultUrl(s), rowCount: rowCount(s),
     }));
 
     await loadParquetInto(db, WDI_OBSERVATIONS, options.dataDir, WDI_OBSERVATIONS, WDI_OBSERVATION_COLUMNS);

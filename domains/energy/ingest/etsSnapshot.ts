@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { ETS_EMISSIONS as ETS_EMISSIONS_DATASET, ETS_INSTALLATIONS as ETS_INSTALLATIONS_DATASET } from '../datasets.ts';
-import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { parseEtsFile } from './etsParse.ts';
 
 export const ETS_SOURCE_URL = 'https://climate.ec.europa.eu/eu-action/eu-emissions-trading-system-eu-ets/union-registry_en';
@@ -46,14 +46,10 @@ export async function ingestEtsFiles(files: readonly string[], options: EtsInges
     const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseEtsFile(file), options.onProgress);
     if (parsed.length === 0) return { imported: [], skipped, emissions: 0, installations: 0 };
 
-    const importDate = (options.now ?? (() => new Date()))().toISOString();
-    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
+    const imported = importRecordsOf(parsed, options, (p) => ({
       dataset: p.kind === 'eutl-installation-csv' ? ETS_INSTALLATIONS : ETS_EMISSIONS,
       source: SOURCE_FORMAT[p.kind],
-      sourceFile: basename(file),
-      sourceUrl: options.sourceUrl ?? ETS_SOURCE_URL,
-      fileHash: hash,
-      importDate,
+      defaultUrl: ETS_SOURCE_URL,
       rowCount: p.kind === 'eutl-installation-csv' ? p.installations.length : p.years.length,
     }));
 

@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset, type Dataset } from '../../../engine/dataset.ts';
 import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
-import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { parseEcbCsv, parseEurofxref, parseFredFile } from './parse.ts';
 import {
   ECB_DATASET, ECB_SOURCE_FORMAT, ECB_SOURCE_URL, EUROFXREF_DATASET, EUROFXREF_SOURCE_FORMAT, EUROFXREF_SOURCE_URL, FRED_DATASET,
@@ -71,16 +71,7 @@ async function ingestSeriesFiles<T>(
     const known = new Set(ledger.filter((r) => r.dataset === spec.dataset).map((r) => r.fileHash));
     const { parsed, skipped } = await parseNewFiles(files, known, (file) => spec.parse(file), options.onProgress);
     if (parsed.length === 0) return { imported: [], skipped, rows: 0 };
-    const importDate = (options.now ?? (() => new Date()))().toISOString();
-    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
-      dataset: spec.dataset,
-      source: spec.source,
-      sourceFile: basename(file),
-      sourceUrl: options.sourceUrl ?? spec.sourceUrl,
-      fileHash: hash,
-      importDate,
-      rowCount: spec.rows(p).length,
-    }));
+    const imported = importRecordsOf(parsed, options, (p) => ({ dataset: spec.dataset, source: spec.source, defaultUrl: spec.sourceUrl, rowCount: spec.rows(p).length }));
     const t = spec.table;
     const table = t.dataset.name;
     await loadDataset(db, t.dataset, options.dataDir);
@@ -93,7 +84,7 @@ async function ingestSeriesFiles<T>(
     await db.run(`INSERT INTO ${table} (${t.key}, date, ${t.valueColumn}, source_file, file_hash)
       SELECT k, CAST(d AS DATE), CAST(v AS DOUBLE), source_file, file_hash FROM newest`);
     const tables: Dataset[] = [t.dataset];
-    const extra = await spec.extra?.(db, parsed.map((p) => p.parsed), importDate);
+    const extra = await spec.extra?.(db, parsed.map((p) => p.parsed), imported[0].importDate);
     if (extra) tables.push(extra.dataset);
     await appendImportRecords(db, [...imported, ...(extra?.records ?? [])]);
     await commitTables(db, options.dataDir, tables);

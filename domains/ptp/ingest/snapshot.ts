@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
-  appendImportRecords, commitTables, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+  appendImportRecords, commitTables, importRecordsOf, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
 import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
@@ -77,16 +77,7 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
     for (const { parsed: p } of parsed) for (const r of p.records) coordinates[r.coordinateFix]++;
     if (parsed.length === 0) return { imported: [], skipped, coordinates, crashes: 0, clusters: 0 };
 
-    const importDate = (options.now ?? (() => new Date()))().toISOString();
-    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
-      dataset: PTP_DATASET,
-      source: p.format,
-      sourceFile: basename(file),
-      sourceUrl: options.sourceUrl ?? PTP_DATASET_URL,
-      fileHash: hash,
-      importDate,
-      rowCount: p.records.length,
-    }));
+    const imported = importRecordsOf(parsed, options, (p) => ({ dataset: PTP_DATASET, source: p.format, defaultUrl: PTP_DATASET_URL, rowCount: p.records.length }));
 
     await loadDataset(db, PTP_CRASHES, options.dataDir);
     await stage(db, parsed);

@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
-import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { TRADE_KEY, TRADE_OBSERVATIONS } from '../datasets.ts';
 import { parseTradeFile } from './parse.ts';
 import { TRADE_DATASET, TRADE_SOURCE_FORMAT, TRADE_SOURCE_URL } from './types.ts';
@@ -50,15 +50,8 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
     const skippedRows = parsed.reduce((sum, { parsed: p }) => sum + p.skippedRows, 0);
     if (parsed.length === 0) return { imported: [], skipped, observations: 0, skippedRows };
 
-    const importDate = (options.now ?? (() => new Date()))().toISOString();
-    const imported: ImportRecord[] = parsed.map(({ file, hash, parsed: p }) => ({
-      dataset: TRADE_DATASET,
-      source: TRADE_SOURCE_FORMAT,
-      sourceFile: basename(file),
-      sourceUrl: options.sourceUrl ?? TRADE_SOURCE_URL,
-      fileHash: hash,
-      importDate,
-      rowCount: p.observations.length,
+    const imported = importRecordsOf(parsed, options, (p) => ({
+      dataset: TRADE_DATASET, source: TRADE_SOURCE_FORMAT, defaultUrl: TRADE_SOURCE_URL, rowCount: p.observations.length,
     }));
 
     await loadDataset(db, TRADE_OBSERVATIONS, options.dataDir);
