@@ -13,6 +13,7 @@ import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
+import { rejectRepeatedObservations } from '../errors.ts';
 import { checkShrink } from '../shrink.ts';
 import { readEurostatFile, type EurostatFileSummary, type EurostatFormat, type EurostatObservation } from './parse.ts';
 import { parsePeriod } from './periods.ts';
@@ -208,13 +209,5 @@ async function rejectDuplicates(db: Database, datasets: string[]): Promise<void>
       ORDER BY 1, 2, 3 LIMIT 20`,
     { datasets: JSON.stringify(datasets) },
   );
-  if (rows.length === 0) return;
-  throw new IngestRejectedError(
-    rows.map((row) => {
-      const files = row.files as string[];
-      const lines = row.lines as number[];
-      const others = files.slice(1).map((f, i) => `${f} line ${lines[i + 1]}`).join(', ');
-      return new MalformedSourceError(files[0]!, Number(lines[0]), `observation ${row.dataset_id} ${row.series_key} ${row.time_period} given again in ${others}`);
-    }),
-  );
+  rejectRepeatedObservations(rows.map((row) => ({ key: `${row.dataset_id} ${row.series_key} ${row.time_period}`, files: row.files as string[], lines: row.lines as number[] })));
 }

@@ -15,6 +15,7 @@ import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
   appendImportRecords, commitTables, importRecordsOf, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
+import { rejectRepeatedObservations } from '../errors.ts';
 import { checkShrink } from '../shrink.ts';
 import { WDI_AGGREGATE_CODES } from './aggregates.ts';
 import { readWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
@@ -252,13 +253,5 @@ async function rejectDuplicates(db: Database): Promise<void> {
        FROM stage_obs GROUP BY indicator_code, country_code, year HAVING count(*) > 1
       ORDER BY indicator_code, country_code, year LIMIT 20`,
   );
-  if (rows.length === 0) return;
-  throw new IngestRejectedError(
-    rows.map((row) => {
-      const files = row.files as string[];
-      const lines = row.lines as number[];
-      const others = files.slice(1).map((f, i) => `${f} line ${lines[i + 1]}`).join(', ');
-      return new MalformedSourceError(files[0]!, Number(lines[0]), `observation ${row.indicator_code} ${row.country_code} ${row.year} given again in ${others}`);
-    }),
-  );
+  rejectRepeatedObservations(rows.map((row) => ({ key: `${row.indicator_code} ${row.country_code} ${row.year}`, files: row.files as string[], lines: row.lines as number[] })));
 }
