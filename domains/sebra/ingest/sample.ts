@@ -287,19 +287,8 @@ export function sampleDay(date: string, scale = 1): SampleDay {
       }
       continue;
     }
-    const lines: SampleLine[] = [];
-    for (const stream of organisation.streams) {
-      // Draw for every stream every day so one stream's schedule never shifts another's numbers.
-      const pays = random.chance(stream.probability);
-      const amountNoise = random.noise(0.35);
-      const countNoise = random.noise(0.3);
-      const negative = random.chance(stream.negativeShare ?? 0);
-      if (!pays || !timingAllows(stream, date, organisation.payDay)) continue;
-      const factor = ANOMALIES.monthFactor.get(`${date.slice(0, 7)} ${stream.code}`) ?? 1;
-      const bgn = stream.amount * amountNoise * factor * (negative ? -0.4 : 1);
-      const count = Math.min(2_000, Math.max(1, Math.round(stream.count * countNoise * countFactor)));
-      lines.push({ code: stream.code, description: stream.description ?? nameForCode(stream.code)!, count, cents: toCents(bgn) });
-    }
+    const monthFactor = (code: string) => ANOMALIES.monthFactor.get(`${date.slice(0, 7)} ${code}`) ?? 1;
+    const lines = streamLines(organisation, date, random, countFactor, toCents, monthFactor);
     for (const planted of [ANOMALIES.totalSpike.get(date), ANOMALIES.programmeSpike.get(date)]) {
       if (planted?.system !== organisation.system) continue;
       lines.push({ code: planted.code, description: nameForCode(planted.code)!, count: 1, cents: toCents(planted.amount) });
@@ -312,6 +301,17 @@ export function sampleDay(date: string, scale = 1): SampleDay {
 
 /** A scaled copy's lines: the template's streams with the copy's own draws, no planted anomalies. */
 function copyLines(organisation: Organisation, date: string, random: Random, countFactor: number, toCents: (bgn: number) => number): SampleLine[] {
+  return streamLines(organisation, date, random, countFactor, toCents, () => 1);
+}
+
+/**
+ * The day's line of every stream that pays. Every stream draws every day, so one stream's schedule
+ * never shifts another's numbers; `monthFactor` plants the monthly expense spikes.
+ */
+function streamLines(
+  organisation: Organisation, date: string, random: Random, countFactor: number, toCents: (bgn: number) => number,
+  monthFactor: (code: string) => number,
+): SampleLine[] {
   const lines: SampleLine[] = [];
   for (const stream of organisation.streams) {
     const pays = random.chance(stream.probability);
@@ -319,7 +319,7 @@ function copyLines(organisation: Organisation, date: string, random: Random, cou
     const countNoise = random.noise(0.3);
     const negative = random.chance(stream.negativeShare ?? 0);
     if (!pays || !timingAllows(stream, date, organisation.payDay)) continue;
-    const bgn = stream.amount * amountNoise * (negative ? -0.4 : 1);
+    const bgn = stream.amount * amountNoise * monthFactor(stream.code) * (negative ? -0.4 : 1);
     const count = Math.min(2_000, Math.max(1, Math.round(stream.count * countNoise * countFactor)));
     lines.push({ code: stream.code, description: stream.description ?? nameForCode(stream.code)!, count, cents: toCents(bgn) });
   }
