@@ -66,3 +66,30 @@ export function paymentFacts(payment: PaymentInfo): string[] {
   ];
   return facts;
 }
+
+/** A copy-paste TypeScript client with the official x402 packages (docs/paying.md has the raw flow and safe retries). */
+export function clientSnippet(baseUrl: string, examplePath: string): string {
+  return [
+    "// npm install @x402/fetch @x402/evm viem",
+    "import { wrapFetchWithPayment, x402Client } from '@x402/fetch';",
+    "import { ExactEvmScheme } from '@x402/evm/exact/client';",
+    "import { privateKeyToAccount } from 'viem/accounts';",
+    '',
+    'const client = new x402Client();',
+    "client.register('eip155:*', new ExactEvmScheme(privateKeyToAccount(process.env.X402_PAYER_KEY as `0x${string}`)));",
+    "client.setSpendControls({ maxAmountPerPayment: '$0.01' }); // never more than the price",
+    'const fetchWithPayment = wrapFetchWithPayment(fetch, client);',
+    '',
+    `const response = await fetchWithPayment('${baseUrl}${examplePath}');`,
+    "console.log(response.status, response.headers.get('PAYMENT-RESPONSE'), await response.json());",
+  ].join('\n');
+}
+
+/** Every status a client should expect, one line (the codes per operation are in the OpenAPI). */
+export const ERRORS_SUMMARY =
+  '`400` invalid or missing parameters or body (never charged), `402` payment required, `404` not found, `405` method not ' +
+  'allowed, `406` format not offered, `409` a payment (or payment id) already in use, `413` body too large, `415` body not JSON, ' +
+  '`451` a source series not licensed by the operator (never charged), `502`/`503` facilitator unavailable or query timeout (nothing charged).';
+
+/** The request the client snippet makes. */
+export const CLIENT_EXAMPLE_PATH = '/api/sebra/getTaxonomyForYear/2025';

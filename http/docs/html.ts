@@ -3,7 +3,7 @@
 // are allowed by hash in the Content-Security-Policy the router sends with every page.
 import { createHash } from 'node:crypto';
 import type { Route } from '../../queries/catalog.ts';
-import { FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, paymentFacts, payingSteps } from './content.ts';
+import { CLIENT_EXAMPLE_PATH, ERRORS_SUMMARY, FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, clientSnippet, paymentFacts, payingSteps } from './content.ts';
 import { domainOf, groupByDomain, type DomainRoutes } from './domains.ts';
 import { dataNotice, exampleLead, type DocsInput } from './markdown.ts';
 import type { DataOrigin } from '../../engine/dataOrigin.ts';
@@ -226,7 +226,7 @@ function navOf(groups: DomainRoutes[], pageLinks: boolean): string {
   return `<ul>${intro}${items.join('')}</ul>`;
 }
 
-function payingSection(payment: PaymentInfo): string {
+function payingSection(payment: PaymentInfo, baseUrl: string): string {
   const networks = payment.networks
     .map((network) => `<tr><td>${escapeHtml(network.name)}</td><td><code>${escapeHtml(network.network)}</code></td><td><code>${escapeHtml(network.asset)}</code></td></tr>`)
     .join('');
@@ -237,9 +237,11 @@ function payingSection(payment: PaymentInfo): string {
 <p>The 402 round trip:</p>
 <ol>${payingSteps(payment).map((step) => `<li>${inline(step)}</li>`).join('')}</ol>
 <p>Loopback clients of a development server and the operator's allowlisted addresses are served without payment.</p>
+<h3>A client in TypeScript</h3>
+<div class="example"><pre><code>${escapeHtml(clientSnippet(baseUrl, CLIENT_EXAMPLE_PATH))}</code></pre><button type="button" data-copy>Copy</button></div>
 <h3>Errors</h3>
 <p>Every failure is JSON: <code>{"error": {"status": 400, "code": "invalid_parameter", "message": "...", "param": "from"}}</code>.
-400 invalid or missing parameters (never charged), 402 payment required, 404 not found.</p>
+${inline(ERRORS_SUMMARY)}</p>
 </section>`;
 }
 
@@ -272,7 +274,7 @@ export function buildApiPage(input: DocsInput): string {
 ${intro(input.baseUrl)}
 <h2>Domains</h2>
 ${domainList(groups)}
-${payingSection(input.payment)}
+${payingSection(input.payment, input.baseUrl)}
 ${freeSection()}
 ${groups.map((group) => domainSection(group, input.baseUrl, input.payment, 'h2', input)).join('\n')}`;
   return page({ title: `${SERVICE_TITLE}: API documentation`, description: SERVICE_SUMMARY, nav: navOf(groups, false), body });

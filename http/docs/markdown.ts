@@ -1,6 +1,6 @@
 // /api/docs.md: the documentation as Markdown, the same content as the HTML page.
 import type { Route } from '../../queries/catalog.ts';
-import { FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, paymentFacts, payingSteps } from './content.ts';
+import { CLIENT_EXAMPLE_PATH, ERRORS_SUMMARY, FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, clientSnippet, paymentFacts, payingSteps } from './content.ts';
 import { groupByDomain } from './domains.ts';
 import { bodyRows, curlCommand, operationsOf, paramRows } from './operations.ts';
 import type { PaymentInfo } from './paymentInfo.ts';
@@ -99,10 +99,15 @@ export function buildMarkdown(input: DocsInput): string {
     '',
     'Loopback clients of a development server and the operator\'s allowlisted addresses are served without payment.',
     '',
+    'A client in TypeScript:',
+    '',
+    '```ts',
+    clientSnippet(baseUrl, CLIENT_EXAMPLE_PATH),
+    '```',
+    '',
     '## Errors',
     '',
-    'Every failure is JSON: `{"error": {"status": 400, "code": "invalid_parameter", "message": "...", "param": "from"}}`. ' +
-      '`400` invalid or missing parameters (never charged), `402` payment required, `404` not found.',
+    `Every failure is JSON: \`{"error": {"status": 400, "code": "invalid_parameter", "message": "...", "param": "from"}}\`. ${ERRORS_SUMMARY}`,
     '',
     '## Free documentation and discovery',
     '',

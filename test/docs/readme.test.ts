@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { routes } from '../../domains/index.ts';
-import { FREE_PATHS } from '../../http/docs/content.ts';
+import { CLIENT_EXAMPLE_PATH, FREE_PATHS } from '../../http/docs/content.ts';
 import { projectRoot } from '../helpers/cli.ts';
 
 const documents = ['README.md', 'data/sources.md', ...readdirSync(path.join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
@@ -69,4 +69,6 @@ test('the checks catch what they are for', () => {
   assert.equal(apiPath('GET /api/sebra/getTaxonomyForYear/2025?currency=EUR'), '/api/sebra/getTaxonomyForYear/2025');
   assert.ok(matchers.some((matcher) => matcher.test('/api/sebra/getTaxonomyForYear/2025')));
   assert.ok(!matchers.some((matcher) => matcher.test('/api/sebra/getTaxonomyForYears')));
+  // The client snippet of the HTML and Markdown docs calls a real route.
+  assert.ok(matchers.some((matcher) => matcher.test(CLIENT_EXAMPLE_PATH)));
 });
