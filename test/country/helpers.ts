@@ -1,12 +1,9 @@
 // Country tests: an app over a snapshot loaded with the country domain (and the domains it depends on).
 // The file writers are in files.ts (re-exported here), which loads no app code.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Database } from '../../engine/database.ts';
-import { createApp } from '../../http/app.ts';
 import { countryDomain } from '../../domains/country/index.ts';
 import { loadDomains, loadOrder } from '../../domains/registry.ts';
-import { FIXED_NOW, type TestApp } from '../helpers/app.ts';
+import { serveTestApp, type TestApp } from '../helpers/app.ts';
 
 export * from './files.ts';
 
@@ -38,26 +35,6 @@ export async function startCountryApp(dataDir: string): Promise<TestApp> {
   const domains = await countryDomains();
   const db = await Database.open({ connections: 2 });
   await loadDomains(domains, db, dataDir);
-  const app = await createApp({ db, routes: countryDomain.routes, now: () => FIXED_NOW, logError: () => undefined });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const request = (p: string, init?: RequestInit) => fetch(base + p, init);
-  return {
-    db,
-    request,
-    async get(p, headers = {}) {
-      const response = await request(p, { headers });
-      const raw = await response.arrayBuffer();
-      const text = new TextDecoder().decode(raw);
-      const type = response.headers.get('content-type') ?? '';
-      return { status: response.status, headers: response.headers, body: type.includes('json') ? JSON.parse(text) : text, raw };
-    },
-    async close() {
-      await new Promise((resolve) => server.close(resolve));
-      await db.close();
-    },
-  };
+  return serveTestApp(db, countryDomain.routes);
 }
 

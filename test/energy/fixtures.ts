@@ -4,10 +4,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { Database } from '../../engine/database.ts';
-import { createApp } from '../../http/app.ts';
 import { loadImports } from '../../queries/imports.ts';
 import { loadEurostat, writeEurostatTsv, type EurostatWriteRow } from '../../ingest/eurostat/load.ts';
 import { ingestEurostatFiles } from '../../ingest/eurostat/snapshot.ts';
@@ -15,7 +12,7 @@ import { loadWorldBank, writeWdiBulkCsv } from '../../ingest/worldbank/load.ts';
 import { ingestWorldBankFiles } from '../../ingest/worldbank/snapshot.ts';
 import { ingestEtsFiles, loadEtsSnapshot } from '../../domains/energy/ingest/etsSnapshot.ts';
 import { buildEnergy, energyRoutes } from '../../domains/energy/queries/index.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { serveTestApp, type TestApp } from '../helpers/app.ts';
 import { EU27 } from '../../domains/energy/queries/constants.ts';
 
 export const FIXTURE_NOW = new Date('2026-11-22T12:00:00Z');
@@ -159,26 +156,11 @@ export async function startEnergyApp(dataDir: string, cleanup?: string): Promise
   await loadEtsSnapshot(db, dataDir);
   await buildEnergy(db);
   await db.lockDown();
-  const app = await createApp({ db, routes: energyRoutes, now: () => FIXTURE_NOW, logError: (e) => console.error(e) });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const request = (p: string, init?: RequestInit) => fetch(base + p, init);
-  return {
-    db,
-    request,
-    async get(p, headers = {}) {
-      const response = await request(p, { headers });
-      const raw = await response.arrayBuffer();
-      const text = new TextDecoder().decode(raw);
-      const type = response.headers.get('content-type') ?? '';
-      return { status: response.status, headers: response.headers, body: type.includes('json') ? JSON.parse(text) : text, raw };
-    },
-    async close() {
-      await new Promise((resolve) => server.close(resolve));
-      await db.close();
+  return serveTestApp(db, energyRoutes, {
+    now: () => FIXTURE_NOW,
+    logError: (e) => console.error(e),
+    onClose: async () => {
       if (cleanup) await rm(cleanup, { recursive: true, force: true });
     },
-  };
+  });
 }

@@ -6,6 +6,7 @@ import { createApp } from '../../http/app.ts';
 import { openSnapshot } from '../../http/server.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
+import type { Route } from '../../queries/catalog.ts';
 
 export interface TestApp {
   db: Database;
@@ -19,8 +20,19 @@ export interface TestApp {
 export const FIXED_NOW = new Date('2026-11-22T12:00:00Z');
 
 export async function startTestApp(dataDir: string, now: () => Date = () => FIXED_NOW): Promise<TestApp> {
-  const db = await openSnapshot(dataDir);
-  const app = await createApp({ db, routes, now, logError: () => undefined });
+  return serveTestApp(await openSnapshot(dataDir), routes, { now });
+}
+
+export interface ServeOptions {
+  now?: () => Date;
+  logError?: (error: unknown) => void;
+  /** Run after the server and the database are closed (a temporary folder to remove, ...). */
+  onClose?: () => Promise<void>;
+}
+
+/** Serves `routes` over an already loaded database on an ephemeral loopback port; close() closes both. */
+export async function serveTestApp(db: Database, appRoutes: readonly Route[], options: ServeOptions = {}): Promise<TestApp> {
+  const app = await createApp({ db, routes: appRoutes, now: options.now ?? (() => FIXED_NOW), logError: options.logError ?? (() => undefined) });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
@@ -39,6 +51,7 @@ export async function startTestApp(dataDir: string, now: () => Date = () => FIXE
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await db.close();
+      await options.onClose?.();
     },
   };
 }
