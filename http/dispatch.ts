@@ -85,10 +85,8 @@ function safeDecode(text: string): string {
   }
 }
 
-/** The JSON error body of a failure, as the HTTP layer renders it (ApiError, timeout, else a 500 without internals). */
-export function errorAnswer(error: unknown): ErrorBody {
-  return toErrorBody(error);
-}
+/** The JSON error body of a failure, as the HTTP layer renders it. */
+export const errorAnswer: (error: unknown) => ErrorBody = toErrorBody;
 
 /** A body given as a value (CLI, MCP): the route's size limit on its JSON text, then the same validation as HTTP. */
 export function checkBodySize(route: Route, body: unknown): void {
