@@ -1,0 +1,20 @@
+// `npm run bench:data -- --scale x10 --out DIR [--sources sebra,ptp]`: generates each source's
+// sample at a tier's factor and ingests it into DIR/<scale>/parquet (kept), for probing routes
+// (`npm run bench:probe`) against a snapshot of that size without a whole benchmark run.
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { prepareTier, TIERS } from './data.ts';
+
+const { values } = parseArgs({ options: { scale: { type: 'string', default: 'x10' }, out: { type: 'string' }, sources: { type: 'string' } } });
+const tier = TIERS.find((t) => t.name === values.scale);
+if (!tier || !values.out) {
+  process.stderr.write(`usage: npm run bench:data -- --scale ${TIERS.map((t) => t.name).join('|')} --out DIR [--sources a,b]\n`);
+  process.exit(2);
+}
+const sources = values.sources?.split(',').map((s) => s.trim());
+const { dataDir, sources: figures } = await prepareTier(tier, resolve(values.out), sources, (line) => process.stderr.write(`bench:data: ${line}\n`));
+for (const f of figures) {
+  process.stderr.write(`bench:data: ${f.source} x${f.factor}: ${f.ingest.rows} rows, ingest ${(f.ingest.ms / 1000).toFixed(1)} s, ` +
+    `floor ${f.floor ? `${(f.floor.ms / 1000).toFixed(1)} s` : '-'}, ingest/floor ${f.ingestVsFloor?.toFixed(2) ?? '-'}\n`);
+}
+process.stdout.write(`${dataDir}\n`);

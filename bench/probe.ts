@@ -1,0 +1,49 @@
+// `npm run bench:probe -- DATA_DIR [filter] [--runs N]`: loads a snapshot the way the server does
+// and times every catalog example whose route id or URL contains `filter`: the handler (p50/p99,
+// answer cache off) and each statement it issues, with the statement's plan on request (--explain).
+import { parseArgs } from 'node:util';
+import { Database } from '../engine/database.ts';
+import { loadSnapshot, routes } from '../domains/index.ts';
+import { benchCases } from './examples.ts';
+import { recordingDatabase, type RecordedQuery } from './recordingDatabase.ts';
+import { summarize, timeRuns } from './stats.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: '30' }, explain: { type: 'boolean', default: false } },
+});
+const [dataDir, filter = ''] = positionals;
+if (!dataDir) {
+  process.stderr.write('usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain]\n');
+  process.exit(2);
+}
+const runs = Number(values.runs);
+const db = await Database.open();
+const started = performance.now();
+await loadSnapshot(db, dataDir);
+await db.lockDown();
+process.stdout.write(`loaded in ${((performance.now() - started) / 1000).toFixed(2)} s, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB\n`);
+const ms = (x: number) => x.toFixed(2).padStart(8);
+const today = '2026-11-22';
+for (const c of benchCases(routes)) {
+  if (filter && !c.routeId.includes(filter) && !c.url.includes(filter)) continue;
+  const route = routes.find((r) => r.id === c.routeId)!;
+  const recorded: RecordedQuery[] = [];
+  try {
+    await route.handle(c.params, { db: recordingDatabase(db, recorded), today, body: c.body });
+  } catch (error) {
+    process.stdout.write(`${c.url}: ${error instanceof Error ? error.message : String(error)}\n`);
+    continue;
+  }
+  const handler = summarize(await timeRuns(() => route.handle(c.params, { db, today, body: c.body }), runs, 3));
+  process.stdout.write(`${ms(handler.p50)} p50 ${ms(handler.p99)} p99  ${c.url}  (${recorded.length} statements)\n`);
+  for (const q of recorded) {
+    const one = summarize(await timeRuns(() => db.all(q.sql, q.params), runs, 1));
+    process.stdout.write(`${ms(one.p50)} p50 ${ms(one.p99)} p99    ${q.sql.replace(/\s+/g, ' ').slice(0, 110)}\n`);
+    if (values.explain) {
+      const plan = await db.all(`EXPLAIN ANALYZE ${q.sql}`, q.params);
+      process.stdout.write(`${String(plan[0]?.explain_value ?? JSON.stringify(plan))}\n`);
+    }
+  }
+}
+await db.close();
