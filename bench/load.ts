@@ -19,6 +19,8 @@ export interface LoadResult {
   reqPerSec: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** The server process's CPU (user + system) per request during the run, when measured. */
+  serverCpuMsPerRequest?: number | null;
 }
 
 export interface LoadOptions {

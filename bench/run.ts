@@ -38,18 +38,25 @@ const SETTINGS = {
 } as const;
 
 /** Runs bench/target.ts in its own process; resolves with its report and a stop function. */
-async function startTarget(options: TargetOptions): Promise<{ report: TargetReport; stop: () => Promise<void> }> {
+async function startTarget(options: TargetOptions): Promise<{ report: TargetReport; cpuMs: () => Promise<number>; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'target.ts'), JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const firstLine = await new Promise<string>((done, fail) => {
-    const lines = createInterface({ input: child.stdout! });
+  const lines = createInterface({ input: child.stdout! });
+  const nextLine = () => new Promise<string>((done, fail) => {
     lines.once('line', done);
-    void exited.then((code) => fail(new Error(`bench target exited (${code}) before reporting`)));
+    void exited.then((code) => fail(new Error(`bench target exited (${code}) before answering`)));
   });
+  const firstLine = await nextLine();
   return {
     report: JSON.parse(firstLine) as TargetReport,
+    /** The target's own CPU time so far (user + system, ms). */
+    async cpuMs() {
+      const answer = nextLine();
+      child.stdin!.write('cpu\n');
+      return (JSON.parse(await answer) as { cpuMs: number }).cpuMs;
+    },
     async stop() {
       child.stdin!.end();
       await exited;
@@ -87,16 +94,25 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
   const data = await prepareTier(tier, options.workDir, options.sources, options.log);
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
-  const { report, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
+  const { report, cpuMs, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
   const load: LoadResult[] = [];
+  let paidCpuMs: number | null = null;
+  /** A load run with the server's CPU per request beside it. */
+  const measured = async (run: () => Promise<LoadResult>): Promise<LoadResult> => {
+    const before = await cpuMs();
+    const result = await run();
+    const serverCpuMs = (await cpuMs()) - before;
+    return { ...result, serverCpuMsPerRequest: result.requests > 0 ? serverCpuMs / result.requests : null };
+  };
   try {
     // The load mix replays the GET samples (a POST sample with its body is timed per case above).
     const paths = report.cases.filter((c) => c.status === 200 && c.method !== 'POST').map((c) => c.url);
     const app = `http://127.0.0.1:${report.ports.app}`;
     await warm(app, paths);
     options.log(`${tier.name}: HTTP load`);
-    load.push(await runLoad('bare-koa', { base: `http://127.0.0.1:${report.ports.bare}`, paths: ['/'], connections: settings.connections, durationS: settings.loadSeconds }));
-    load.push(await runLoad('mix', { base: app, paths, connections: settings.connections, durationS: settings.loadSeconds }));
+    load.push(await measured(() => runLoad('bare-koa', { base: `http://127.0.0.1:${report.ports.bare}`, paths: ['/'], connections: settings.connections, durationS: settings.loadSeconds })));
+    const mix = await measured(() => runLoad('mix', { base: app, paths, connections: settings.connections, durationS: settings.loadSeconds }));
+    load.push(mix);
     if (rig && report.ports.paid !== null) {
       const paid = `http://127.0.0.1:${report.ports.paid}`;
       options.log(`${tier.name}: signing ${settings.paidRequests} payments`);
@@ -104,17 +120,20 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
       // The paid answers come from the same warm cache: what is left is the payment's own cost.
       await warm(app, paths);
       let next = 0;
-      load.push(await runLoad('mix-paid', {
+      const mixPaid = await measured(() => runLoad('mix-paid', {
         base: paid, paths, connections: settings.connections, amount: signed.length,
         next: () => signed[next++ % signed.length],
       }));
+      load.push(mixPaid);
+      // The facilitator and the chain run in this process: the target's extra CPU is the payment's own.
+      if (mixPaid.serverCpuMsPerRequest != null && mix.serverCpuMsPerRequest != null) paidCpuMs = mixPaid.serverCpuMsPerRequest - mix.serverCpuMsPerRequest;
     }
   } finally {
     await stop();
   }
   return {
     tier: tier.name, factors: tier.factors, sources: data.sources, startupMs: report.startupMs, startupSlowest: report.startupSlowest,
-    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load,
+    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs,
   };
 }
 

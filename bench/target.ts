@@ -1,9 +1,11 @@
 // The measured process (one per scale): loads a snapshot, times every catalog example's handler
 // against its SQL floor and through HTTP without the cache, then serves the app (cache on), a bare
 // Koa route and, when payment settings are given, the paid app, for the load runs of the parent.
-// Protocol: one JSON line (TargetReport) on stdout when ready; exits when stdin closes.
+// Protocol: one JSON line (TargetReport) on stdout when ready; then each `cpu` line on stdin is
+// answered with a JSON line {"cpuMs": <user + system CPU so far>}; exits when stdin closes.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 import Koa from 'koa';
 import { Database } from '../engine/database.ts';
 import { createApp } from '../http/app.ts';
@@ -47,6 +49,11 @@ export interface CaseResult {
   tables: Record<string, number>;
   /** Through HTTP with the answer cache off (a miss every time), sequential. */
   httpUncached: Summary;
+  /**
+   * The keyed-lookup floor: the cheapest query that could answer it, its JSON answer precomputed under
+   * its URL in a keyed table and read back by one prepared lookup (null when the handler did not answer).
+   */
+  keyedFloor: Summary | null;
   /** Response size in bytes (JSON). */
   bytes: number;
 }
@@ -81,14 +88,35 @@ export function bareKoa(): Koa {
   return app;
 }
 
-async function measureCase(db: Database, route: Route, c: BenchCase, runs: number, uncachedBase: string): Promise<CaseResult> {
+/** One in-memory table of precomputed answers keyed by URL: what a keyed lookup through the engine costs. */
+class KeyedFloor {
+  private constructor(private readonly db: Database) {}
+
+  static async open(): Promise<KeyedFloor> {
+    const db = await Database.open({ connections: 1 });
+    await db.run('CREATE TABLE keyed_answers (key VARCHAR PRIMARY KEY, answer VARCHAR NOT NULL)');
+    return new KeyedFloor(db);
+  }
+
+  async time(key: string, answer: unknown, runs: number): Promise<Summary> {
+    await this.db.run('INSERT OR REPLACE INTO keyed_answers VALUES ($key, $answer)', { key, answer: JSON.stringify(answer) });
+    return summarize(await timeRuns(() => this.db.all('SELECT answer FROM keyed_answers WHERE key = $key', { key }), runs));
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+async function measureCase(db: Database, route: Route, c: BenchCase, runs: number, uncachedBase: string, keyed: KeyedFloor): Promise<CaseResult> {
   const recorded: RecordedQuery[] = [];
   const recording = recordingDatabase(db, recorded);
   let error: string | null = null;
   const body = c.body;
   const init: RequestInit = body ? { method: c.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {};
-  await route.handle(c.params, { db: recording, today: TODAY, body }).catch((e: unknown) => {
+  const answer = await route.handle(c.params, { db: recording, today: TODAY, body }).catch((e: unknown) => {
     error = e instanceof Error ? e.message : String(e);
+    return null;
   });
   const statements = [...recorded];
   // A handler that answers an error (no data for its domain at this scale) is timed over HTTP only.
@@ -110,12 +138,13 @@ async function measureCase(db: Database, route: Route, c: BenchCase, runs: numbe
       bytes = body.byteLength;
     }, runs),
   );
+  const keyedFloor = error ? null : await keyed.time(`${c.method} ${c.url} ${JSON.stringify(body ?? null)}`, answer, runs);
   const tables: Record<string, number> = {};
   for (const table of [...new Set(statements.flatMap((q) => tablesRead(q.sql)))].sort()) {
     const rows = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`).catch(() => null);
     if (rows) tables[table] = Number(rows[0].n);
   }
-  return { routeId: c.routeId, tag: c.tag, url: c.url, method: c.method, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, bytes };
+  return { routeId: c.routeId, tag: c.tag, url: c.url, method: c.method, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, keyedFloor, bytes };
 }
 
 export async function runTarget(options: TargetOptions): Promise<{ report: TargetReport; close: () => Promise<void> }> {
@@ -136,8 +165,13 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
   const uncached = await serveKoa(await createApp({ db, routes: selected, now, logError: quiet, cache: new ResponseCache(0) }));
   servers.push(uncached.server);
   const cases: CaseResult[] = [];
-  for (const c of benchCases(selected)) {
-    cases.push(await measureCase(db, selected.find((r) => r.id === c.routeId)!, c, options.runs, `http://127.0.0.1:${uncached.port}`));
+  const keyed = await KeyedFloor.open();
+  try {
+    for (const c of benchCases(selected)) {
+      cases.push(await measureCase(db, selected.find((r) => r.id === c.routeId)!, c, options.runs, `http://127.0.0.1:${uncached.port}`, keyed));
+    }
+  } finally {
+    await keyed.close();
   }
   uncached.server.close();
 
@@ -178,6 +212,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const options = JSON.parse(process.argv[2]) as TargetOptions;
   const { report, close } = await runTarget(options);
   process.stdout.write(`${JSON.stringify(report)}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', () => void close().then(() => process.exit(0)));
+  const commands = createInterface({ input: process.stdin });
+  commands.on('line', (line) => {
+    if (line.trim() !== 'cpu') return;
+    const usage = process.cpuUsage();
+    process.stdout.write(`${JSON.stringify({ cpuMs: (usage.user + usage.system) / 1000 })}\n`);
+  });
+  commands.on('close', () => void close().then(() => process.exit(0)));
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { benchCases, matchPathForm, rawQuery } from '../../bench/examples.ts';
 import { tablesRead } from '../../bench/recordingDatabase.ts';
 import {
-  checkTargets, handlerVsFloor, isRollupBacked, README_END, README_START, renderMarkdown, replaceBetweenMarkers, writeReport,
+  checkTargets, handlerVsFloor, httpVsKeyedFloor, README_END, README_START, renderMarkdown, replaceBetweenMarkers, writeReport,
   type BenchReport, type TierReport,
 } from '../../bench/report.ts';
 import { percentile, perSecond, ratio, summarize, type Summary } from '../../bench/stats.ts';
@@ -72,11 +72,11 @@ const stat = (p50: number, p99 = p50): Summary => ({ n: 10, p50, p99, mean: p50,
 function caseResult(url: string, tables: Record<string, number>, handler: number, floor: number, http: Summary): CaseResult {
   return {
     routeId: 'r', tag: 't', url, status: 200, error: null, handler: stat(handler), sqlFloor: stat(floor),
-    statements: 1, tables, httpUncached: http, bytes: 2048,
+    statements: 1, tables, httpUncached: http, keyedFloor: stat(0.5), bytes: 2048,
   };
 }
 
-function tier(name: string, cases: CaseResult[], mix: number, bare: number, startupMs: number): TierReport {
+function tier(name: string, cases: CaseResult[], mix: number, bare: number, startupMs: number, ingestVsFloor = 0.1): TierReport {
   const load = (label: string, reqPerSec: number) => ({
     label, connections: 10, durationS: 1, requests: reqPerSec, non2xx: 0, errors: 0, reqPerSec, latencyP50Ms: 1, latencyP99Ms: 2,
   });
@@ -86,28 +86,45 @@ function tier(name: string, cases: CaseResult[], mix: number, bare: number, star
     sources: [{
       source: 'ptp', factor: 1, form: 'csv+json', generateMs: 100,
       ingest: { files: 4, bytes: 2 ** 20, rows: 1000, ms: 500, rowsPerSec: 2000 },
-      floor: { form: 'csv+json', files: 4, ms: 50, rowsPerSec: 20000 }, ingestVsFloor: 0.1,
+      floor: { form: 'csv+json', files: 4, ms: 50, rowsPerSec: 20000 }, ingestVsFloor,
     }],
   };
 }
 
-test('targets are checked at x10 and name every miss', () => {
+test('targets are checked at their own scales and name every miss', () => {
   const fast = caseResult('/api/a', { sebra_daily: 10 }, 2, 1, stat(4, 20));
-  const slowRollup = caseResult('/api/b', { sebra_daily: 10 }, 30, 5, stat(12, 60)); // 6x its floor, over both HTTP limits
-  const rowLevel = caseResult('/api/c', { ptp_crashes: 1000 }, 40, 20, stat(45, 90)); // not rollup-backed: no HTTP limit
-  assert.equal(isRollupBacked(rowLevel), false);
-  assert.equal(handlerVsFloor(slowRollup), 6);
-  const tiers = [tier('x1', [fast], 900, 1000, 500), tier('x10', [fast, slowRollup, rowLevel], 400, 1000, 16_000)];
-  const checks = checkTargets(tiers);
-  assert.deepEqual(checks.map((c) => [c.tier, c.met]), [['x10', false], ['x10', false], ['x10', false], ['x10', false]]);
-  assert.match(checks[0].detail, /^1 of 2 miss; worst: \/api\/b p50 12\.0 \/ p99 60\.0 ms$/);
-  assert.deepEqual(checks[0].misses, ['/api/b p50 12.0 / p99 60.0 ms']);
-  assert.doesNotMatch(checks[0].detail, /\/api\/c/);
-  assert.equal(checks[1].detail, '1 of 3 miss; worst: /api/b 6.0x');
-  assert.match(checks[2].detail, /^40% \(400 vs 1000 req\/s\)$/);
-  assert.equal(checks[3].detail, '16.0 s');
-  // Without x10, the largest scale measured is checked; here x1 meets every target.
-  assert.ok(checkTargets([tiers[0]]).every((c) => c.tier === 'x1' && c.met));
+  const slow = caseResult('/api/b', { sebra_daily: 10 }, 30, 5, stat(12, 60)); // over both x10 limits
+  const tailOnly = caseResult('/api/c', { ptp_crashes: 1000 }, 40, 20, stat(9, 55)); // p50 within, p99 over
+  assert.equal(handlerVsFloor(slow), 6);
+  // HTTP p50 12 ms against a keyed lookup of 0.5 ms: 24x.
+  assert.equal(httpVsKeyedFloor(slow), 24);
+  const x1 = { ...tier('x1', [fast], 900, 1000, 500), paidCpuMs: 0.4 };
+  const x10 = tier('x10', [fast, slow, tailOnly], 400, 1000, 16_000);
+  const x100 = { ...tier('x100', [fast, tailOnly], 850, 1000, 14_000), rssAfterLoadMb: 3100 };
+  const checks = checkTargets([x1, x10, x100]);
+  assert.deepEqual(checks.map((c) => [c.tier, c.met]), [
+    ['x10', false], // latency: /api/b and /api/c miss
+    ['x100', false], // p99: /api/c 55 > 50
+    ['x10', false], // mix 400 / 1000 = 40% < 80%
+    ['x100', true], // mix 850 / 1000 = 85%
+    ['x10', false], // ingest 0.1x < 0.5x
+    ['x100', false], // startup 14 s within, RSS 3100 MB > 3072 MB
+    ['x1', true], // paid CPU 0.4 ms <= 1 ms
+  ]);
+  // The worst by p99 first: /api/b (60) then /api/c (55).
+  assert.equal(checks[0].detail, '2 of 3 miss; worst: /api/b p50 12.0 / p99 60.0 ms; /api/c p50 9.0 / p99 55.0 ms');
+  assert.deepEqual(checks[1].misses, ['/api/c p50 9.0 / p99 55.0 ms']);
+  assert.equal(checks[2].detail, '40% (400 vs 1000 req/s)');
+  assert.equal(checks[4].detail, '1 of 1 miss; worst: ptp 0.10x');
+  assert.equal(checks[5].detail, '14.0 s, 3100 MB');
+  assert.equal(checks[6].detail, '0.40 ms');
+  // Only x1 measured: each check falls back to it and says which scale it stands in for; no paid run: not measured.
+  const alone = checkTargets([tier('x1', [fast], 900, 1000, 500, 0.6)]);
+  assert.deepEqual(alone.map((c) => [c.tier, c.met]), [
+    ['x1 (x10 not measured)', true], ['x1 (x100 not measured)', true], ['x1 (x10 not measured)', true], ['x1 (x100 not measured)', true],
+    ['x1 (x10 not measured)', true], ['x1 (x100 not measured)', true], ['x1', false],
+  ]);
+  assert.equal(alone[6].detail, 'not measured');
 });
 
 test('the report is written as JSON and Markdown, and the README block is replaced between its markers', async () => {
@@ -126,8 +143,9 @@ test('the report is written as JSON and Markdown, and the README block is replac
   assert.match(markdown, /^# Benchmark 2026-11-22 \(quick\)/);
   // ingest 2000 rows/s against a floor of 20000 rows/s: 0.1x; the mix at 900 of 1000 req/s: 0.9x.
   assert.match(markdown, /\| x1 \| ptp \| 1 \| csv\+json \| 4 \| 1\.0 \| 1,000 \| 0\.1 \| 0\.5 \| 2,000 \| 20,000 \| 0\.1x \|/);
-  assert.match(markdown, /\| x1 \| mix \| 10 \| 900 \| 0 \| 900 \| 1\.00 \| 2\.00 \| 0\.9x \|/);
-  assert.match(markdown, /\| `\/api\/a\?x=1` \| 2\.00 \| 2\.00 \| 1\.00 \| 2\.0x \| 4\.00 \| 20\.0 \| yes \| 2\.0 \|/);
+  assert.match(markdown, /\| x1 \| mix \| 10 \| 900 \| 0 \| 900 \| 1\.00 \| 2\.00 \| 0\.9x \| - \|/);
+  // 1 statement; handler 2 vs floor 1: 2.0x; HTTP 4 / 20; keyed floor 0.5: HTTP 4 / 0.5 = 8.0x; 2048 bytes = 2.0 KB.
+  assert.match(markdown, /\| `\/api\/a\?x=1` \| 1 \| 2\.00 \| 2\.00 \| 1\.00 \| 2\.0x \| 4\.00 \| 20\.0 \| 0\.50 \| 8\.0x \| 2\.0 \|/);
   assert.match(markdown, /Slowest startup statements at x1: `CREATE TABLE x AS SELECT 1` 1\.20 s\./);
   assert.doesNotMatch(renderMarkdown(report, { endpoints: false }), /api\/a\?x=1/);
 

@@ -34,13 +34,17 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
       assert.equal(c.status, 200, c.url);
       assert.equal(c.handler?.n, report.settings.runs);
       assert.equal(c.sqlFloor?.n, report.settings.runs);
+      assert.equal(c.keyedFloor?.n, report.settings.runs, 'the keyed-lookup floor is timed beside each example');
       assert.ok(c.statements > 0 && 'ptp_crashes' in c.tables, `${c.url} reads ptp_crashes`);
     }
 
     assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-paid']);
     for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
     assert.equal(tier.load[2].requests, report.settings.paidRequests, 'each signed payment used once');
-    assert.equal(report.targets.length, 4);
+    // Seven targets, each at its scale (x1 stands in for the ones not measured).
+    assert.equal(report.targets.length, 7);
+    for (const l of tier.load) assert.ok(typeof l.serverCpuMsPerRequest === 'number' && l.serverCpuMsPerRequest > 0, `${l.label}: server CPU measured`);
+    assert.equal(typeof tier.paidCpuMs, 'number', 'the paid request\'s own server CPU is measured');
     assert.match(await readFile(files.markdown, 'utf8'), /## Endpoint latency/);
   } finally {
     await rm(workDir, { recursive: true, force: true });
