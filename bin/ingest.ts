@@ -2,10 +2,12 @@
 // npm run ingest -- --help lists the sources, the options and the exit codes (ingest/exitCodes.ts):
 // 0 done, 1 malformed input, 2 usage, 3 locked by another ingest, 4 operator error (disk full,
 // read-only folder, ...), 5 a republished key would shrink. The work is ingest/cli.ts's.
-import { DOMAINS } from '../domains/index.ts';
+import { buildServing, DOMAINS } from '../domains/index.ts';
 import { ingestCommandsOf } from '../domains/registry.ts';
 import { runIngestCli } from '../ingest/cli.ts';
 
 process.exitCode = await runIngestCli(process.argv.slice(2), ingestCommandsOf(DOMAINS), {
   log: (line) => process.stderr.write(`${line}\n`),
+  // The server opens the generation's prebuilt serving database instead of loading it.
+  prepare: buildServing,
 });

@@ -8,7 +8,7 @@
 import { readConfig, type ServerConfig } from '../http/config.ts';
 import { PaymentConfigError } from '../http/payments/config.ts';
 import { startServer } from '../http/server.ts';
-import { DOMAINS } from '../domains/index.ts';
+import { buildServing, DOMAINS, ensureServing } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
 import { ensureSnapshot, sampleRequested } from '../ingest/bootstrap.ts';
 import { storageErrorLine } from '../ingest/exitCodes.ts';
@@ -34,7 +34,7 @@ try {
   // The missing sources built into one new generation, published at the end (none when nothing was built).
   await withNewGeneration(
     config.dataDir,
-    { command: 'npm start (samples)', log: startLog },
+    { command: 'npm start (samples)', log: startLog, prepare: buildServing },
     (scratch) => ensureSnapshot({ dataDir: scratch, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), sample: sampleRequested(), log: startLog }),
     (result) => result.built,
   );
@@ -44,6 +44,10 @@ try {
   if (!(error instanceof LockedError) && storage === null) throw error;
   console.log(`${error instanceof LockedError ? error.message : `cannot write ${config.dataDir}: ${storage}`}: serving the current generation without recovery or samples`);
 }
+// A generation without its serving database (written before they existed) gets one, so this and later starts open a file.
+await ensureServing(config.dataDir, startLog).catch((error: unknown) => {
+  console.log(`snapshot: the serving database could not be built (${error instanceof Error ? error.message : String(error)}): loading the snapshot into memory`);
+});
 const { server, snapshots, reloader } = await startServer(config, {
   log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
 }).catch(refuseToStart);

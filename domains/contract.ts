@@ -39,8 +39,17 @@ export interface Domain {
   routes: readonly Route[];
   /** Names of the domains whose tables `load` reads (they are loaded first). */
   dependsOn?: readonly string[];
-  /** Creates this domain's tables from the snapshot in dataDir (empty tables when it has no files) and builds its rollups. */
+  /**
+   * Creates this domain's tables from the snapshot in dataDir (empty tables when it has no files) and
+   * builds its rollups: SQL only, because it runs once when a generation's serving database is built
+   * (domains/servingDatabase.ts) and the server then opens that file without running it.
+   */
   load(db: Database, dataDir: string): Promise<void>;
+  /**
+   * Builds the JavaScript-side state this domain keeps per database from its loaded tables: after
+   * `load`, and again whenever a prebuilt serving database is opened.
+   */
+  open?(db: Database): Promise<void>;
   /**
    * The country overview's sources (statsoffice, centralbank, coop, devbank) this domain holds, each with
    * the latest headline for a country; the loader registers them (queries/shared/coverage.ts).

@@ -1,8 +1,9 @@
 // The list of domains: one line each. The router, the documents, the ingest CLI, the first-start
 // bootstrap and the benchmark all derive from it (domains/registry.ts); nothing else lists domains.
-import type { Database } from '../engine/database.ts';
+import type { Database, DatabaseOptions } from '../engine/database.ts';
 import type { Domain } from './contract.ts';
 import { loadDomains, routesOf } from './registry.ts';
+import { buildServingDatabase, ensureServingDatabase, openSnapshotDatabase, type OpenedSnapshot } from './servingDatabase.ts';
 import { agrifoodDomain } from './agrifood/index.ts';
 import { cardgameDomain } from './cardgame/index.ts';
 import { countryDomain } from './country/index.ts';
@@ -32,4 +33,19 @@ export const routes = routesOf(DOMAINS);
 /** Loads the snapshot in dataDir: the import records, then each domain after the domains it depends on. */
 export function loadSnapshot(db: Database, dataDir: string): Promise<void> {
   return loadDomains(DOMAINS, db, dataDir);
+}
+
+/** Builds the serving database of the snapshot in dataDir (domains/servingDatabase.ts). */
+export function buildServing(dataDir: string): Promise<void> {
+  return buildServingDatabase(DOMAINS, dataDir);
+}
+
+/** The engine for the snapshot in dataDir: its serving database when it has one, else loaded into memory; locked down. */
+export function openSnapshot(dataDir: string, options?: DatabaseOptions, prepare?: (db: Database) => Database): Promise<OpenedSnapshot> {
+  return openSnapshotDatabase(DOMAINS, dataDir, options, prepare);
+}
+
+/** Builds the serving database of DATA_DIR's current generation when it lacks one (domains/servingDatabase.ts). */
+export function ensureServing(dataDir: string, log: (line: string) => void): Promise<boolean> {
+  return ensureServingDatabase(DOMAINS, dataDir, log);
 }

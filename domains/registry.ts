@@ -66,8 +66,14 @@ export function loadOrder(domains: readonly Domain[]): Domain[] {
 export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
   const { dir } = currentGeneration(dataDir);
   await loadImports(db, dir);
+  for (const domain of loadOrder(domains)) await domain.load(db, dir);
+  await openDomains(domains, db);
+}
+
+/** What a database needs besides its tables: each domain's JavaScript-side state and country coverage, in load order. */
+export async function openDomains(domains: readonly Domain[], db: Database): Promise<void> {
   for (const domain of loadOrder(domains)) {
-    await domain.load(db, dir);
+    await domain.open?.(db);
     registerCoverage(db, domain.name, domain.coverage ?? []);
   }
 }

@@ -19,6 +19,12 @@ export interface DatabaseOptions {
   queryTimeoutMs?: number;
   /** DuckDB worker threads (default: DuckDB's own choice). */
   threads?: number;
+  /** A database file instead of memory (a generation's serving database, engine/servingFile.ts). */
+  file?: string;
+  /** Open the file read-only (the server: any number of processes may share it). */
+  readOnly?: boolean;
+  /** DuckDB's memory_limit, e.g. '2GB' (default: DuckDB's own, 80% of RAM). */
+  memoryLimit?: string;
 }
 
 export class QueryTimeoutError extends Error {
@@ -49,7 +55,9 @@ export class Database {
   static async open(options: DatabaseOptions = {}): Promise<Database> {
     const config: Record<string, string> = {};
     if (options.threads) config.threads = String(options.threads);
-    const instance = await DuckDBInstance.create(':memory:', config);
+    if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+    if (options.readOnly) config.access_mode = 'READ_ONLY';
+    const instance = await DuckDBInstance.create(options.file ?? ':memory:', config);
     const pool: PooledConnection[] = [];
     for (let i = 0; i < (options.connections ?? 3); i++) {
       pool.push({ connection: await instance.connect(), statements: new Map() });

@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
 import { currentGeneration, generationDir } from '../engine/generation.ts';
-import { loadSnapshot, routes } from '../domains/index.ts';
+import { openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
@@ -17,15 +17,14 @@ export async function openSnapshot(dataDir: string): Promise<Database> {
 }
 
 /**
- * Opens a generation of DATA_DIR (default: the current one, resolved once) in a new engine: loads its
- * tables and builds the rollups (the warm-up), then locks file access and settings.
+ * Opens a generation of DATA_DIR (default: the current one, resolved once) in a new engine: its
+ * serving database read-only when it has one (built by the ingest), else its tables loaded and the
+ * rollups built in memory; then file access and settings are locked.
  */
 export async function openGeneration(dataDir: string, id?: string): Promise<Snapshot> {
   const generation = id === undefined ? currentGeneration(dataDir) : { id, dir: generationDir(dataDir, id) };
-  const db = await Database.open();
+  const { db } = await openSnapshotEngine(generation.dir);
   try {
-    await loadSnapshot(db, generation.dir);
-    await db.lockDown();
     return { db, generation: generation.id, importDate: await snapshotImportDate(db) };
   } catch (error) {
     await db.close().catch(() => {});
@@ -62,6 +61,7 @@ export async function startServer(
     routes,
     now: options.now,
     beforeHandler: [payments.middleware],
+    needsPayment: payments.needsPayment,
     docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
     logError: options.log && ((error) => options.log!('internal error', error)),
   });

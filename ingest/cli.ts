@@ -14,6 +14,8 @@ import { ShrinkRefusedError } from './shrink.ts';
 export interface CliIo {
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** Builds the new generation's serving database before it is published (GenerationRunOptions.prepare). */
+  prepare?: (scratchDir: string) => Promise<void>;
 }
 
 const GLOBAL_OPTIONS = {
@@ -93,7 +95,7 @@ export async function runIngestCli(argv: readonly string[], commands: readonly I
     }
     const { value: outcome, generation } = await withNewGeneration<IngestOutcome>(
       root,
-      { command: `ingest ${source}`, log, keep },
+      { command: `ingest ${source}`, log, keep, prepare: io.prepare },
       (scratch) => command.run({ path: absolute, dataDir: scratch, options, log, allowShrink: allowShrink === true }),
       (result) => result.imported > 0,
     );

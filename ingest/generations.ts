@@ -4,7 +4,8 @@
 //      (hard links, a copy where links are refused), and lets the source's writer update it as a
 //      flat snapshot folder (commitTables renames its new files over the links: the current
 //      generation's files are never modified);
-//   2. fsyncs every file and the folder, renames it to generations/<id>/;
+//   2. builds what is derived from the tables (the serving database, when the caller passes `prepare`),
+//      fsyncs every file and the folder, renames it to generations/<id>/;
 //   3. publishes it: DATA_DIR/CURRENT.tmp-<pid> written and fsynced, renamed over CURRENT (the one
 //      atomic step), the folder fsynced, then a PUBLISHED marker in the generation;
 //   4. removes the generations beyond the newest `keep` (the current one is always kept).
@@ -200,7 +201,9 @@ export async function recoverDataDir(dataDir: string, log: (line: string) => voi
 }
 
 /** Builds a generation in a scratch folder through `fill` and publishes it (the caller holds the lock). Returns its id. */
-async function publishGeneration(dataDir: string, parent: string | null, note: string, fill: (scratch: string) => Promise<void>, keep?: number): Promise<string> {
+async function publishGeneration(
+  dataDir: string, parent: string | null, note: string, fill: (scratch: string) => Promise<void>, keep?: number, prepare?: (scratch: string) => Promise<void>,
+): Promise<string> {
   const root = resolve(dataDir);
   await mkdir(join(root, GENERATIONS_DIR), { recursive: true });
   const id = await nextId(root, new Date());
@@ -211,6 +214,10 @@ async function publishGeneration(dataDir: string, parent: string | null, note: s
     faultPoint('scratch-created');
     await fill(scratch);
     faultPoint('tables-written');
+    if (prepare) {
+      await prepare(scratch);
+      faultPoint('serving-built');
+    }
     const manifest: GenerationManifest = { id, parent, created: new Date().toISOString(), note };
     await writeFile(join(scratch, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
     await syncFolder(scratch);
@@ -257,6 +264,11 @@ export interface GenerationRunOptions {
   log?: (line: string) => void;
   /** Generations kept (default SNAPSHOT_KEEP or DEFAULT_KEEP). */
   keep?: number;
+  /**
+   * Builds the files derived from the new generation's tables before it is published (the serving
+   * database: domains/servingDatabase.ts, passed by the composition roots in bin/).
+   */
+  prepare?: (scratchDir: string) => Promise<void>;
 }
 
 export interface GenerationRun<T> {
@@ -294,7 +306,7 @@ export async function withNewGeneration<T>(
           skip = true;
           throw new NothingNew();
         }
-      }, options.keep);
+      }, options.keep, options.prepare);
     } catch (error) {
       if (!(skip && error instanceof NothingNew)) throw error;
     }

@@ -12,7 +12,7 @@ import { startDevChain, type DevChain } from '../../devchain/chain.ts';
 import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/facilitator.ts';
 import { ingestFredFiles, setFredLicense, UnknownSeriesError } from '../../domains/macro/ingest/snapshot.ts';
 import { macroRoutes } from '../../domains/macro/queries/routes.ts';
-import { macroData } from '../../domains/macro/queries/tables.ts';
+import { readMacroData } from '../../domains/macro/queries/tables.ts';
 import { runCli } from '../helpers/cli.ts';
 import { devPaymentEnv, payingFetch, startPaidApp, type PaidApp } from '../helpers/payments.ts';
 import { DEV_KEYS } from '../../devchain/chain.ts';
@@ -35,7 +35,7 @@ const fredFiles = async () => (await readdir(fredDir)).sort().map((n) => path.jo
 async function statuses(dataDir: string): Promise<Record<string, string>> {
   const db = await openMacroDb(dataDir);
   try {
-    return Object.fromEntries([...macroData(db).licenses].map(([id, l]) => [id, l.status]));
+    return Object.fromEntries([...(await readMacroData(db)).licenses].map(([id, l]) => [id, l.status]));
   } finally {
     await db.close();
   }
@@ -81,13 +81,13 @@ describe('licence statuses', () => {
   it('npm run license -- <series> <status> (the script), exit 2 on a bad status or an unknown series', async () => {
     const dataDir = path.join(root, 'cli');
     await ingestFredFiles(await fredFiles(), { dataDir });
-    const ok = await runCli('domains/macro/ingest/licenseCli.ts', ['dgs10', 'approved', '--data-dir', dataDir]);
+    const ok = await runCli('bin/license.ts', ['dgs10', 'approved', '--data-dir', dataDir]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stderr, /DGS10 PENDING -> APPROVED at \d{4}-/);
     assert.equal((await statuses(dataDir)).DGS10, 'APPROVED');
-    const bad = await runCli('domains/macro/ingest/licenseCli.ts', ['DGS10', 'MAYBE', '--data-dir', dataDir]);
+    const bad = await runCli('bin/license.ts', ['DGS10', 'MAYBE', '--data-dir', dataDir]);
     assert.equal(bad.code, 2);
-    const unknown = await runCli('domains/macro/ingest/licenseCli.ts', ['XYZ', 'APPROVED', '--data-dir', dataDir]);
+    const unknown = await runCli('bin/license.ts', ['XYZ', 'APPROVED', '--data-dir', dataDir]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /not in the snapshot/);
   });

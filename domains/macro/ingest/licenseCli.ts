@@ -1,4 +1,4 @@
-// npm run license -- <SERIES_ID> <APPROVED|PENDING|DENIED> [--data-dir DIR]
+// npm run license -- <SERIES_ID> <APPROVED|PENDING|DENIED> [--data-dir DIR] (bin/license.ts)
 // Changes the licence status of an ingested FRED series without re-ingesting it; the change is
 // recorded with its time in macro_fred_licenses and in the import ledger. A running server serves
 // the new status once it swaps in the new generation (the change is published as one, like an ingest).
@@ -13,7 +13,8 @@ import { isLicenseStatus, LICENSE_STATUSES } from './types.ts';
 
 const USAGE = `usage: npm run license -- <SERIES_ID> <${LICENSE_STATUSES.join('|')}> [--data-dir DIR]`;
 
-async function main(argv: string[]): Promise<number> {
+/** `prepare` builds the new generation's serving database before it is published (GenerationRunOptions.prepare). */
+export async function runLicenseCli(argv: string[], prepare?: (scratchDir: string) => Promise<void>): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
@@ -29,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   const dataDir = resolve((parsed.values['data-dir'] as string | undefined) ?? process.env.DATA_DIR ?? 'data/parquet');
   try {
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const { value: { previous, record } } = await withNewGeneration(dataDir, { command: `license ${series.toUpperCase()}`, log }, (scratch) =>
+    const { value: { previous, record } } = await withNewGeneration(dataDir, { command: `license ${series.toUpperCase()}`, log, prepare }, (scratch) =>
       setFredLicense(series.toUpperCase(), status.toUpperCase() as 'APPROVED', { dataDir: scratch }));
     process.stderr.write(`license: ${series.toUpperCase()} ${previous} -> ${status.toUpperCase()} at ${record.importDate}\n`);
     return 0;
@@ -51,4 +52,3 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,6 @@
+// npm run license -- <SERIES_ID> <APPROVED|PENDING|DENIED> [--data-dir DIR]: the work is
+// domains/macro/ingest/licenseCli.ts's; the new generation gets its serving database like an ingest's.
+import { buildServing } from '../domains/index.ts';
+import { runLicenseCli } from '../domains/macro/ingest/licenseCli.ts';
+
+process.exitCode = await runLicenseCli(process.argv.slice(2), buildServing);
