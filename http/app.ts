@@ -9,6 +9,7 @@ import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
 import { corsFor } from './cors.ts';
 import { pathPattern } from './dispatch.ts';
 import { dataSourceMiddleware } from './dataSource.ts';
+import { FastAnswers } from './fastAnswers.ts';
 import { buildRouter } from './router.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
@@ -33,6 +34,12 @@ export interface AppOptions {
    */
   cache?: ResponseCache;
   /**
+   * Whether a request for a route must pass the payment check (paid and not exempt): such requests
+   * never take the fast path (http/fastAnswers.ts). Default: every paid route when `beforeHandler`
+   * is given (the payment check may be among them), none otherwise.
+   */
+  needsPayment?: (route: Route, ctx: Koa.Context) => boolean;
+  /**
    * The served snapshot, hot-swappable (http/server.ts): each request is pinned to the generation
    * current when it starts, and /healthz names it. Without it every request uses `db`.
    */
@@ -45,6 +52,18 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   const importDate = await snapshotImportDate(options.db);
   const app = new Koa();
   const snapshots = options.snapshots;
+  const cache = options.cache ?? new ResponseCache({ maxBytes: cacheBytesFromEnv() });
+  // First: a repeated answer that needs no payment is sent before any other work (http/fastAnswers.ts).
+  const fast = new FastAnswers({
+    maxBytes: cache.maxBytes,
+    maxAnswerBytes: cache.maxAnswerBytes,
+    needsPayment: options.needsPayment ?? (options.beforeHandler?.length ? (route) => route.paid : () => false),
+    generation: () => snapshots?.current().generation ?? null,
+    today: () => isoToday(now(), timeZone),
+    countHit: () => cache.countHit(),
+  });
+  snapshots?.onSwap(() => fast.clear());
+  app.use(fast.middleware());
   if (snapshots) app.use((_ctx, next) => snapshots.run(next));
   app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
   app.use(emptyResponseHandler);
@@ -54,7 +73,6 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
   });
-  const cache = options.cache ?? new ResponseCache({ maxBytes: cacheBytesFromEnv() });
   app.use(async (ctx, next) => {
     if (ctx.path !== '/healthz') return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {

@@ -132,6 +132,11 @@ export class ResponseCache {
     }
   }
 
+  /** Counts a hit served by the fast path (http/fastAnswers.ts) from bytes this cache's answers produced. */
+  countHit(): void {
+    this.hits++;
+  }
+
   /** Empties the cache (a new snapshot); the counters stay. */
   clear(): void {
     this.entries.clear();

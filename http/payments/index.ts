@@ -27,6 +27,8 @@ export interface Payments {
   settings: PaymentSettings;
   /** For the router's beforeHandler slot. */
   middleware: Koa.Middleware;
+  /** Whether the middleware would ask this request for a payment (a paid route, a client not exempt). */
+  needsPayment(route: Route, ctx: Koa.Context): boolean;
   /**
    * Asks the facilitator's /supported and logs which configured networks are live; throws
    * PaymentConfigError when one is not supported or the facilitator cannot be asked.
@@ -53,11 +55,13 @@ export function createPayments(options: PaymentsOptions): Payments {
     resourceServer.registerExtension(paymentIdentifierResourceServerExtension);
     server = new x402HTTPResourceServer(resourceServer, paymentRoutesConfig(options.routes, settings));
   }
+  const isExempt = exemption(settings);
   return {
     settings,
+    needsPayment: (route, ctx) => route.paid && !isExempt(ctx),
     middleware: paymentMiddleware({
       server,
-      isExempt: exemption(settings),
+      isExempt,
       baseUrl: options.baseUrl,
       ledger: server ? new RevenueLedger(settings.ledgerPath) : null,
       answers: server ? new PaidAnswerStore({ ...settings.paidAnswers, now: options.now, log }) : null,

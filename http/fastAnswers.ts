@@ -1,0 +1,95 @@
+// Cheap cache hits. A repeated request (same URL, Accept and Origin, same generation and day) whose
+// answer needs no payment (a free route, or a client the payment check exempts) is answered from the
+// bytes and headers the full pipeline sent the first time, before routing, validation, snapshot
+// pinning or any other middleware runs. Anything else (a paid request, a miss, another method) goes
+// through the full pipeline, which records its 200 answers here when they needed no payment.
+//
+// Bounded in bytes like the answer cache (the same bound; an entry's headers and key count too);
+// emptied with it on every snapshot swap, and keyed by the generation as well.
+import type Koa from 'koa';
+import type { Route } from '../queries/catalog.ts';
+
+interface FastAnswer {
+  headers: Array<[string, string]>;
+  body: Buffer;
+  size: number;
+}
+
+/** Headers Koa or Node write per response: never replayed. */
+const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const ENTRY_OVERHEAD = 200;
+
+export interface FastAnswerOptions {
+  /** The bound on the bytes held; 0 turns the fast path off. */
+  maxBytes: number;
+  /** The largest answer kept. */
+  maxAnswerBytes: number;
+  /** Whether this request for this route must go through the payment check (paid and not exempt). */
+  needsPayment: (route: Route, ctx: Koa.Context) => boolean;
+  /** The generation new requests are pinned to (null: a single unswappable snapshot). */
+  generation: () => string | null;
+  /** Today's date as the answers see it (part of the key: default windows end today). */
+  today: () => string;
+  /** Counts a hit in the answer cache's statistics (/healthz). */
+  countHit: () => void;
+}
+
+export class FastAnswers {
+  private readonly entries = new Map<string, FastAnswer>();
+  private held = 0;
+
+  constructor(private readonly options: FastAnswerOptions) {}
+
+  /** The first middleware of the app. */
+  middleware(): Koa.Middleware {
+    return async (ctx, next) => {
+      if (ctx.method !== 'GET' || this.options.maxBytes === 0) return next();
+      const key = `${this.options.generation() ?? ''}\n${this.options.today()}\n${ctx.url}\n${ctx.get('Accept')}\n${ctx.get('Origin')}`;
+      const hit = this.entries.get(key);
+      if (hit) {
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        this.options.countHit();
+        for (const [name, value] of hit.headers) ctx.set(name, value);
+        ctx.status = 200;
+        ctx.body = hit.body;
+        return;
+      }
+      await next();
+      const route = ctx.state.route as Route | undefined;
+      if (ctx.status !== 200 || !route || this.options.needsPayment(route, ctx)) return;
+      const body = typeof ctx.body === 'string' ? Buffer.from(ctx.body, 'utf8') : Buffer.isBuffer(ctx.body) ? ctx.body : null;
+      if (body === null || body.length > this.options.maxAnswerBytes) return;
+      const headers = Object.entries(ctx.response.headers)
+        .filter(([name]) => !PER_RESPONSE.has(name))
+        .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as [string, string]);
+      this.store(key, { headers, body, size: body.length + key.length * 2 + headers.reduce((sum, [n, v]) => sum + n.length + v.length, 0) * 2 + ENTRY_OVERHEAD });
+    };
+  }
+
+  private store(key: string, answer: FastAnswer): void {
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.held -= previous.size;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, answer);
+    this.held += answer.size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.held <= this.options.maxBytes) break;
+      this.entries.delete(oldest);
+      this.held -= entry.size;
+    }
+  }
+
+  /** Empties the fast path (a new snapshot). */
+  clear(): void {
+    this.entries.clear();
+    this.held = 0;
+  }
+
+  /** Bytes held (answers, headers, keys and an estimate of each entry's overhead). */
+  get bytes(): number {
+    return this.held;
+  }
+}
