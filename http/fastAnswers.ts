@@ -10,6 +10,7 @@ import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
 
 interface FastAnswer {
+  route: Route;
   headers: Array<[string, string]>;
   body: Buffer;
   size: number;
@@ -46,7 +47,8 @@ export class FastAnswers {
       if (ctx.method !== 'GET' || this.options.maxBytes === 0) return next();
       const key = `${this.options.generation() ?? ''}\n${this.options.today()}\n${ctx.url}\n${ctx.get('Accept')}\n${ctx.get('Origin')}`;
       const hit = this.entries.get(key);
-      if (hit) {
+      // Recorded for a client that needed no payment; this one may (exemption is per client).
+      if (hit && !this.options.needsPayment(hit.route, ctx)) {
         this.entries.delete(key);
         this.entries.set(key, hit);
         this.options.countHit();
@@ -63,7 +65,7 @@ export class FastAnswers {
       const headers = Object.entries(ctx.response.headers)
         .filter(([name]) => !PER_RESPONSE.has(name))
         .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as [string, string]);
-      this.store(key, { headers, body, size: body.length + key.length * 2 + headers.reduce((sum, [n, v]) => sum + n.length + v.length, 0) * 2 + ENTRY_OVERHEAD });
+      this.store(key, { route, headers, body, size: body.length + key.length * 2 + headers.reduce((sum, [n, v]) => sum + n.length + v.length, 0) * 2 + ENTRY_OVERHEAD });
     };
   }
 
