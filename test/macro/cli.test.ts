@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { macroData } from '../../domains/macro/queries/tables.ts';
+import { readMacroData } from '../../domains/macro/queries/tables.ts';
 import { runCli } from '../helpers/cli.ts';
 import { writeFixtureFiles } from './fixture.ts';
 import { openMacroDb, tempRoot } from './helpers.ts';
@@ -26,7 +26,7 @@ test('npm run ingest -- ecb / eurofxref / fred --license, and a bad --license is
   }
   const db = await openMacroDb(dataDir);
   try {
-    const data = macroData(db);
+    const data = (await readMacroData(db));
     assert.deepEqual([...data.licenses.values()].map((l) => l.status), Array(6).fill('DENIED'));
     assert.equal(data.keyRates.DFR.length, 2);
     assert.equal(data.eurusd.length, 7);

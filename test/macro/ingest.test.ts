@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { IngestRejectedError } from '../../ingest/errors.ts';
 import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles } from '../../domains/macro/ingest/snapshot.ts';
-import { macroData } from '../../domains/macro/queries/tables.ts';
+import { readMacroData } from '../../domains/macro/queries/tables.ts';
 import { openMacroDb, tempRoot } from './db.ts';
 
 let root: string;
@@ -33,7 +33,7 @@ describe('macro ingest', () => {
     await ingestFredFiles([revised], { dataDir });
     const db = await openMacroDb(dataDir);
     try {
-      assert.deepEqual(macroData(db).fred.get('DGS2'), [
+      assert.deepEqual((await readMacroData(db)).fred.get('DGS2'), [
         { date: '2025-01-02', value: 4.25 }, { date: '2025-01-03', value: 4.31 }, { date: '2025-01-07', value: 4.2 },
       ]);
       const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM macro_fred_observations WHERE value IS NULL`);
@@ -60,7 +60,7 @@ describe('macro ingest', () => {
     await ingestEurofxrefFiles([await file('b.csv', 'Date,USD,\n2025-01-06,1.04,\n2025-01-03,1.035,\n')], { dataDir });
     const db = await openMacroDb(dataDir);
     try {
-      assert.deepEqual(macroData(db).eurusd.map((p) => [p.date, p.value]), [['2025-01-02', 1.02], ['2025-01-03', 1.035], ['2025-01-06', 1.04]]);
+      assert.deepEqual((await readMacroData(db)).eurusd.map((p) => [p.date, p.value]), [['2025-01-02', 1.02], ['2025-01-03', 1.035], ['2025-01-06', 1.04]]);
     } finally {
       await db.close();
     }

@@ -1,26 +1,25 @@
 // The eight macro, rates, FX and US routes. Every figure is derived (reference/analytics.md, "Macro,
-// rates, FX, US") from the in-memory shapes of tables.ts; the reserve-bank (FRED) routes answer only
-// derived values with the dates they refer to, never an observation series, and pass the licence gate
-// first (451 license_not_approved, before any payment).
+// rates, FX, US") from the precomputed shapes of tables.ts (one row, or one window of at most
+// RECENT_POINTS rows, per request); the reserve-bank (FRED) routes answer only derived values with the
+// dates they refer to, never an observation series, and pass the licence gate first (451
+// license_not_approved, before any payment).
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema, type ParamSpec, type RouteGate } from '../../../queries/catalog.ts';
 import { licenseNotApproved, notFound } from '../../../queries/shared/errors.ts';
 import {
-  addMonths, curveRegime, DECIMALS, eurusdAnalytics, EURUSD_HORIZONS, latestMonth, liquidityStance, macroRegime, percentileOf, round,
-  stepAt, volatilityRegime, yoyByMonth, zscore, type Point,
+  curveRegime, DECIMALS, eurusdAnalytics, EURUSD_HORIZONS, liquidityStance, macroRegime, percentileOf, round, volatilityRegime, zscore,
+  type Point,
 } from './analytics.ts';
-import { BENCHMARK_GEOS } from './hicp.ts';
-import { macroData, type MacroData } from './tables.ts';
+import { BENCHMARK_GEOS, EU27, MIN_COUNTRIES } from './hicp.ts';
+import { RECENT_POINTS, type KeyRate } from './tables.ts';
 
+export { EU27, MIN_COUNTRIES };
 export const MACRO_TAG = 'macro';
-
-/** The EU27 member states, Eurostat codes (Greece EL). */
-export const EU27 = ['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK'] as const;
-/** Fewest EU27 countries a month needs to be the default period of the divergence. */
-export const MIN_COUNTRIES = 20;
 export const LOOKBACK_DEFAULT = 252;
 export const LOOKBACK_MIN = 2;
-export const LOOKBACK_MAX = 2000;
+/** The windows fit in the precomputed recent points of tables.ts. */
+export const LOOKBACK_MAX = RECENT_POINTS;
 
 const num = (description: string): JsonSchema => ({ type: 'number', description });
 const numOrNull = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
@@ -38,6 +37,15 @@ export const GATE_DESCRIPTION =
   'a reserve-bank (FRED) series this route needs does not carry license_status APPROVED in the operator\'s configuration; ' +
   'answered before any payment is asked, so never charged; the message names the series and their status';
 
+/** The licence status in force of each of `series` that has one. */
+export async function licenseStatuses(db: Database, series: readonly string[]): Promise<Map<string, string>> {
+  const rows = await db.all(
+    `SELECT series_id, status FROM macro_fred_license_status WHERE list_contains(string_split($series, ','), series_id)`,
+    { series: series.join(',') },
+  );
+  return new Map(rows.map((row) => [String(row.series_id), String(row.status)]));
+}
+
 /** 451 license_not_approved unless every series is APPROVED (a series never ingested has no status: refused). */
 export function licenseGate(series: readonly string[]): RouteGate<unknown> {
   return {
@@ -45,10 +53,10 @@ export function licenseGate(series: readonly string[]): RouteGate<unknown> {
     code: 'license_not_approved',
     description: `${GATE_DESCRIPTION} (needs ${series.join(', ')})`,
     async check(_params, { db }) {
-      const { licenses } = macroData(db);
-      const refused = series.filter((id) => licenses.get(id)?.status !== 'APPROVED');
+      const licenses = await licenseStatuses(db, series);
+      const refused = series.filter((id) => licenses.get(id) !== 'APPROVED');
       if (refused.length === 0) return null;
-      const named = refused.map((id) => `${id} (license_status ${licenses.get(id)?.status ?? 'none: not ingested'})`);
+      const named = refused.map((id) => `${id} (license_status ${licenses.get(id) ?? 'none: not ingested'})`);
       return licenseNotApproved(`reserve-bank series not approved by the operator: ${named.join(', ')}; this analytic needs ${series.join(', ')} APPROVED. Nothing was charged.`);
     },
   };
@@ -65,15 +73,18 @@ interface DivergenceParams {
   period?: string;
 }
 
-function benchmarkOf(hicp: MacroData['hicp'], m: string): { geo: string; value: number } | null {
+/** The HICP rates of one month, geo -> value. */
+type MonthRates = ReadonlyMap<string, number>;
+
+function benchmarkOf(rates: MonthRates): { geo: string; value: number } | null {
   for (const geo of BENCHMARK_GEOS) {
-    const value = hicp.get(geo)?.get(m);
+    const value = rates.get(geo);
     if (value !== undefined) return { geo, value };
   }
   return null;
 }
 
-const countriesIn = (hicp: MacroData['hicp'], m: string) => EU27.filter((geo) => hicp.get(geo)?.has(m));
+const countriesIn = (rates: MonthRates) => EU27.filter((geo) => rates.has(geo));
 
 export const getEuInflationDivergence = defineRoute<DivergenceParams>({
   id: 'getEuInflationDivergence',
@@ -117,21 +128,22 @@ export const getEuInflationDivergence = defineRoute<DivergenceParams>({
   listRows: (body) => body.results as Row[],
   listColumns: () => ['rank', 'geo', 'yoy_pct', 'gap_vs_benchmark_pp'],
   async handle(params, { db }) {
-    const { hicp } = macroData(db);
-    let period = params.period ?? null;
-    if (period === null) {
-      const months = new Set<string>();
-      for (const geo of BENCHMARK_GEOS) for (const m of hicp.get(geo)?.keys() ?? []) months.add(m);
-      period = latestMonth(months, (m) => countriesIn(hicp, m).length >= MIN_COUNTRIES && benchmarkOf(hicp, m) !== null);
-      if (period === null) throw notFound(`no month has HICP annual rates for the euro-area benchmark (EA, EA20 or EA19) and at least ${MIN_COUNTRIES} EU27 countries`);
-    }
-    const benchmark = benchmarkOf(hicp, period);
+    // One statement: the month asked for (else the precomputed default) and every rate of that month.
+    const rows = await db.all(
+      `WITH chosen AS (SELECT coalesce(CAST($period AS VARCHAR), (SELECT month FROM macro_hicp_default_period)) AS month)
+       SELECT c.month, h.geo, h.value FROM chosen c LEFT JOIN macro_hicp h ON h.month = c.month`,
+      { period: params.period ?? null },
+    );
+    const period = (rows[0]?.month ?? null) as string | null;
+    if (period === null) throw notFound(`no month has HICP annual rates for the euro-area benchmark (EA, EA20 or EA19) and at least ${MIN_COUNTRIES} EU27 countries`);
+    const rates: MonthRates = new Map(rows.filter((row) => row.geo !== null).map((row) => [String(row.geo), Number(row.value)]));
+    const benchmark = benchmarkOf(rates);
     if (benchmark === null) throw notFound(`no HICP annual rate of the euro-area benchmark (EA, EA20 or EA19) for period ${period}`);
-    const geos = countriesIn(hicp, period);
+    const geos = countriesIn(rates);
     if (geos.length === 0) throw notFound(`no HICP annual rate of any EU27 country for period ${period}`);
     const results = geos
       .map((geo) => {
-        const value = hicp.get(geo)!.get(period!)!;
+        const value = rates.get(geo)!;
         return { geo, yoy_pct: round(value, DECIMALS.hicp), gap_vs_benchmark_pp: round(value - benchmark.value, DECIMALS.hicp) };
       })
       .sort((a, b) => Math.abs(b.gap_vs_benchmark_pp) - Math.abs(a.gap_vs_benchmark_pp) || (a.geo < b.geo ? -1 : 1))
@@ -180,11 +192,11 @@ export const getEcbStance = defineRoute<Record<string, never>>({
     }),
   }),
   async handle(_params, { db }) {
-    const data = macroData(db);
-    const estr = data.estr[data.estr.length - 1];
-    if (!estr) throw notFound('no €STR fixing is held (ingest the ECB series EST.B.EU000A2X2A25.WT)');
-    const at = (code: 'MRR_FR' | 'DFR' | 'MLFR'): Point => {
-      const step = stepAt(data.keyRates[code], estr.date);
+    const stance = await ecbStance(db);
+    if (!stance) throw notFound('no €STR fixing is held (ingest the ECB series EST.B.EU000A2X2A25.WT)');
+    const { estr } = stance;
+    const at = (code: KeyRate): Point => {
+      const step = stance.rates[code];
       if (!step) throw notFound(`no ECB ${code} decision on or before the latest €STR date ${estr.date}`);
       return step;
     };
@@ -230,8 +242,8 @@ export const getEuCurveSlope = defineRoute<Record<string, never>>({
     }),
   }),
   async handle(_params, { db }) {
-    const { curve } = macroData(db);
-    const last = curve[curve.length - 1];
+    const [row] = await db.all('SELECT date, sr_2y, sr_10y, sr_30y FROM macro_curve_latest');
+    const last = row && { date: String(row.date), sr2y: Number(row.sr_2y), sr10y: Number(row.sr_10y), sr30y: Number(row.sr_30y) };
     if (!last) throw notFound('no date of the AAA spot curve has all of SR_2Y, SR_10Y and SR_30Y');
     const slope = round(last.sr10y - last.sr2y, DECIMALS.curve);
     return {
@@ -298,15 +310,19 @@ export const getEurusdAnalytics = defineRoute<LookbackParams>({
     }),
   }),
   async handle(params, { db }) {
-    const data = macroData(db);
     const lookback = params.lookback_days ?? LOOKBACK_DEFAULT;
-    // A window of `lookback` fixings, plus the base of the longest return that fits in it.
+    // A window of `lookback` fixings, plus the base of the longest return that fits in it: the newest `needed`
+    // fixings are all the analytics read (every return base and the 22 fixings of the volatility lie within them).
     const longest = Math.max(0, ...EURUSD_HORIZONS.map(([, n]) => n).filter((n) => n <= lookback));
     const needed = Math.max(lookback, longest + 1);
-    if (data.eurusd.length < needed) {
-      throw notFound(`${data.eurusd.length} EUR/USD reference-rate fixing(s) held; lookback_days=${lookback} needs ${needed}`);
-    }
-    const a = eurusdAnalytics(data.eurusd, lookback);
+    const rows = await db.all(
+      `SELECT s.fixings, s.eurofxref, s.ecb_data_api, r.date, r.value
+         FROM macro_eurusd_sources s LEFT JOIN macro_eurusd_recent r ON r.back < $needed ORDER BY r.back DESC`,
+      { needed },
+    );
+    const held = Number(rows[0].fixings);
+    if (held < needed) throw notFound(`${held} EUR/USD reference-rate fixing(s) held; lookback_days=${lookback} needs ${needed}`);
+    const a = eurusdAnalytics(rows.map((row) => ({ date: String(row.date), value: Number(row.value) })), lookback);
     const r2 = (x: number | null) => (x === null ? null : round(x, DECIMALS.pct));
     return {
       endpoint: 'eurusd-analytics',
@@ -314,7 +330,7 @@ export const getEurusdAnalytics = defineRoute<LookbackParams>({
       window: { from: a.windowStart, to: a.spotDate },
       spot: a.spot,
       spot_date: a.spotDate,
-      sources: data.eurusdSources,
+      sources: { eurofxref: Number(rows[0].eurofxref), ecb_data_api: Number(rows[0].ecb_data_api) },
       derived: {
         ...Object.fromEntries(Object.entries(a.returns).map(([k, v]) => [k, r2(v)])),
         vol_21d_annualized_pct: r2(a.vol21dAnnualizedPct),
@@ -355,23 +371,14 @@ export const getUsYieldCurve = defineRoute<Record<string, never>>({
     regime: str('inverted, flat, normal or steep.', { enum: ['inverted', 'flat', 'normal', 'steep'] }),
   }),
   async handle(_params, { db }) {
-    const { fred } = macroData(db);
-    const d2 = new Map((fred.get('DGS2') ?? []).map((p) => [p.date, p.value]));
-    const d10 = fred.get('DGS10') ?? [];
-    for (let i = d10.length - 1; i >= 0; i--) {
-      const two = d2.get(d10[i].date);
-      if (two === undefined) continue;
-      const value = round(d10[i].value - two, DECIMALS.us);
-      return { indicator: 'US_10Y_2Y_SPREAD', date: d10[i].date, value, unit: 'percentage_points', regime: curveRegime(value) };
-    }
-    throw notFound('no date has both DGS10 and DGS2');
+    const spread = await usSpread(db);
+    if (!spread) throw notFound('no date has both DGS10 and DGS2');
+    return { indicator: 'US_10Y_2Y_SPREAD', date: spread.date, value: spread.value, unit: 'percentage_points', regime: curveRegime(spread.value) };
   },
 });
 
-/** Monthly series as month (YYYY-MM) -> value. */
-function monthly(points: readonly Point[] | undefined): Map<string, number> {
-  return new Map((points ?? []).map((p) => [p.date.slice(0, 7), p.value]));
-}
+/** Year-over-year percent change of a monthly index: (index(t) / index(t-12 months) - 1) * 100. */
+const yoy = (index: unknown, yearBefore: unknown) => (Number(index) / Number(yearBefore) - 1) * 100;
 
 const INFLATION_SERIES = ['CPIAUCSL'] as const;
 
@@ -400,19 +407,16 @@ export const getUsEuInflation = defineRoute<Record<string, never>>({
     unit: { type: 'string', const: 'percentage_points' },
   }),
   async handle(_params, { db }) {
-    const { fred, hicp } = macroData(db);
-    const yoy = yoyByMonth(monthly(fred.get('CPIAUCSL')));
-    const m = latestMonth(yoy.keys(), (x) => benchmarkOf(hicp, x) !== null);
-    if (m === null) throw notFound('no month has both a CPIAUCSL year-over-year rate and a euro-area HICP annual rate');
-    const eu = benchmarkOf(hicp, m)!;
-    const us = round(yoy.get(m)!, DECIMALS.us);
-    const euValue = round(eu.value, DECIMALS.hicp);
+    const [row] = await db.all('SELECT month, cpi, cpi_12m_before, eu_geo, eu_value FROM macro_us_eu_inflation');
+    if (!row) throw notFound('no month has both a CPIAUCSL year-over-year rate and a euro-area HICP annual rate');
+    const us = round(yoy(row.cpi, row.cpi_12m_before), DECIMALS.us);
+    const euValue = round(Number(row.eu_value), DECIMALS.hicp);
     return {
       indicator: 'US_EU_INFLATION_DIFFERENTIAL',
-      month: m,
+      month: String(row.month),
       us_inflation: us,
       eu_inflation: euValue,
-      eu_geo: eu.geo,
+      eu_geo: String(row.eu_geo),
       differential: round(us - euValue, DECIMALS.us),
       unit: 'percentage_points',
     };
@@ -451,18 +455,21 @@ export const getUsMacro = defineRoute<Record<string, never>>({
     }),
   }),
   async handle(_params, { db }) {
-    const { fred } = macroData(db);
-    const yoy = yoyByMonth(monthly(fred.get('CPIAUCSL')));
-    const unrate = monthly(fred.get('UNRATE'));
-    const fedfunds = monthly(fred.get('FEDFUNDS'));
-    const withChange = (series: Map<string, number>, n: number, what: string) => {
-      const m = latestMonth(series.keys(), (x) => series.has(addMonths(x, -n)));
-      if (m === null) throw notFound(`no month of ${what} has the value ${n} months earlier`);
-      return { month: m, value: round(series.get(m)!, DECIMALS.us), change: round(series.get(m)! - series.get(addMonths(m, -n))!, DECIMALS.us) };
+    // One row per figure: CPIAUCSL's four index values (t, t-12, t-3, t-15), UNRATE's and FEDFUNDS' two ends.
+    const rows = await db.all(
+      `SELECT 'CPIAUCSL' AS series_id, month, cpi AS value, cpi_12m_before AS base, cpi_3m_before AS earlier, cpi_15m_before AS earlier_base FROM macro_us_cpi
+       UNION ALL SELECT series_id, month, value, NULL, earlier, NULL FROM macro_fred_changes`,
+    );
+    const figure = (series: string, n: number, what: string, transform: (row: Row) => { now: number; before: number }) => {
+      const row = rows.find((r) => r.series_id === series);
+      if (!row) throw notFound(`no month of ${what} has the value ${n} months earlier`);
+      const { now, before } = transform(row);
+      return { month: String(row.month), value: round(now, DECIMALS.us), change: round(now - before, DECIMALS.us) };
     };
-    const cpi = withChange(yoy, 3, 'CPIAUCSL year-over-year');
-    const un = withChange(unrate, 3, 'UNRATE');
-    const ff = withChange(fedfunds, 6, 'FEDFUNDS');
+    const cpi = figure('CPIAUCSL', 3, 'CPIAUCSL year-over-year', (r) => ({ now: yoy(r.value, r.base), before: yoy(r.earlier, r.earlier_base) }));
+    const levels = (r: Row) => ({ now: Number(r.value), before: Number(r.earlier) });
+    const un = figure('UNRATE', 3, 'UNRATE', levels);
+    const ff = figure('FEDFUNDS', 6, 'FEDFUNDS', levels);
     return {
       endpoint: 'us-macro',
       inflation: { month: cpi.month, cpi_yoy_pct: cpi.value, change_3m_pp: cpi.change },
@@ -500,10 +507,13 @@ export const getVolatilityRegime = defineRoute<LookbackParams>({
     zscore: numOrNull('2 decimals.'),
   }),
   async handle(params, { db }) {
-    const vix = macroData(db).fred.get('VIXCLS') ?? [];
     const lookback = params.lookback_days ?? LOOKBACK_DEFAULT;
-    if (vix.length < lookback) throw notFound(`${vix.length} VIXCLS observation(s) held; lookback_days=${lookback} needs ${lookback}`);
-    const window = vix.slice(vix.length - lookback);
+    // The newest `lookback` observations, oldest first; fewer come back only when fewer are held.
+    const window = points(await db.all(
+      `SELECT date, value FROM macro_fred_recent WHERE series_id = 'VIXCLS' AND back < $lookback ORDER BY back DESC`,
+      { lookback },
+    ));
+    if (window.length < lookback) throw notFound(`${window.length} VIXCLS observation(s) held; lookback_days=${lookback} needs ${lookback}`);
     const values = window.map((p) => p.value);
     const latest = window[window.length - 1];
     const z = zscore(values, latest.value);
@@ -518,6 +528,30 @@ export const getVolatilityRegime = defineRoute<LookbackParams>({
     };
   },
 });
+
+const points = (rows: readonly Row[]): Point[] => rows.map((row) => ({ date: String(row.date), value: Number(row.value) }));
+
+/** The step of `code` in force on the stance's €STR date (a row of macro_ecb_stance), or null without a decision by then. */
+function keyRateInForce(stance: Row, code: KeyRate): Point | null {
+  const date = stance[`${code.toLowerCase()}_date`];
+  return date === null || date === undefined ? null : { date: String(date), value: Number(stance[`${code.toLowerCase()}_value`]) };
+}
+
+/** The key rates in force on the latest €STR date (the centralbank coverage reads the deposit rate). */
+export async function ecbStance(db: Database): Promise<{ estr: Point; rates: Record<KeyRate, Point | null> } | null> {
+  const [stance] = await db.all('SELECT * FROM macro_ecb_stance');
+  if (!stance) return null;
+  return {
+    estr: { date: String(stance.estr_date), value: Number(stance.estr_value) },
+    rates: { MRR_FR: keyRateInForce(stance, 'MRR_FR'), DFR: keyRateInForce(stance, 'DFR'), MLFR: keyRateInForce(stance, 'MLFR') },
+  };
+}
+
+/** DGS10 - DGS2 on the latest date with both, rounded, or null. */
+export async function usSpread(db: Database): Promise<{ date: string; value: number } | null> {
+  const [row] = await db.all('SELECT date, dgs10, dgs2 FROM macro_us_spread');
+  return row ? { date: String(row.date), value: round(Number(row.dgs10) - Number(row.dgs2), DECIMALS.us) } : null;
+}
 
 export const macroRoutes = [
   getEuInflationDivergence, getEcbStance, getEuCurveSlope, getEurusdAnalytics,
