@@ -4,7 +4,9 @@ import { money, rank } from '../../../queries/shared/sql.ts';
 import { dayWindow, type Resolved } from '../../../queries/kinds/index.ts';
 import { currencyParam, rankedLimit, type CurrencyParams } from './params.ts';
 import { periodsResponse } from './schemas.ts';
-import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, windowFilters } from './window.ts';
+import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
+import { PERIOD_SUMS } from './tables.ts';
+import { sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
 import type { Row } from '../../../engine/json.ts';
 
 export type Period = 'days' | 'months' | 'weekdays';
@@ -31,7 +33,7 @@ export function bulgarianOrdinal(n: number): string {
 interface PeriodShape {
   periodKey: string;
   description: string;
-  /** SELECT list of the grouping key columns. */
+  /** SELECT list of the key columns, from PERIOD_SUMS's period_year and period_value. */
   keySelect: string;
   keyColumns: string;
   label(row: Row): string;
@@ -41,21 +43,21 @@ const SHAPES: Record<Period, PeriodShape> = {
   days: {
     periodKey: 'day_of_month',
     description: 'Payment totals by day of the month (1-31), summed over every month in the window.',
-    keySelect: 'CAST(day(payment_date) AS INTEGER) AS day_of_month',
+    keySelect: 'period_value AS day_of_month',
     keyColumns: 'day_of_month',
     label: (row) => `${bulgarianOrdinal(Number(row.day_of_month))} число`,
   },
   months: {
     periodKey: 'month',
     description: 'Payment totals by calendar month; each month of each year is its own row.',
-    keySelect: 'CAST(year(payment_date) AS INTEGER) AS year, CAST(month(payment_date) AS INTEGER) AS month',
+    keySelect: 'period_year AS year, period_value AS month',
     keyColumns: 'year, month',
     label: (row) => BULGARIAN_MONTHS[Number(row.month) - 1],
   },
   weekdays: {
     periodKey: 'weekday',
     description: 'Payment totals by weekday (Monday = 0 ... Sunday = 6), summed over the window.',
-    keySelect: 'CAST(isodow(payment_date) - 1 AS INTEGER) AS weekday',
+    keySelect: 'period_value AS weekday',
     keyColumns: 'weekday',
     label: (row) => BULGARIAN_WEEKDAYS[Number(row.weekday)],
   },
@@ -66,15 +68,17 @@ function itemFields(shape: PeriodShape): string[] {
   return [...shape.keyColumns.split(', '), 'label', 'currency', 'total_amount', 'payment_count', 'observed_days', 'rank'];
 }
 
-/** Ranked per currency (amounts in different currencies are not comparable); ties by count, then key. */
-function periodsSql(shape: PeriodShape): string {
+/**
+ * Ranked per currency (amounts in different currencies are not comparable); ties by count, then key.
+ * Each period's window totals are two lookups in PERIOD_SUMS.
+ */
+function periodsSql(period: Period, shape: PeriodShape): string {
   return `
-    WITH grouped AS (
-      SELECT ${shape.keySelect}, currency,
-             sum(total_amount) AS amount, sum(payment_count)::BIGINT AS payment_count, count(*)::BIGINT AS observed_days
-      FROM sebra_daily
-      WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-      GROUP BY ALL
+    WITH bounds AS (${sebraBoundsSql(PERIOD_SUMS)}),
+    totals AS (${windowTotalsSql(PERIOD_SUMS, 'bounds')}),
+    grouped AS (
+      SELECT ${shape.keySelect}, currency, total_amount AS amount, payment_count, days AS observed_days
+      FROM totals WHERE period = '${period}'
     ), ranked AS (
       SELECT *, ${rank(`amount DESC, payment_count DESC, ${shape.keyColumns}`, 'currency')} AS rank FROM grouped
     )
@@ -83,6 +87,12 @@ function periodsSql(shape: PeriodShape): string {
     WHERE rank <= $limit
     ORDER BY currency, rank`;
 }
+
+const PERIODS_SQL: Record<Period, string> = {
+  days: periodsSql('days', SHAPES.days),
+  months: periodsSql('months', SHAPES.months),
+  weekdays: periodsSql('weekdays', SHAPES.weekdays),
+};
 
 const periodsInputs = { window: dayWindow({ year: ['query'], yearWithWindow: 'intersect' }), ranked: rankedLimit };
 
@@ -122,8 +132,7 @@ export const getPeriodsWithMostPayments = defineRoute<PeriodsParams>({
   listColumns: (body) => itemFields(SHAPES[body.period as Period]),
   async handle(params, { db }) {
     const shape = SHAPES[params.period];
-    await requirePaymentDays(db, params.window.window);
-    const rows = await db.all(periodsSql(shape), {
+    const rows = await windowRows(db, params.window.window, PERIODS_SQL[params.period], {
       ...sebraBindings(params.window.window, params.currency),
       limit: params.ranked.limit ?? Number.MAX_SAFE_INTEGER,
     });

@@ -5,15 +5,17 @@ import type { Resolved } from '../../../queries/kinds/index.ts';
 import { money, rank } from '../../../queries/shared/sql.ts';
 import { currencyParam, rankedLimit, yearOrWindow, type CurrencyParams } from './params.ts';
 import { programmesResponse } from './schemas.ts';
-import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings, windowFilters } from './window.ts';
+import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
+import { PROGRAMME_SUMS } from './tables.ts';
+import { sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
 
-// Ranked per currency by total amount, then payment count, then name (a total order).
+// Every programme's window totals are two lookups in PROGRAMME_SUMS (O(programmes), whatever the
+// window). Ranked per currency by total amount, then payment count, then name (a total order).
 const PROGRAMMES_SQL = `
-  WITH totals AS (
-    SELECT programme, currency, sum(payment_count)::BIGINT AS payment_count, sum(total_amount) AS amount
-    FROM sebra_programme_daily
-    WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-    GROUP BY programme, currency
+  WITH bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
+  totals AS (
+    SELECT p.programme, t.currency, t.payment_count, t.total_amount AS amount
+    FROM (${windowTotalsSql(PROGRAMME_SUMS, 'bounds')}) t JOIN sebra_programmes p USING (programme_id)
   ), ranked AS (
     SELECT *, ${rank('amount DESC, payment_count DESC, programme', 'currency')} AS rank FROM totals
   )
@@ -42,8 +44,7 @@ export const getMostSponsoredProgramme = defineRoute<CurrencyParams & Resolved<t
   response: programmesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    await requirePaymentDays(db, params.window.window);
-    const items = await db.all(PROGRAMMES_SQL, {
+    const items = await windowRows(db, params.window.window, PROGRAMMES_SQL, {
       ...sebraBindings(params.window.window, params.currency),
       limit: params.ranked.limit ?? Number.MAX_SAFE_INTEGER,
     });

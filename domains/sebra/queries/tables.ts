@@ -1,9 +1,47 @@
-// SEBRA tables and the rollups every SEBRA endpoint reads. Only days with status
-// HAS_PAYMENTS enter the rollups; a line without a stated payment count counts as one payment.
+// SEBRA tables and the precomputed shapes every SEBRA endpoint reads. Only days with status
+// HAS_PAYMENTS enter them; a line without a stated payment count counts as one payment.
+//
+// Shapes (each keyed by what the questions filter on, so a request costs O(result), not O(lines)):
+//   sebra_daily               one row per day and currency (the z-scores of days, the 404 rule)
+//   sebra_programme_daily     one row per programme, currency and day, sorted by programme: the days
+//                             of a few chosen programmes (unusual programme payouts)
+//   PROGRAMME_SUMS            running totals per programme and day (count, payments, sum, sum of squares)
+//   sebra_programme_month_max the largest daily payout of each programme over every run of 2^level
+//                             months: the largest payout of any window of months is two lookups
+//   ACCOUNT_SUMS              running totals per account (code, description, bucket) and day
+//   PERIOD_SUMS               running totals per day of month, weekday and calendar month
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
+import { buildWindowSumsSql, type WindowSums } from '../../../queries/shared/windowSums.ts';
 import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { CATEGORIES, categoryKeyFor } from './categories.ts';
+
+/** Per programme (an id of sebra_programmes) and currency: paying days, payments, amount and the sum of squared daily amounts in cents. */
+export const PROGRAMME_SUMS: WindowSums = {
+  table: 'sebra_programme_sums',
+  partitionBy: ['currency'],
+  keys: ['programme_id'],
+  sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)', amount_cents_squared: 'HUGEINT' },
+};
+
+/** Per account and currency: days with spend, payments and amount. */
+export const ACCOUNT_SUMS: WindowSums = {
+  table: 'sebra_account_sums',
+  partitionBy: ['currency'],
+  keys: ['category_key', 'account_code', 'account_description'],
+  sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)' },
+};
+
+/**
+ * Per period and currency: `period` is 'days' (period_value = day of month), 'weekdays' (Monday = 0)
+ * or 'months' (period_year, period_value = month); days = observed days.
+ */
+export const PERIOD_SUMS: WindowSums = {
+  table: 'sebra_period_sums',
+  partitionBy: ['currency'],
+  keys: ['period', 'period_year', 'period_value'],
+  sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)' },
+};
 
 export async function loadSebra(db: Database, dataDir: string): Promise<void> {
   await loadDataset(db, SEBRA_PAYMENTS, dataDir);
@@ -18,7 +56,7 @@ export async function loadSebra(db: Database, dataDir: string): Promise<void> {
   }
   await loadAccountCategories(db);
 
-  // One row per payment line of a HAS_PAYMENTS day, with its bucket.
+  // One row per payment line of a HAS_PAYMENTS day, with its bucket (dropped once the shapes are built).
   await db.run(`CREATE TABLE sebra_lines AS
     SELECT p.payment_date, p.currency, p.programme, p.account_code, p.account_description, a.category_key,
            p.amount, coalesce(p.payment_count, 1) AS payment_count
@@ -29,13 +67,10 @@ export async function loadSebra(db: Database, dataDir: string): Promise<void> {
   await db.run(`CREATE TABLE sebra_daily AS
     SELECT payment_date, currency, CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
     FROM sebra_lines GROUP BY payment_date, currency ORDER BY payment_date, currency`);
-  await db.run(`CREATE TABLE sebra_programme_daily AS
-    SELECT payment_date, currency, programme, CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
-    FROM sebra_lines GROUP BY payment_date, currency, programme ORDER BY payment_date, currency, programme`);
-  await db.run(`CREATE TABLE sebra_account_daily AS
-    SELECT payment_date, currency, category_key, account_code, account_description,
-           CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
-    FROM sebra_lines GROUP BY ALL ORDER BY payment_date, currency, category_key, account_code, account_description`);
+  await loadProgrammeShapes(db);
+  await loadAccountShapes(db);
+  for (const sql of buildWindowSumsSql(PERIOD_SUMS, PERIOD_SOURCE)) await db.run(sql);
+  await db.run('DROP TABLE sebra_lines');
 }
 
 /** The bucket of every (code, description) pair present, computed by the one mapping function. */
@@ -52,3 +87,72 @@ async function loadAccountCategories(db: Database): Promise<void> {
     }),
   );
 }
+
+async function loadProgrammeShapes(db: Database): Promise<void> {
+  // Programmes by id, so the running totals (one row per programme and day) carry an integer, not a name.
+  await db.run(`CREATE TABLE sebra_programmes AS
+    SELECT CAST(row_number() OVER (ORDER BY programme) AS INTEGER) AS programme_id, programme
+    FROM (SELECT DISTINCT programme FROM sebra_lines) ORDER BY programme_id`);
+  await db.run(`CREATE TABLE sebra_programme_daily AS
+    SELECT p.programme_id, l.currency, l.payment_date,
+           CAST(sum(l.amount) AS DECIMAL(38,2)) AS total_amount, sum(l.payment_count)::BIGINT AS payment_count
+    FROM sebra_lines l JOIN sebra_programmes p USING (programme)
+    GROUP BY ALL ORDER BY p.programme_id, l.currency, l.payment_date`);
+  const source = `SELECT currency, programme_id, payment_date AS day, payment_count, total_amount,
+      CAST(total_amount * 100 AS HUGEINT) * CAST(total_amount * 100 AS HUGEINT) AS amount_cents_squared
+    FROM sebra_programme_daily`;
+  for (const sql of buildWindowSumsSql(PROGRAMME_SUMS, source)) await db.run(sql);
+  await loadProgrammeMonthMax(db);
+}
+
+/**
+ * A sparse table for range maxima over months: at level L, the row of month position m holds each
+ * programme's largest daily payout over the months m .. m + 2^L - 1 (of one currency). The months
+ * a..b are covered by the two runs of length 2^L starting at a and at b - 2^L + 1 (L = floor(log2(b - a + 1))).
+ */
+async function loadProgrammeMonthMax(db: Database): Promise<void> {
+  await db.run(`CREATE TABLE sebra_programme_months AS
+    SELECT currency, month, CAST(row_number() OVER (ORDER BY currency, month) AS INTEGER) AS month_position
+    FROM (SELECT DISTINCT currency, CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_daily)
+    ORDER BY month_position`);
+  await db.run(`CREATE TABLE sebra_month_runs AS
+    SELECT 0 AS level, m.month_position, d.programme_id, max(d.total_amount) AS max_amount
+    FROM sebra_programme_daily d
+    JOIN sebra_programme_months m ON m.currency = d.currency AND m.month = date_trunc('month', d.payment_date)
+    GROUP BY ALL`);
+  const [{ months }] = await db.all('SELECT coalesce(max(n), 0) AS months FROM (SELECT count(*) AS n FROM sebra_programme_months GROUP BY currency)');
+  for (let level = 1; 2 ** level <= Number(months); level++) {
+    const half = 2 ** (level - 1);
+    // Runs that end inside their currency's months; each is the two runs of the level below.
+    await db.run(
+      `INSERT INTO sebra_month_runs
+       SELECT $level, s.month_position, r.programme_id, max(r.max_amount)
+       FROM sebra_programme_months s
+       JOIN sebra_programme_months e ON e.currency = s.currency AND e.month_position = s.month_position + $span - 1
+       JOIN sebra_month_runs r ON r.level = $level - 1 AND r.month_position IN (s.month_position, s.month_position + $half)
+       GROUP BY ALL`,
+      { level, span: 2 * half, half },
+    );
+  }
+  await db.run(`CREATE TABLE sebra_programme_month_max AS
+    SELECT CAST(level AS INTEGER) AS level, month_position, programme_id, max_amount FROM sebra_month_runs
+    ORDER BY level, month_position, programme_id`);
+  await db.run('DROP TABLE sebra_month_runs');
+}
+
+async function loadAccountShapes(db: Database): Promise<void> {
+  const source = `SELECT currency, category_key, account_code, account_description, payment_date AS day,
+      CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
+    FROM sebra_lines GROUP BY ALL`;
+  for (const sql of buildWindowSumsSql(ACCOUNT_SUMS, source)) await db.run(sql);
+}
+
+/** Each day of sebra_daily three times: under its day of month, its weekday and its calendar month. */
+const PERIOD_SOURCE = `
+  SELECT currency, 'days' AS period, 0 AS period_year, CAST(day(payment_date) AS INTEGER) AS period_value,
+         payment_date AS day, payment_count, total_amount FROM sebra_daily
+  UNION ALL
+  SELECT currency, 'weekdays', 0, CAST(isodow(payment_date) - 1 AS INTEGER), payment_date, payment_count, total_amount FROM sebra_daily
+  UNION ALL
+  SELECT currency, 'months', CAST(year(payment_date) AS INTEGER), CAST(month(payment_date) AS INTEGER), payment_date, payment_count, total_amount
+  FROM sebra_daily`;

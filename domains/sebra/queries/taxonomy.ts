@@ -7,22 +7,24 @@ import { dayWindow, yearSpec, type Resolved } from '../../../queries/kinds/index
 import { yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
 import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
-import { CURRENCY_SQL, WINDOW_SQL, requirePaymentDays, sebraBindings } from './window.ts';
+import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
+import { ACCOUNT_SUMS } from './tables.ts';
+import { WINDOW_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
 
-// Buckets: the always-present ones for every currency of the window, plus every bucket with spend.
-// Ranked per currency by amount (ties: the bucket's fixed order); accounts ranked inside their bucket.
+// Every account's window totals are two lookups in ACCOUNT_SUMS. Buckets: the always-present ones
+// for every currency of the window (the asked currency too, when the window has any payment day),
+// plus every bucket with spend. Ranked per currency by amount (ties: the bucket's fixed order);
+// accounts ranked inside their bucket. No window day at all: no row (the 404 rule).
 const TAXONOMY_SQL = `
-  WITH spend AS (
-    SELECT currency, category_key, account_code, account_description,
-           sum(total_amount) AS amount, sum(payment_count)::BIGINT AS payment_count
-    FROM sebra_account_daily
-    WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-    GROUP BY ALL
+  WITH bounds AS (${sebraBoundsSql(ACCOUNT_SUMS)}),
+  spend AS (
+    SELECT currency, category_key, account_code, account_description, total_amount AS amount, payment_count
+    FROM (${windowTotalsSql(ACCOUNT_SUMS, 'bounds')})
   ), accounts AS (
     SELECT *, ${rank('amount DESC, account_code, account_description', 'currency, category_key')} AS account_rank FROM spend
   ), currencies AS (
-    SELECT DISTINCT currency FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-    UNION SELECT $currency WHERE $currency <> ''
+    SELECT currency FROM bounds
+    UNION SELECT $currency WHERE $currency <> '' AND EXISTS (SELECT 1 FROM sebra_daily WHERE ${WINDOW_SQL})
   ), buckets AS (
     SELECT c.currency, k.category_key FROM currencies c CROSS JOIN sebra_categories k WHERE k.always_present
     UNION SELECT DISTINCT currency, category_key FROM spend
@@ -55,8 +57,7 @@ interface Taxonomy {
 }
 
 async function taxonomy(db: Database, window: DateWindow, currency: Currency | undefined): Promise<Taxonomy> {
-  await requirePaymentDays(db, window);
-  const rows = await db.all(TAXONOMY_SQL, sebraBindings(window, currency));
+  const rows = await windowRows(db, window, TAXONOMY_SQL, sebraBindings(window, currency));
   const totals = new Map<JsonValue, JsonValue>();
   const items = rows.map(({ currency_total, ...item }) => {
     totals.set(item.currency, currency_total);
