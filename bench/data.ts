@@ -6,7 +6,7 @@ import { extname, join } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
 import type { DomainSource } from '../domains/contract.ts';
-import { DOMAINS } from '../domains/index.ts';
+import { buildServing, DOMAINS } from '../domains/index.ts';
 import { sourcesOf } from '../domains/registry.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
 import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../domains/sebra/ingest/sample.ts';
@@ -164,8 +164,12 @@ async function sebraXlsxProbe(source: SampleSource, factor: number, probeDir: st
   return figures;
 }
 
-/** Every sample source at one tier; returns the snapshot folder and the per-source figures. */
-export async function prepareTier(tier: Tier, workDir: string, sources: readonly string[] | undefined, log: (line: string) => void): Promise<{ dataDir: string; sources: SourceData[] }> {
+/**
+ * Every sample source at one tier, then the snapshot's serving database (what an ingest builds
+ * before publishing a generation; timed once here rather than after every source). Returns the
+ * snapshot folder, the per-source figures and the build time.
+ */
+export async function prepareTier(tier: Tier, workDir: string, sources: readonly string[] | undefined, log: (line: string) => void): Promise<{ dataDir: string; sources: SourceData[]; servingBuildMs: number }> {
   const dataDir = join(workDir, tier.name, 'parquet');
   await rm(join(workDir, tier.name), { recursive: true, force: true });
   const figures: SourceData[] = [];
@@ -173,5 +177,8 @@ export async function prepareTier(tier: Tier, workDir: string, sources: readonly
     if (sources && !sources.includes(source.name)) continue;
     figures.push(await prepareSource(source, tier, workDir, log));
   }
-  return { dataDir, sources: figures };
+  log(`${tier.name}: building the serving database`);
+  const started = performance.now();
+  await buildServing(dataDir);
+  return { dataDir, sources: figures, servingBuildMs: performance.now() - started };
 }

@@ -132,7 +132,8 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
     await stop();
   }
   return {
-    tier: tier.name, factors: tier.factors, sources: data.sources, startupMs: report.startupMs, startupSlowest: report.startupSlowest,
+    tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs,
+    startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
     rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs,
   };
 }
