@@ -3,12 +3,15 @@
 // (ingest, first start) and opened read-only by the server. Startup is then opening a file, and
 // memory is DuckDB's buffer manager's (bounded by its memory limit) instead of every row held.
 //
-// The file is trusted only for the Parquet files it was built from: `serving.json` beside it lists
-// them (name, size, modification time); a folder whose files differ, or a file DuckDB cannot open,
-// is loaded into memory as before. A folder without the file (a test fixture, an older generation)
-// is loaded into memory too.
+// The file is trusted only for the Parquet files and the code it was built from: `serving.json`
+// beside it lists the files (name, size, modification time) and a hash of the code that builds
+// tables (engine/, queries/, domains/, reference/), so a new release never serves an old release's
+// rollups. A folder whose files or code differ, or a file DuckDB cannot open, is loaded into memory
+// as before (and `npm start` rebuilds the current generation's file). A folder without the file (a
+// test fixture, an older generation) is loaded into memory too.
+import { createHash } from 'node:crypto';
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Database, type DatabaseOptions } from '../engine/database.ts';
 import { currentGeneration } from '../engine/generation.ts';
 import type { Domain } from './contract.ts';
@@ -24,6 +27,35 @@ async function parquetFingerprint(dir: string): Promise<string[]> {
     const info = await stat(join(dir, name));
     return `${name} ${info.size} ${Math.trunc(info.mtimeMs)}`;
   }));
+}
+
+/** The folders whose code decides what a serving database holds. */
+const CODE_FOLDERS = ['engine', 'queries', 'domains', 'reference'];
+const PROJECT_ROOT = resolve(import.meta.dirname, '..');
+let codeHash: Promise<string> | null = null;
+
+/** sha256 of every .ts file in CODE_FOLDERS (path and content, sorted by path); computed once per process. */
+function codeFingerprint(): Promise<string> {
+  codeHash ??= (async () => {
+    const files: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.name.endsWith('.ts')) files.push(path);
+      }
+    };
+    for (const folder of CODE_FOLDERS) await walk(join(PROJECT_ROOT, folder)).catch(() => {});
+    const hash = createHash('sha256');
+    for (const file of files.sort()) hash.update(`${relative(PROJECT_ROOT, file)}\0`).update(await readFile(file)).update('\0');
+    return hash.digest('hex');
+  })();
+  return codeHash;
+}
+
+/** What a serving database was built from: the Parquet files of its folder and the code. */
+async function buildInputs(dir: string): Promise<{ code: string; parquet: string[] }> {
+  return { code: await codeFingerprint(), parquet: await parquetFingerprint(dir) };
 }
 
 /**
@@ -45,7 +77,7 @@ export async function buildServingDatabase(domains: readonly Domain[], dataDir: 
     await db.close();
   }
   await rename(temporary, file);
-  const manifest = { built: new Date().toISOString(), parquet: await parquetFingerprint(dir) };
+  const manifest = { built: new Date().toISOString(), ...(await buildInputs(dir)) };
   await writeFile(join(dir, `.tmp-${process.pid}-${SERVING_MANIFEST}`), `${JSON.stringify(manifest, null, 1)}\n`);
   await rename(join(dir, `.tmp-${process.pid}-${SERVING_MANIFEST}`), join(dir, SERVING_MANIFEST));
 }
@@ -64,12 +96,13 @@ export async function ensureServingDatabase(domains: readonly Domain[], dataDir:
   return true;
 }
 
-/** True when dir holds a serving database built from exactly its current Parquet files. */
+/** True when dir holds a serving database built from exactly its current Parquet files and this code. */
 export async function hasServingDatabase(dir: string): Promise<boolean> {
   try {
-    const manifest = JSON.parse(await readFile(join(dir, SERVING_MANIFEST), 'utf8')) as { parquet?: unknown };
+    const manifest = JSON.parse(await readFile(join(dir, SERVING_MANIFEST), 'utf8')) as { code?: unknown; parquet?: unknown };
     await stat(join(dir, SERVING_FILE));
-    return JSON.stringify(manifest.parquet) === JSON.stringify(await parquetFingerprint(dir));
+    const inputs = await buildInputs(dir);
+    return manifest.code === inputs.code && JSON.stringify(manifest.parquet) === JSON.stringify(inputs.parquet);
   } catch {
     return false;
   }

@@ -1,15 +1,16 @@
 // The serving database (domains/servingDatabase.ts): a generation's tables and rollups built once
 // into one DuckDB file, opened read-only. Every catalog example answers the same from the file as
-// from the snapshot loaded into memory; a file that no longer matches its Parquet files is not used.
+// from the snapshot loaded into memory; a file that no longer matches its Parquet files or the code
+// is not used.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { benchCases } from '../../bench/examples.ts';
 import { DOMAINS, routes } from '../../domains/index.ts';
 import { sampleSourcesOf } from '../../domains/registry.ts';
-import { buildServingDatabase, hasServingDatabase, openSnapshotDatabase, SERVING_FILE } from '../../domains/servingDatabase.ts';
+import { buildServingDatabase, hasServingDatabase, openSnapshotDatabase, SERVING_FILE, SERVING_MANIFEST } from '../../domains/servingDatabase.ts';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
 
 describe('serving database', () => {
@@ -67,5 +68,17 @@ describe('serving database', () => {
     await buildServingDatabase(DOMAINS, dataDir);
     assert.equal(await hasServingDatabase(dataDir), true);
     assert.ok((await readdir(generation)).includes(SERVING_FILE));
+  });
+
+  test('a file built by other code (another release) is not trusted', async () => {
+    if (!(await hasServingDatabase(dataDir))) await buildServingDatabase(DOMAINS, dataDir);
+    const generation = (await import('../../engine/generation.ts')).currentGeneration(dataDir).dir;
+    const manifestPath = path.join(generation, SERVING_MANIFEST);
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { code: string };
+    assert.match(manifest.code, /^[0-9a-f]{64}$/);
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, code: '0'.repeat(64) }));
+    assert.equal(await hasServingDatabase(dataDir), false);
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    assert.equal(await hasServingDatabase(dataDir), true);
   });
 });
