@@ -31,8 +31,7 @@ const withAlias = (text: string, names: readonly string[]) => (name: string) => 
 const countryLookup: Pick<MemberStateOptions, 'lookup' | 'unknown'> = {
   lookup: async (db, text) => {
     const [row] = await db.all(
-      `SELECT code, name FROM trade_countries WHERE lower(code) = lower($text) OR lower(name) = lower($text)
-       UNION SELECT DISTINCT country, NULL FROM market_years WHERE lower(country) = lower($text)
+      `SELECT code, name FROM trade_country_lookup WHERE lower(code) = lower($text) OR lower(name) = lower($text)
        ORDER BY code, name NULLS LAST LIMIT 1`,
       { text },
     );
@@ -59,7 +58,7 @@ export async function resolveProduct(db: Database, value: string, param: string)
   if (text === '') throw invalidParameter(param, `${param} must be a product code or name`);
   const code = productAlias(text) ?? PRODUCTS.find((p) => p.code === text || p.name === text || p.description.toLowerCase() === text)?.code;
   if (code) return { code, name: PRODUCTS.find((p) => p.code === code)!.name };
-  const [row] = await db.all('SELECT DISTINCT product FROM trade_facts WHERE lower(product) = $text', { text });
+  const [row] = await db.all('SELECT product FROM trade_product_codes WHERE product_lower = $text LIMIT 1', { text });
   if (!row) throw notFound(`unknown ${param} "${value.trim()}": products are HS codes such as 1001 (wheat), 1003 (barley), 1005 (maize)`);
   return { code: String(row.product), name: null };
 }
@@ -152,7 +151,7 @@ export const partner = (description = 'Partner code (WORLD for the world total, 
       if (text === '') throw invalidParameter(param, `${param} must be a partner code`);
       if (text === 'WORLD') return text;
       const code = findMemberState(text)?.code ?? text;
-      const [row] = await db.all('SELECT DISTINCT partner FROM trade_facts WHERE partner = $code', { code });
+      const [row] = await db.all('SELECT partner FROM trade_partner_codes WHERE partner = $code', { code });
       if (!row) throw notFound(`unknown ${param} "${value}": no trade with that partner code in the data`);
       return code;
     },

@@ -11,13 +11,15 @@
 //   market_stats    the same, one row per metric (price, imports, exports, trade_balance) with a value,
 //                   with the LAG change against the previous observed year and a leave-one-out z-score;
 //   changes_agri_prices  the weekly agri-food price LAG changes that /api/v1/changes serves when `dataset`
-//                   is set (same series as the agri-food endpoints), built from agri_prices.
+//                   is set (same series as the agri-food endpoints), built from agri_prices;
+// and from them the served shapes of shapes.ts (each route's rows, rendered and sorted by its keys).
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
 import { MEMBER_STATES } from '../../../reference/countries.ts';
 import { TRADE_OBSERVATIONS } from '../datasets.ts';
 import { PRICE_DATASET, PRICE_PRODUCTS, PRODUCTS, REPORTER_AGGREGATES, WORLD } from './codes.ts';
+import { buildServedShapes } from './shapes.ts';
 
 export const MARKET_METRICS = ['price', 'imports', 'exports', 'trade_balance'] as const;
 export type MarketMetric = (typeof MARKET_METRICS)[number];
@@ -129,4 +131,6 @@ export async function loadTrade(db: Database, dataDir: string): Promise<void> {
            begin_date, previous_period, price, previous_value, absolute_change, percent_change, source_row
       FROM (${priceChanges}) WHERE previous_value IS NOT NULL
      ORDER BY begin_date DESC, dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST, source_row`);
+
+  await buildServedShapes(db);
 }

@@ -10,7 +10,9 @@ import { FLOW_NAMES, isAggregatePartnerSql, WORLD } from './codes.ts';
 import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
 } from './params.ts';
+import { copyFor, givenKeys, pageOfShape } from './paging.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
+import { TRADE_LIST, TRADE_LIST_COLUMNS } from './shapes.ts';
 
 const WINDOW_SQL = `(CAST($date_from AS DATE) IS NULL OR period_start >= CAST($date_from AS DATE))
   AND (CAST($date_to AS DATE) IS NULL OR period_end <= CAST($date_to AS DATE))`;
@@ -25,18 +27,17 @@ const tradeInputs = {
   page: pagedList(),
 };
 
-const TRADE_SQL = `SELECT f.reporter, c.name AS reporter_name, f.partner, f.product, p.name AS product_name, f.flow,
-    CASE f.flow WHEN 1 THEN 'import' ELSE 'export' END AS flow_name, f.freq, f.period, f.period_start, f.period_end,
-    f.value, f.quantity, f.value_flag, f.quantity_flag, strftime(f.last_update, '%Y-%m-%dT%H:%M:%S') AS last_update
-  FROM trade_facts f
-  LEFT JOIN trade_countries c ON c.code = f.reporter
-  LEFT JOIN trade_products p ON p.code = f.product
-  WHERE (CAST($reporter AS VARCHAR) IS NULL OR f.reporter = $reporter)
-    AND (CAST($partner AS VARCHAR) IS NULL OR f.partner = $partner)
-    AND (CAST($product AS VARCHAR) IS NULL OR f.product = $product)
-    AND (CAST($flow AS INTEGER) IS NULL OR f.flow = CAST($flow AS INTEGER))
-    AND ${WINDOW_SQL}
-  ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow`;
+/** The conditions of a /api/v1/trade request: only the filters given, so each reaches the scan. */
+function tradeListConditions(filters: { reporter: string | null; partner: string | null; product: string | null; flow: 1 | 2 | null }, window: PeriodWindow): string[] {
+  const conditions: string[] = [];
+  if (filters.reporter !== null) conditions.push('reporter = $reporter');
+  if (filters.partner !== null) conditions.push('partner = $partner');
+  if (filters.product !== null) conditions.push('product = $product');
+  if (filters.flow !== null) conditions.push('flow = $flow');
+  if (window.from !== null) conditions.push('period_start >= CAST($date_from AS DATE)');
+  if (window.to !== null) conditions.push('period_end <= CAST($date_to AS DATE)');
+  return conditions;
+}
 
 export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
   id: 'listTrade',
@@ -63,7 +64,12 @@ export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
     return {
       endpoint: 'listTrade',
       filters: { reporter, partner, product, flow: flow === null ? null : FLOW_NAMES[flow], date_from: window.from, date_to: window.to },
-      ...pagedBody(await paginate(db, TRADE_SQL, { reporter, partner, product, flow, ...windowBindings(window) }, params.page)),
+      ...pagedBody(await pageOfShape(db, {
+        table: copyFor(TRADE_LIST, givenKeys({ reporter, partner, product, flow })),
+        columns: TRADE_LIST_COLUMNS,
+        conditions: tradeListConditions({ reporter, partner, product, flow }, window),
+        bindings: { reporter, partner, product, flow, ...windowBindings(window) },
+      }, params.page)),
     };
   },
 });

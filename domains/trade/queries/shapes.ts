@@ -1,0 +1,43 @@
+// The served shapes of the trade and markets routes, built once at load from the tables of tables.ts:
+// each holds a route's answer rows already rendered (names joined, numbers rounded), keyed by what the
+// route filters on and sorted by those keys, with `pos`, the row's place in the route's order, so a
+// request reads only its keys' rows and stops at its page (paging.ts).
+import type { Database } from '../../../engine/database.ts';
+import { sortedCopiesSql, type SortedCopies } from './paging.ts';
+
+/**
+ * /api/v1/trade: one row per published fact, in the route's order (newest period first, then annual
+ * before monthly, reporter, partner, product, flow). A request naming a reporter reads the copy
+ * sorted by reporter, product, partner and flow; the others read the table, whose top-N on pos
+ * stops after the first matches.
+ */
+export const TRADE_LIST: SortedCopies = {
+  table: 'trade_list',
+  keyed: [['reporter', 'product', 'partner', 'flow']],
+};
+
+export const TRADE_LIST_COLUMNS = `reporter, reporter_name, partner, product, product_name, flow, flow_name, freq, period, period_start,
+  period_end, value, quantity, value_flag, quantity_flag, last_update`;
+
+const TRADE_LIST_SQL = `CREATE TABLE trade_list AS
+  SELECT row_number() OVER (ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow)::INTEGER AS pos,
+    f.reporter, c.name AS reporter_name, f.partner, f.product, p.name AS product_name, f.flow,
+    CASE f.flow WHEN 1 THEN 'import' ELSE 'export' END AS flow_name, f.freq, f.period, f.period_start, f.period_end,
+    f.value, f.quantity, f.value_flag, f.quantity_flag, strftime(f.last_update, '%Y-%m-%dT%H:%M:%S') AS last_update
+  FROM trade_facts f
+  LEFT JOIN trade_countries c ON c.code = f.reporter
+  LEFT JOIN trade_products p ON p.code = f.product
+  ORDER BY pos`;
+
+/** Codes a request may name, one row each: what the parameter lookups read instead of the facts. */
+const LOOKUP_SQL = [
+  'CREATE TABLE trade_partner_codes AS SELECT DISTINCT partner FROM trade_facts ORDER BY partner',
+  'CREATE TABLE trade_product_codes AS SELECT DISTINCT product, lower(product) AS product_lower FROM trade_facts ORDER BY product_lower',
+  // The reporters with their names, and the countries of the market data by code only.
+  `CREATE TABLE trade_country_lookup AS
+    SELECT code, name FROM trade_countries UNION SELECT DISTINCT country, NULL FROM market_years ORDER BY code, name NULLS LAST`,
+];
+
+export async function buildServedShapes(db: Database): Promise<void> {
+  for (const sql of [...LOOKUP_SQL, TRADE_LIST_SQL, ...sortedCopiesSql(TRADE_LIST)]) await db.run(sql);
+}
