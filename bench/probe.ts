@@ -2,8 +2,7 @@
 // and times every catalog example whose route id or URL contains `filter`: the handler (p50/p99,
 // answer cache off) and each statement it issues, with the statement's plan on request (--explain).
 import { parseArgs } from 'node:util';
-import { Database } from '../engine/database.ts';
-import { loadSnapshot, routes } from '../domains/index.ts';
+import { openSnapshot, routes } from '../domains/index.ts';
 import { benchCases } from './examples.ts';
 import { recordingDatabase, type RecordedQuery } from './recordingDatabase.ts';
 import { summarize, timeRuns } from './stats.ts';
@@ -18,11 +17,10 @@ if (!dataDir) {
   process.exit(2);
 }
 const runs = Number(values.runs);
-const db = await Database.open();
 const started = performance.now();
-await loadSnapshot(db, dataDir);
-await db.lockDown();
-process.stdout.write(`loaded in ${((performance.now() - started) / 1000).toFixed(2)} s, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB\n`);
+// As the server does: the serving database when the snapshot has a valid one, else loaded into memory.
+const { db, mode } = await openSnapshot(dataDir);
+process.stdout.write(`${mode === 'file' ? 'opened the serving database' : 'loaded into memory'} in ${((performance.now() - started) / 1000).toFixed(2)} s, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB\n`);
 const ms = (x: number) => x.toFixed(2).padStart(8);
 const today = '2026-11-22';
 for (const c of benchCases(routes)) {
