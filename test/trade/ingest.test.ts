@@ -64,6 +64,38 @@ describe('parser: the real SDMX-CSV layout', () => {
     }]);
   });
 
+  test('lines numbered as csv-parse numbers them: blank lines skipped, a quoted line break continues the record', async () => {
+    const dir = await tempDir('trade-parse-');
+    const text = [
+      HEADER,
+      'ESTAT:DS-045409(1.0),15/09/26 11:00:00,A,DE,WORLD,1001,1,VALUE_IN_EUROS,2024,10,',
+      '',
+      'ESTAT:DS-045409(1.0),15/09/26 11:00:00,A,DE,WORLD,1001,2,VALUE_IN_EUROS,2024,20,"p',
+      'q"',
+      'ESTAT:DS-045409(1.0),15/09/26 11:00:00,A,DE,WORLD,1003,1,VALUE_IN_EUROS,2024,30,',
+    ];
+    const good = await write(dir, 'lines.csv', `${text.join('\r\n')}\r\n`);
+    const { observations } = await parseTradeFile(good);
+    // The CRLF inside the quotes counts as two lines (csv-parse counts its CR and its LF).
+    assert.deepEqual(observations.map((o) => [o.sourceRow, o.flow, o.product, o.flag]), [[2, 1, '1001', null], [6, 2, '1001', 'p\r\nq'], [7, 1, '1003', null]]);
+    const bad = await write(dir, 'bad-lines.csv', `${[...text, text[5]!.replace(',1,VALUE', ',3,VALUE')].join('\n')}\n`);
+    await assert.rejects(parseTradeFile(bad), /bad-lines\.csv, row 7: column flow: "3"/);
+  });
+
+  test('a row in a form only the JavaScript reader reads (a no-break space in LAST UPDATE, lower-case codes) is kept with its values', async () => {
+    const dir = await tempDir('trade-parse-');
+    const file = await write(dir, 'js.csv', [
+      HEADER,
+      'ESTAT:DS-045409(1.0),15/09/26\u00a011:30:00,a,de,\u00a0world ,1001,1,value_in_euros,2024,10,',
+      'ESTAT:DS-045409(1.0),15/09/26 11:00:00,A,DE,WORLD,1001,1,QUANTITY_IN_100KG,2024,5,',
+    ].join('\n'));
+    const { observations } = await parseTradeFile(file);
+    assert.deepEqual(observations.map((o) => [o.sourceRow, o.reporter, o.partner, o.freq, o.indicator, o.lastUpdate]), [
+      [2, 'DE', 'WORLD', 'A', 'VALUE_IN_EUROS', '2026-09-15 11:30:00'],
+      [3, 'DE', 'WORLD', 'A', 'QUANTITY_IN_100KG', '2026-09-15 11:00:00'],
+    ]);
+  });
+
   const row = (fields: Partial<Record<string, string>>) => {
     const base: Record<string, string> = {
       DATAFLOW: 'ESTAT:DS-045409(1.0)', 'LAST UPDATE': '15/09/26 11:00:00', freq: 'A', reporter: 'DE', partner: 'WORLD', product: '1001',

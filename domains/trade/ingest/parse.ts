@@ -1,11 +1,14 @@
-// Streaming parser of the Comext SDMX-CSV extract (dataset DS-045409):
+// Reader of the Comext SDMX-CSV extract (dataset DS-045409), through DuckDB's read_csv:
 //   DATAFLOW,LAST UPDATE,freq,reporter,partner,product,flow,indicators,TIME_PERIOD,OBS_VALUE[,OBS_FLAG]
 // Columns are found by header name (their set and order vary between API versions: OBS_FLAG or
 // CONF_STATUS may be present, SDMX-CSV 2.0 writes STRUCTURE,STRUCTURE_ID instead of DATAFLOW), and
 // every field is trimmed. One row is one indicator; the pivot to value + quantity happens at load.
 import { basename } from 'node:path';
-import { ColumnError, csvRecords, readRow, UniqueKeys } from '../../../ingest/csvRecords.ts';
+import { Database } from '../../../engine/database.ts';
+import { ColumnError, readRow } from '../../../ingest/csvRecords.ts';
+import { csvParseMessage, firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql, trimmedFieldSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
+import { TRADE_KEY } from '../datasets.ts';
 import {
   SKIPPED_INDICATORS, TRADE_INDICATORS, type TradeFile, type TradeFrequency, type TradeIndicator, type TradeObservation,
 } from './types.ts';
@@ -102,35 +105,157 @@ function headerIndex(header: string[], file: string): Map<Column, number> {
   return index;
 }
 
-const key = (o: TradeObservation) => [o.reporter, o.partner, o.product, o.flow, o.period, o.indicator].join('|');
+/** The SQL text of each column of a staged record, trimmed like the JavaScript reader trims it ('' when the file lacks the column). */
+function columnTexts(index: Map<Column, number>): Record<Column, string> {
+  const text = {} as Record<Column, string>;
+  for (const column of [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]) text[column] = trimmedFieldSql(index.get(column));
+  return text;
+}
+
+// The forms the SQL reads itself, each a subset of what toObservation accepts (ASCII only, so that
+// upper() agrees with toUpperCase()); any other row goes through toObservation, which accepts it or
+// names the problem.
+const ASCII_CODE = "'[A-Za-z][A-Za-z0-9_]{1,29}'";
+const ASCII_PRODUCT = "'[0-9A-Za-z]{1,12}'";
+const LAST_UPDATE_SQL = "'^(\\d{2})/(\\d{2})/(\\d{2}|[1-9]\\d{3})(?:[ \\t]+(\\d{2}):(\\d{2})(?::(\\d{2}))?)?$'";
 
 /**
- * Reads one extract. Any problem rejects the whole file with its line (the header is line 1) and
- * column; a (reporter, partner, product, flow, period, indicator) given twice is a problem too.
+ * The query that reads a file's records (readCsvInto): one row per record with `skip` (an indicator
+ * read and not kept), `ok` (every field in a form the SQL reads) and the observation's columns, as
+ * text (the value as published, LAST UPDATE as YYYY-MM-DD HH:MM:SS).
  */
-export async function parseTradeFile(path: string): Promise<TradeFile> {
+function normaliseSql(source: string, index: Map<Column, number>, fields: number): string {
+  const t = columnTexts(index);
+  const hasLastUpdate = index.has('LAST UPDATE');
+  return `WITH raw AS (
+      SELECT ${t.indicators} AS indicators, ${t.TIME_PERIOD} AS period, ${t.freq} AS freq, ${t.flow} AS flow,
+        ${t.product} AS product, ${t.OBS_VALUE} AS obs_value, ${t['LAST UPDATE']} AS last_update, ${t.DATAFLOW} AS dataflow,
+        ${t.STRUCTURE_ID} AS structure_id, ${t.reporter} AS reporter, ${t.partner} AS partner, ${t.OBS_FLAG} AS flag
+      FROM ${trimCheckedSql(source, fields)}
+    ),
+    parts AS (
+      SELECT *, regexp_full_match(indicators, '[A-Za-z0-9_]+') AND upper(indicators) IN (${SKIPPED_INDICATORS.map((i) => `'${i}'`).join(', ')}) AS skip,
+        regexp_extract(last_update, ${LAST_UPDATE_SQL}, ['dd', 'mm', 'yy', 'hh', 'mi', 'ss']) AS lu
+      FROM raw
+    ),
+    checked AS (
+      SELECT *,
+        CASE WHEN length(lu.yy) = 2 THEN '20' || lu.yy ELSE lu.yy END || '-' || lu.mm || '-' || lu.dd || ' ' ||
+          coalesce(nullif(lu.hh, ''), '00') || ':' || coalesce(nullif(lu.mi, ''), '00') || ':' || coalesce(nullif(lu.ss, ''), '00') AS lu_text
+      FROM parts
+    )
+    SELECT skip,
+      NOT skip
+        AND regexp_full_match(indicators, '[A-Za-z0-9_]+') AND upper(indicators) IN (${TRADE_INDICATORS.map((i) => `'${i}'`).join(', ')})
+        AND (regexp_full_match(period, '\\d{4}') AND freq IN ('A', 'a') OR regexp_full_match(period, '\\d{4}-(0[1-9]|1[0-2])') AND freq IN ('M', 'm'))
+        AND flow IN ('1', '2')
+        AND regexp_full_match(product, ${ASCII_PRODUCT})
+        AND (obs_value IN ('', ':') OR regexp_full_match(obs_value, '-?\\d+(\\.\\d+)?'))
+        AND ${hasLastUpdate ? `(last_update = '' OR (lu.dd <> '' AND try_cast(lu_text AS TIMESTAMP) IS NOT NULL
+             AND strftime(try_cast(lu_text AS TIMESTAMP), '%Y-%m-%d %H:%M:%S') = lu_text))` : 'true'}
+        AND regexp_full_match(reporter, ${ASCII_CODE}) AND regexp_full_match(partner, ${ASCII_CODE}) AS ok,
+      upper(reporter) AS reporter, upper(partner) AS partner, upper(product) AS product, CASE flow WHEN '1' THEN 1 WHEN '2' THEN 2 END AS flow,
+      upper(freq) AS freq, period, upper(indicators) AS indicator, CASE WHEN obs_value IN ('', ':') THEN NULL ELSE obs_value END AS value,
+      nullif(flag, '') AS flag, ${hasLastUpdate ? "CASE WHEN last_update = '' THEN NULL ELSE lu_text END" : 'NULL'} AS last_update,
+      coalesce(nullif(dataflow, ''), nullif(structure_id, '')) AS dataflow
+    FROM checked`;
+}
+
+/** The observation columns of a staged trade file's table, as text (value and last_update too), in the snapshot's order. */
+export const STAGED_TRADE_COLUMNS = ['reporter', 'partner', 'product', 'flow', 'freq', 'period', 'indicator', 'value', 'flag', 'last_update', 'dataflow'] as const;
+
+export interface StagedTradeFile {
+  /**
+   * Scratch table of the file's records: `skip` (an indicator read and not kept), `ok` (an observation
+   * kept) and STAGED_TRADE_COLUMNS. The observations are its rows WHERE ok.
+   */
+  table: string;
+  /** The table with each record's `line` first. */
+  lined: string;
+  observations: number;
+  /** Rows of indicators read and not kept (SUPPLEMENTARY_QUANTITY). */
+  skippedRows: number;
+}
+
+let fileCounter = 0;
+
+/**
+ * Reads one extract into a scratch table of `db` (DuckDB's read_csv, checked in SQL). Any problem
+ * rejects the whole file with its line (the header is line 1) and column, the first in file order;
+ * a (reporter, partner, product, flow, period, indicator) given twice is a problem too.
+ */
+export async function stageTradeFile(db: Database, path: string): Promise<StagedTradeFile> {
   const file = basename(path);
-  let index: Map<Column, number> | null = null;
-  const observations: TradeObservation[] = [];
-  const keys = new UniqueKeys(file);
-  let skippedRows = 0;
-  for await (const { record, line } of csvRecords(path, { trim: true, relax_column_count: false })) {
-    if (index === null) {
-      index = headerIndex(record, file);
-      continue;
+  const [head] = await readCsvHead(path, 1, { trim: true });
+  if (!head) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
+  const index = headerIndex(head.record, file);
+  const layout = { skipLines: head.line, fields: head.record.length };
+  const read = await readCsvInto(db, path, `trade_file_${++fileCounter}`, layout, (source) => normaliseSql(source, index, layout.fields));
+  const { table, lined } = read;
+  try {
+    const problems: MalformedSourceError[] = [];
+    const bad = read.firstBadRecord;
+    if (bad) problems.push(new MalformedSourceError(file, bad.line, `not valid CSV: ${csvParseMessage(bad, head.record.length)}`));
+    // Rows the SQL does not read itself, in file order: toObservation accepts them or names the first problem.
+    const unread = await db.all(`SELECT line, row_index FROM ${lined} WHERE NOT ok AND NOT skip ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
+      bad?.line ? { before: bad.line } : {});
+    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
+    const accepted: TradeObservation[] = [];
+    let skippedOthers = 0;
+    for (const row of await rawRecords(db, path, layout, unread.map((r) => Number(r.line)))) {
+      const line = Number(row.line);
+      const fields = new Map<Column, string>();
+      for (const [column, at] of index) fields.set(column, String(row[`c${at}`] ?? '').trim());
+      try {
+        const observation = readRow(file, line, () => toObservation(fields, line));
+        if (observation === 'skipped') skippedOthers++;
+        else accepted.push(observation);
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+        break;
+      }
     }
-    const fields = new Map<Column, string>();
-    for (const [column, at] of index) fields.set(column, (record[at] ?? '').trim());
-    const observation = readRow(file, line, () => toObservation(fields, line));
-    if (observation === 'skipped') {
-      skippedRows++;
-      continue;
+    if (accepted.length > 0) {
+      // The rows toObservation read are marked kept, with its values.
+      await db.run(`CREATE TABLE ${table}_js AS SELECT 0 AS row_index, ${STAGED_TRADE_COLUMNS.join(', ')} FROM ${table} LIMIT 0`);
+      await db.appendRows(`${table}_js`, accepted.map((o) => [
+        rowIndex.get(o.sourceRow)!, o.reporter, o.partner, o.product, o.flow, o.freq, o.period, o.indicator, o.value, o.flag, o.lastUpdate, o.dataflow,
+      ]));
+      await db.run(`UPDATE ${table} SET ok = true, ${STAGED_TRADE_COLUMNS.map((c) => `${c} = js.${c}`).join(', ')}
+        FROM ${table}_js js WHERE ${table}.rowid = js.row_index`);
+      await db.run(`DROP TABLE ${table}_js`);
     }
-    const id = key(observation);
-    keys.add(id, line, id.replaceAll('|', ' '));
-    observations.push(observation);
+    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${lined} WHERE ok)`, TRADE_KEY.map((c) => [c, c] as const));
+    if (repeated) {
+      const label = TRADE_KEY.map((c) => String(repeated.key[c])).join(' ');
+      problems.push(new MalformedSourceError(file, repeated.line, `duplicate observation ${label} (also on line ${repeated.firstLine})`));
+    }
+    const first = firstProblem(problems);
+    if (first) throw first;
+    const [{ kept, skipped }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept, count(*) FILTER (WHERE skip)::INTEGER AS skipped FROM ${table}`);
+    if (Number(kept) === 0) throw new MalformedSourceError(file, null, 'the file holds no VALUE_IN_EUROS or QUANTITY_IN_100KG observations');
+    return { table, lined, observations: Number(kept), skippedRows: Number(skipped) + skippedOthers };
+  } catch (error) {
+    await read.drop();
+    throw error;
   }
-  if (index === null) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
-  if (observations.length === 0) throw new MalformedSourceError(file, null, 'the file holds no VALUE_IN_EUROS or QUANTITY_IN_100KG observations');
-  return { observations, skippedRows };
+}
+
+/** Reads one extract (see stageTradeFile) into observations, in file order. */
+export async function parseTradeFile(path: string): Promise<TradeFile> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    const staged = await stageTradeFile(db, path);
+    const rows = await db.all(`SELECT *, line AS source_row FROM ${staged.lined} WHERE ok ORDER BY line`);
+    const observations = rows.map((r): TradeObservation => ({
+      reporter: String(r.reporter), partner: String(r.partner), product: String(r.product), flow: Number(r.flow) as 1 | 2,
+      freq: r.freq as TradeFrequency, period: String(r.period), indicator: r.indicator as TradeIndicator, value: r.value === null ? null : String(r.value),
+      flag: r.flag === null ? null : String(r.flag), lastUpdate: r.last_update === null ? null : String(r.last_update),
+      dataflow: r.dataflow === null ? null : String(r.dataflow), sourceRow: Number(r.source_row),
+    }));
+    return { observations, skippedRows: staged.skippedRows };
+  } finally {
+    await db.close();
+  }
 }

@@ -7,17 +7,21 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
-import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
+import { columnNames, datasetFile, loadDataset } from '../../../engine/dataset.ts';
+import { sqlStringLiteral } from '../../../engine/parquet.ts';
+import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile } from '../../../ingest/commit.ts';
+import { decimalFromTextSql } from '../../../ingest/duckdbCsv.ts';
 import { TRADE_KEY, TRADE_OBSERVATIONS } from '../datasets.ts';
-import { parseTradeFile } from './parse.ts';
+import { STAGED_TRADE_COLUMNS, stageTradeFile, type StagedTradeFile } from './parse.ts';
 import { TRADE_DATASET, TRADE_SOURCE_FORMAT, TRADE_SOURCE_URL } from './types.ts';
 
 const TABLE = TRADE_OBSERVATIONS.name;
 
-// Staging holds VARCHAR and INTEGER only (what the appender writes), plus each row's file position in
-// the batch; casts happen on merge.
-const CREATE_STAGE = stagingTableSql(TRADE_OBSERVATIONS, 'stage_trade', { extra: [{ name: 'file_order', type: 'INTEGER' }] });
+/** The staged text columns that are typed in the snapshot. */
+const TYPED: Partial<Record<(typeof STAGED_TRADE_COLUMNS)[number], string>> = {
+  value: `${decimalFromTextSql('value', 20, 2)} AS value`,
+  last_update: 'CAST(last_update AS TIMESTAMP) AS last_update',
+};
 
 export interface TradeIngestOptions {
   dataDir: string;
@@ -46,40 +50,39 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === TRADE_DATASET).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseTradeFile(file), options.onProgress);
+    // Each new file is read by DuckDB into a scratch table of this database (checked in SQL).
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => stageTradeFile(db, file), options.onProgress);
     const skippedRows = parsed.reduce((sum, { parsed: p }) => sum + p.skippedRows, 0);
     if (parsed.length === 0) return { imported: [], skipped, observations: 0, skippedRows };
 
     const imported = importRecordsOf(parsed, options, (p) => ({
-      dataset: TRADE_DATASET, source: TRADE_SOURCE_FORMAT, defaultUrl: TRADE_SOURCE_URL, rowCount: p.observations.length,
+      dataset: TRADE_DATASET, source: TRADE_SOURCE_FORMAT, defaultUrl: TRADE_SOURCE_URL, rowCount: p.observations,
     }));
 
-    await loadDataset(db, TRADE_OBSERVATIONS, options.dataDir);
-    await db.run(CREATE_STAGE);
-    await db.appendRows('stage_trade', parsed.flatMap(({ file, hash, parsed: p }, fileOrder) =>
-      p.observations.map((o) => [
-        o.reporter, o.partner, o.product, o.flow, o.freq, o.period, o.indicator, o.value, o.flag, o.lastUpdate, o.dataflow,
-        basename(file), o.sourceRow, hash, fileOrder,
-      ])));
-    await merge(db);
+    await loadDataset(db, TRADE_OBSERVATIONS, options.dataDir, { table: 'trade_held' });
+    await defineMerged(db, parsed);
     await appendImportRecords(db, imported);
     await commitTables(db, options.dataDir, [TRADE_OBSERVATIONS]);
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${TABLE}`);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlStringLiteral(datasetFile(options.dataDir, TRADE_OBSERVATIONS))})`);
     return { imported, skipped, observations: Number(n), skippedRows };
   } finally {
     await db.close();
   }
 }
 
-/** The newest staged row of each key replaces the held one. */
-async function merge(db: Database): Promise<void> {
-  const keyMatch = TRADE_KEY.map((c) => `held.${c} = newest.${c}`).join(' AND ');
-  await db.run(`CREATE TABLE newest AS
-    SELECT * EXCLUDE (pick) FROM (
-      SELECT *, row_number() OVER (PARTITION BY ${TRADE_KEY.join(', ')} ORDER BY file_order DESC) AS pick FROM stage_trade
-    ) WHERE pick = 1`);
-  await db.run(`DELETE FROM ${TABLE} AS held WHERE EXISTS (SELECT 1 FROM newest WHERE ${keyMatch})`);
-  await db.run(`INSERT INTO ${TABLE} SELECT ${stagedSelectSql(TRADE_OBSERVATIONS)} FROM newest`);
-  await db.run('DROP TABLE newest');
-  await db.run('DROP TABLE stage_trade');
+/**
+ * trade_observations as a view the commit writes out in one pass: the held rows of the keys no new
+ * file carries, and each new file's observations of the keys no later file of the batch carries
+ * (files in the order given, a later one winning).
+ */
+async function defineMerged(db: Database, parsed: ReadonlyArray<NewFile<StagedTradeFile>>): Promise<void> {
+  const key = TRADE_KEY.join(', ');
+  const observations = (table: string) => `(SELECT ${key} FROM ${table} WHERE ok)`;
+  const parts = [`SELECT ${columnNames(TRADE_OBSERVATIONS).join(', ')} FROM trade_held ANTI JOIN (${parsed.map((p) => observations(p.parsed.table)).join(' UNION ALL ')}) USING (${key})`];
+  for (const [i, { file, hash, parsed: p }] of parsed.entries()) {
+    const later = parsed.slice(i + 1).map((q) => observations(q.parsed.table));
+    const columns = [...STAGED_TRADE_COLUMNS.map((c) => TYPED[c] ?? c), `${sqlStringLiteral(basename(file))} AS source_file`, 'line AS source_row', `${sqlStringLiteral(hash)} AS file_hash`];
+    parts.push(`SELECT ${columns.join(', ')} FROM ${p.lined}${later.length > 0 ? ` ANTI JOIN (${later.join(' UNION ALL ')}) USING (${key})` : ''} WHERE ok`);
+  }
+  await db.run(`CREATE VIEW ${TABLE} AS ${parts.join(' UNION ALL ')}`);
 }
