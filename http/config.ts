@@ -1,7 +1,8 @@
 // The run contract's environment variables (see README "Configuration").
 import path from 'node:path';
 import { cacheBytesFromEnv } from './cache.ts';
-import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
+import type { DatabaseOptions } from '../engine/database.ts';
+import { PaymentConfigError, readPaymentSettings, type PaymentSettings } from './payments/config.ts';
 
 export interface ServerConfig {
   port: number;
@@ -13,6 +14,24 @@ export interface ServerConfig {
   payments: PaymentSettings;
   /** ANSWER_CACHE_MB in bytes: the bound of the answer cache (0: off). */
   answerCacheBytes: number;
+  /** DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT: the engine's settings (absent: DuckDB's own). */
+  engine: Pick<DatabaseOptions, 'threads' | 'memoryLimit'>;
+}
+
+/** DUCKDB_THREADS (1-64) and DUCKDB_MEMORY_LIMIT (`512MB`, `2GB`, `1.5GiB`, ...); refused naming the variable otherwise. */
+export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig['engine'] {
+  const engine: ServerConfig['engine'] = {};
+  const threads = env.DUCKDB_THREADS?.trim();
+  if (threads) {
+    if (!/^[0-9]{1,2}$/.test(threads) || Number(threads) < 1 || Number(threads) > 64) throw new PaymentConfigError(`DUCKDB_THREADS must be a whole number from 1 to 64 (got "${env.DUCKDB_THREADS}")`);
+    engine.threads = Number(threads);
+  }
+  const memory = env.DUCKDB_MEMORY_LIMIT?.trim();
+  if (memory) {
+    if (!/^[0-9]{1,6}(\.[0-9]{1,3})?\s?(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(memory)) throw new PaymentConfigError(`DUCKDB_MEMORY_LIMIT must be an amount with its unit, such as 2GB or 512MiB (got "${env.DUCKDB_MEMORY_LIMIT}")`);
+    engine.memoryLimit = memory;
+  }
+  return engine;
 }
 
 /** Throws PaymentConfigError (a clear message naming the variable) for bad payment or cache settings. */
@@ -29,5 +48,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     nodeEnv: env.NODE_ENV ?? 'development',
     payments: readPaymentSettings(env),
     answerCacheBytes: cacheBytesFromEnv(env),
+    engine: engineOptionsFromEnv(env),
   };
 }

@@ -12,8 +12,8 @@ import { paymentInfoFromSettings } from './docs/paymentInfo.ts';
 import { createPayments } from './payments/index.ts';
 
 /** An engine holding the snapshot (DATA_DIR's current generation) in memory, with file access and settings locked. */
-export async function openSnapshot(dataDir: string): Promise<Database> {
-  return (await openGeneration(dataDir)).db;
+export async function openSnapshot(dataDir: string, engine: ServerConfig['engine'] = {}): Promise<Database> {
+  return (await openGeneration(dataDir, undefined, engine)).db;
 }
 
 /**
@@ -21,9 +21,9 @@ export async function openSnapshot(dataDir: string): Promise<Database> {
  * serving database read-only when it has one (built by the ingest), else its tables loaded and the
  * rollups built in memory; then file access and settings are locked.
  */
-export async function openGeneration(dataDir: string, id?: string): Promise<Snapshot> {
+export async function openGeneration(dataDir: string, id?: string, engine: ServerConfig['engine'] = {}): Promise<Snapshot> {
   const generation = id === undefined ? currentGeneration(dataDir) : { id, dir: generationDir(dataDir, id) };
-  const { db } = await openSnapshotEngine(generation.dir);
+  const { db } = await openSnapshotEngine(generation.dir, engine);
   try {
     return { db, generation: generation.id, importDate: await snapshotImportDate(db) };
   } catch (error) {
@@ -49,7 +49,7 @@ export async function startServer(
 ): Promise<{ server: Server; db: Database; snapshots: SnapshotHolder; reloader: SnapshotReloader }> {
   const payments = createPayments({ routes, settings: config.payments, baseUrl: config.baseUrl, now: options.now, log: options.log });
   await payments.start();
-  const snapshots = new SnapshotHolder(await openGeneration(config.dataDir));
+  const snapshots = new SnapshotHolder(await openGeneration(config.dataDir, undefined, config.engine));
   // Cache keys carry the request's generation; the cache is emptied on every swap.
   const cache = new GenerationCache({ maxBytes: config.answerCacheBytes }, () => snapshots.pinned().generation);
   snapshots.onSwap(() => cache.clear());
@@ -71,7 +71,7 @@ export async function startServer(
   const reloader = new SnapshotReloader({
     dataDir: config.dataDir,
     holder: snapshots,
-    open: (id) => openGeneration(config.dataDir, id),
+    open: (id) => openGeneration(config.dataDir, id, config.engine),
     log: options.log,
     pollMs: options.reloadPollMs,
   });

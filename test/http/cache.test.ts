@@ -115,6 +115,15 @@ describe('ResponseCache', () => {
   });
 });
 
+test('DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT: absent means DuckDB\'s own; anything malformed refused naming the variable', () => {
+  assert.deepEqual(readConfig({}).engine, {});
+  assert.deepEqual(readConfig({ DUCKDB_THREADS: '2', DUCKDB_MEMORY_LIMIT: '2GB' }).engine, { threads: 2, memoryLimit: '2GB' });
+  assert.deepEqual(readConfig({ DUCKDB_MEMORY_LIMIT: '1.5GiB' }).engine, { memoryLimit: '1.5GiB' });
+  for (const [name, bad] of [['DUCKDB_THREADS', '0'], ['DUCKDB_THREADS', 'two'], ['DUCKDB_THREADS', '65'], ['DUCKDB_MEMORY_LIMIT', '2'], ['DUCKDB_MEMORY_LIMIT', "2GB'; SET x"], ['DUCKDB_MEMORY_LIMIT', 'lots']]) {
+    assert.throws(() => readConfig({ [name]: bad }), (error: unknown) => error instanceof PaymentConfigError && error.message.startsWith(`${name} must be`) && error.message.includes(bad), `${name}=${bad}`);
+  }
+});
+
 describe('the cache in the app', () => {
   let app: TestApp;
   before(async () => {
