@@ -1,8 +1,8 @@
-// The per-country cards: indicator, profile, balance, electricity, scorecard. Each reads the rollups of
-// tables.ts. A valid geo without data answers 200 with available: false (and each part its own
+// The per-country cards: indicator, profile, balance, electricity, scorecard. Each reads one row of the
+// rollups of tables.ts (energy_geo_cards for the geo-only cards). A valid geo without data answers 200 with available: false (and each part its own
 // `available`); a malformed geo is a 400. Formulas and bands: ../shared/reference/analytics.md (Energy).
 import type { Database } from '../../../engine/database.ts';
-import type { JsonValue } from '../../../engine/json.ts';
+import type { JsonValue, Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
 import { enumOf, integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
@@ -31,9 +31,17 @@ const indicatorEntry = object(
   ['previous_value', 'previous_period', 'yoy_change', 'yoy_change_pct'],
 );
 
-async function indicatorCard(db: Database, geo: string): Promise<Record<string, Record<string, JsonValue>>> {
-  const rows = await db.all('SELECT * FROM energy_cards WHERE geo = $geo', { geo });
-  const byIndicator = new Map(rows.map((row) => [String(row.indicator), row]));
+/** The geo's row of energy_geo_cards (the columns asked for), or null when the snapshot has nothing for it. */
+async function geoCards(db: Database, geo: string, columns: string): Promise<Row | null> {
+  const [row] = await db.all(`SELECT ${columns} FROM energy_geo_cards WHERE geo = $geo`, { geo });
+  return row ?? null;
+}
+
+/** A list column of energy_geo_cards as its rows ([] when null). */
+const rowsOf = (value: JsonValue | undefined): Row[] => (Array.isArray(value) ? (value as Row[]) : []);
+
+function indicatorCard(cards: readonly Row[]): Record<string, Record<string, JsonValue>> {
+  const byIndicator = new Map(cards.map((row) => [String(row.indicator), row]));
   const card: Record<string, Record<string, JsonValue>> = {};
   for (const indicator of INDICATORS) {
     const row = byIndicator.get(indicator);
@@ -71,7 +79,7 @@ export const getEnergyIndicator = defineRoute<{ geo: string }>({
   response: object({ endpoint: { const: 'energy_indicator' }, ...geoFields, available: boolean, indicators: indicatorsSchema }),
   async handle({ geo }, { db }) {
     const g = parseGeo(geo, 'geo');
-    const indicators = await indicatorCard(db, g.code);
+    const indicators = indicatorCard(rowsOf((await geoCards(db, g.code, 'cards'))?.cards));
     return { endpoint: 'energy_indicator', geo: g.code, geo_name: g.name, available: Object.values(indicators).some((i) => i.available), indicators };
   },
 });
@@ -80,8 +88,7 @@ export const getEnergyIndicator = defineRoute<{ geo: string }>({
 
 const devbankEntry = object({ available: boolean, value: nullable(number), year: nullable(integer), indicator_code: text });
 
-async function devbankCard(db: Database, geo: string): Promise<Record<string, Record<string, JsonValue>>> {
-  const rows = await db.all('SELECT indicator, value, year FROM energy_devbank WHERE geo = $geo', { geo });
+function devbankCard(rows: readonly Row[]): Record<string, Record<string, JsonValue>> {
   const byCode = new Map(rows.map((row) => [String(row.indicator), row]));
   const card: Record<string, Record<string, JsonValue>> = {};
   for (const [name, code] of Object.entries(DEVBANK)) {
@@ -112,8 +119,9 @@ export const getEnergyProfile = defineRoute<{ geo: string }>({
   }),
   async handle({ geo }, { db }) {
     const g = parseGeo(geo, 'geo');
-    const indicators = await indicatorCard(db, g.code);
-    const devbank = await devbankCard(db, g.code);
+    const row = await geoCards(db, g.code, 'cards, devbank');
+    const indicators = indicatorCard(rowsOf(row?.cards));
+    const devbank = devbankCard(rowsOf(row?.devbank));
     const statsAvailable = Object.values(indicators).some((i) => i.available);
     const devAvailable = Object.values(devbank).some((i) => i.available);
     return {
@@ -143,18 +151,6 @@ function parseSiec(raw: string | undefined, fallback: string): string {
   return text;
 }
 
-interface Dependency {
-  import_dependency_pct: number | null;
-  year: number | null;
-}
-
-async function dependencyFor(db: Database, geo: string, year: number | null): Promise<Dependency & { imp: JsonValue; exp: JsonValue; gae: JsonValue }> {
-  const [row] = await db.all('SELECT * FROM energy_dependency WHERE geo = $geo AND year = $year', { geo, year });
-  return {
-    import_dependency_pct: (row?.import_dependency_pct as number | null) ?? null, year,
-    imp: row?.imp ?? null, exp: row?.exp ?? null, gae: row?.gae ?? null,
-  };
-}
 
 export const getEnergyBalance = defineRoute<BalanceParams>({
   id: 'getEnergyBalance',
@@ -192,11 +188,16 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
     const g = parseGeo(params.geo, 'geo');
     const unit = params.unit ?? 'KTOE';
     const siec = parseSiec(params.siec, 'TOTAL');
+    // One statement: the year's balance row, that year's import dependency (TOTAL KTOE) and, for view=mix, its fuel mix.
     const [row] = await db.all(
-      `SELECT * FROM energy_balance WHERE geo = $geo AND siec = $siec AND unit = $unit
-         AND (CAST($period AS INTEGER) IS NULL OR year = $period)
-       ORDER BY complete DESC, year DESC LIMIT 1`,
-      { geo: g.code, siec, unit, period: params.period ?? null },
+      `SELECT b.*, d.import_dependency_pct AS dependency_pct, d.gae AS dependency_gae,
+          CASE WHEN $mix THEN (SELECT list({'siec': m.siec, 'value': m.value, 'share_pct': m.share_pct} ORDER BY m.value DESC, m.siec)
+                                 FROM energy_mix m WHERE m.geo = b.geo AND m.unit = b.unit AND m.year = b.year) END AS mix
+         FROM (SELECT * FROM energy_balance WHERE geo = $geo AND siec = $siec AND unit = $unit
+                  AND (CAST($period AS INTEGER) IS NULL OR year = $period)
+                ORDER BY complete DESC, year DESC LIMIT 1) b
+         LEFT JOIN energy_dependency d ON d.geo = b.geo AND d.year = b.year`,
+      { geo: g.code, siec, unit, period: params.period ?? null, mix: params.view === 'mix' },
     );
     const year = row ? Number(row.year) : (params.period ?? null);
     const metrics: Record<string, JsonValue> = {};
@@ -205,17 +206,15 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
       const value = row ? (row[column[code]] ?? null) : null;
       metrics[name] = { value, unit, period: value === null ? null : year, code };
     }
-    const dep = row ? await dependencyFor(db, g.code, year) : { import_dependency_pct: null, gae: null };
+    const dep = { import_dependency_pct: row?.dependency_pct ?? null, gae: row?.dependency_gae ?? null };
     const body: Record<string, JsonValue> = {
       endpoint: 'energy_balance', geo: g.code, geo_name: g.name, available: Boolean(row), unit, siec, period: row ? year : (params.period ?? null),
       complete: Boolean(row?.complete),
       metrics,
-      derived: { import_dependency_pct: dep.import_dependency_pct, gross_available_energy_ktoe: (dep.gae as number | null) ?? null, period: row ? year : null },
+      derived: { import_dependency_pct: dep.import_dependency_pct, gross_available_energy_ktoe: dep.gae, period: row ? year : null },
     };
     if (params.view === 'mix') {
-      const mix = row
-        ? await db.all('SELECT siec, value, share_pct FROM energy_mix WHERE geo = $geo AND unit = $unit AND year = $year ORDER BY value DESC, siec', { geo: g.code, unit, year })
-        : [];
+      const mix = rowsOf(row?.mix);
       body.mix = mix.map((m) => ({ siec: m.siec, label: Object.hasOwn(SIEC_LABELS, String(m.siec)) ? SIEC_LABELS[String(m.siec)] : null, value: m.value, share_pct: m.share_pct }));
     }
     return body;
@@ -371,34 +370,27 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
   }),
   async handle({ geo }, { db }) {
     const g: Geo = parseGeo(geo, 'geo');
-    const [bal] = await db.all(
-      `SELECT year, gic, pprd FROM energy_balance WHERE geo = $geo AND siec = 'TOTAL' AND unit = 'KTOE' ORDER BY complete DESC, year DESC LIMIT 1`,
-      { geo: g.code },
-    );
+    const card = (await geoCards(db, g.code, '*')) ?? {};
+    const bal = card.supply_year === null || card.supply_year === undefined ? null : { year: card.supply_year, gic: card.supply_gic, pprd: card.supply_pprd };
     const supplyYear = bal ? Number(bal.year) : null;
-    const dep = bal ? await dependencyFor(db, g.code, supplyYear) : null;
-    const [elec] = await db.all(
-      `SELECT year, self_sufficiency_pct, trade_balance FROM energy_electricity WHERE geo = $geo AND siec = 'E7000' AND unit = 'GWH' ORDER BY complete DESC, year DESC LIMIT 1`,
-      { geo: g.code },
-    );
-    const mix = bal
-      ? await db.all(`SELECT siec, share_pct FROM energy_mix WHERE geo = $geo AND unit = 'KTOE' AND year = $year ORDER BY value DESC, siec LIMIT 3`, { geo: g.code, year: supplyYear })
-      : [];
-    const ren = await db.all(
-      `SELECT CAST(time_period AS INTEGER) AS year, value FROM energy_card_series WHERE geo = $geo AND indicator = 'renewables_share' ORDER BY period_start DESC LIMIT ${RENEWABLES_PACE_POINTS}`,
-      { geo: g.code },
-    );
+    const dep = bal ? { import_dependency_pct: card.import_dependency_pct ?? null } : null;
+    const elec = card.electricity_year === null || card.electricity_year === undefined
+      ? null
+      : { year: card.electricity_year, self_sufficiency_pct: card.self_sufficiency_pct, trade_balance: card.trade_balance };
+    const mix = bal ? rowsOf(card.mix_top3) : [];
+    const ren = rowsOf(card.renewables).slice(0, RENEWABLES_PACE_POINTS);
     const rawSlope = slope(ren.map((r) => ({ year: Number(r.year), value: Number(r.value) })));
     // Labels read the figure as shown (4 decimals), so a label always agrees with the number.
     const renSlope = rawSlope === null ? null : round(rawSlope, 4);
-    const [carbon] = await db.all(
-      'SELECT year, ets_emissions, ets_per_gic, ets_share_of_eu27, peers_at_or_below, peers_count FROM energy_carbon WHERE geo = $geo AND ets_per_gic IS NOT NULL ORDER BY year DESC LIMIT 1',
-      { geo: g.code },
-    );
-    const coverageRows = await db.all('SELECT dataset_id FROM energy_coverage WHERE geo = $geo', { geo: g.code });
-    const covered = new Set(coverageRows.map((r) => String(r.dataset_id)));
-    const indicators = await indicatorCard(db, g.code);
-    const devbank = await devbankCard(db, g.code);
+    const carbon = card.carbon_year === null || card.carbon_year === undefined
+      ? undefined
+      : {
+        year: card.carbon_year, ets_emissions: card.ets_emissions, ets_per_gic: card.ets_per_gic, ets_share_of_eu27: card.ets_share_of_eu27,
+        peers_at_or_below: card.peers_at_or_below, peers_count: card.peers_count,
+      };
+    const covered = new Set(rowsOf(card.coverage).map((d) => String(d)));
+    const indicators = indicatorCard(rowsOf(card.cards));
+    const devbank = devbankCard(rowsOf(card.devbank));
     const importPct = (dep?.import_dependency_pct ?? null) as number | null;
     const selfPct = (elec?.self_sufficiency_pct ?? null) as number | null;
     const atOrBelow = carbon?.peers_at_or_below === null || carbon === undefined ? null : Number(carbon.peers_at_or_below);

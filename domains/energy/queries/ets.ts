@@ -52,22 +52,27 @@ export const getEtsSummary = defineRoute<{ registry?: string; year?: number; lim
   listColumns: () => Object.keys(summaryItem.properties!),
   async handle({ registry, year, limit }, { db }) {
     const reg = registry === undefined ? null : parseRegistry(registry).code;
-    let chosen = year ?? null;
-    if (chosen === null) {
-      const [row] = await db.all('SELECT max(year) AS y FROM ets_registry_years WHERE CAST($reg AS VARCHAR) IS NULL OR registry_code = $reg', { reg });
-      chosen = (row?.y as number | null) ?? null;
-    }
+    // One statement: the year (given, else the latest with verified emissions), its total and the page of registries.
     const rows = await db.all(
-      `SELECT registry_code, geo, installation_count, verified_emissions_sum, allocation_sum FROM ets_registry_years
-        WHERE year = $year AND (CAST($reg AS VARCHAR) IS NULL OR registry_code = $reg)
-        ORDER BY verified_emissions_sum DESC, registry_code LIMIT $limit`,
-      { year: chosen, reg, limit },
+      `WITH chosen AS (
+         SELECT coalesce(CAST($year AS INTEGER),
+                         (SELECT max(year) FROM ets_registry_years WHERE CAST($reg AS VARCHAR) IS NULL OR registry_code = $reg)) AS year),
+       matching AS (
+         SELECT r.* FROM ets_registry_years r JOIN chosen c ON r.year = c.year WHERE CAST($reg AS VARCHAR) IS NULL OR r.registry_code = $reg)
+       SELECT c.year AS chosen_year, (SELECT sum(verified_emissions_sum)::BIGINT FROM matching) AS total,
+              m.registry_code, m.geo, m.installation_count, m.verified_emissions_sum, m.allocation_sum
+         FROM chosen c LEFT JOIN (SELECT * FROM matching ORDER BY verified_emissions_sum DESC, registry_code LIMIT $limit) m ON true
+        ORDER BY m.verified_emissions_sum DESC, m.registry_code`,
+      { year: year ?? null, reg, limit },
     );
-    const [total] = await db.all(
-      'SELECT sum(verified_emissions_sum)::BIGINT AS t FROM ets_registry_years WHERE year = $year AND (CAST($reg AS VARCHAR) IS NULL OR registry_code = $reg)',
-      { year: chosen, reg },
-    );
-    return { endpoint: 'ets_summary', registry_code: reg, year: chosen, count: rows.length, total_verified_emissions: (total?.t as number | null) ?? null, registries: rows };
+    const [{ chosen_year: chosen, total }] = rows;
+    const registries = rows
+      .filter((r) => r.registry_code !== null)
+      .map(({ registry_code, geo, installation_count, verified_emissions_sum, allocation_sum }) => ({ registry_code, geo, installation_count, verified_emissions_sum, allocation_sum }));
+    return {
+      endpoint: 'ets_summary', registry_code: reg, year: (chosen as number | null) ?? null, count: registries.length,
+      total_verified_emissions: (total as number | null) ?? null, registries,
+    };
   },
 });
 
@@ -102,14 +107,23 @@ export const getEtsInstallations = defineRoute<{ registry: string; year?: number
   listColumns: () => Object.keys(installationItem.properties!),
   async handle({ registry, year, limit }, { db }) {
     const reg = parseRegistry(registry).code;
-    const [latest] = await db.all('SELECT max(year) AS y FROM ets_registry_years WHERE registry_code = $reg', { reg });
-    if (latest?.y === null || latest === undefined) throw notFound(`no ETS verified emissions for registry ${reg}`);
-    const chosen = year ?? Number(latest.y);
+    // One statement: the registry's latest year (null: no ETS data, a 404) and the ranked installations of the year asked for, else of that one.
     const rows = await db.all(
-      `SELECT rank::INTEGER AS rank, installation_identifier, installation_name, main_activity_code, city, verified_emissions, allocation
-         FROM ets_ranked WHERE registry_code = $reg AND year = $year AND rank <= $limit ORDER BY rank`,
-      { reg, year: chosen, limit },
+      `WITH latest AS (SELECT max(year) AS y FROM ets_registry_years WHERE registry_code = $reg)
+       SELECT l.y AS latest_year, r.rank::INTEGER AS rank, r.installation_identifier, r.installation_name, r.main_activity_code, r.city,
+              r.verified_emissions, r.allocation
+         FROM latest l LEFT JOIN ets_ranked r
+           ON r.registry_code = $reg AND r.year = coalesce(CAST($year AS INTEGER), l.y) AND r.rank <= $limit
+        ORDER BY r.rank`,
+      { reg, year: year ?? null, limit },
     );
-    return { endpoint: 'ets_installations', registry_code: reg, geo: geoOfRegistry(reg), year: chosen, count: rows.length, installations: rows };
+    const latest = rows[0]?.latest_year ?? null;
+    if (latest === null) throw notFound(`no ETS verified emissions for registry ${reg}`);
+    const chosen = year ?? Number(latest);
+    const installations = rows
+      .filter((r) => r.rank !== null)
+      .map(({ rank, installation_identifier, installation_name, main_activity_code, city, verified_emissions, allocation }) =>
+        ({ rank, installation_identifier, installation_name, main_activity_code, city, verified_emissions, allocation }));
+    return { endpoint: 'ets_installations', registry_code: reg, geo: geoOfRegistry(reg), year: chosen, count: installations.length, installations };
   },
 });

@@ -26,13 +26,23 @@ export const datasetIdParam = (location: 'query' | 'path' = 'query'): ParamSpec 
   schema: { type: 'string', minLength: 1, maxLength: 64, examples: ['nrg_ind_ren'] },
 });
 
-/** A dataset held in the snapshot (lower-cased), or 404; a malformed code is a 400. */
-export async function requireDataset(db: Database, raw: string, param = 'dataset_id'): Promise<string> {
+/** A dataset code, lower-cased, or a 400 (whether the snapshot holds it is requireDataset's question). */
+export function parseDatasetId(raw: string, param = 'dataset_id'): string {
   const id = raw.trim().toLowerCase();
   if (!DATASET_ID.test(id)) throw invalidParameter(param, `${param} must be a Eurostat dataset code such as nrg_bal_s (got "${raw}")`);
-  const rows = await db.all('SELECT 1 FROM energy_datasets WHERE dataset_id = $id', { id });
-  if (rows.length === 0) throw notFound(`no Eurostat dataset ${id} in the snapshot; GET /api/v1/energy/datasets lists them`);
   return id;
+}
+
+/** The 404 of a well-formed dataset code the snapshot does not hold. */
+export const datasetNotFound = (id: string) => notFound(`no Eurostat dataset ${id} in the snapshot; GET /api/v1/energy/datasets lists them`);
+
+/**
+ * 404 unless the snapshot holds the dataset. The observation routes ask it only when their answer is
+ * empty (a row of the dataset proves it is held), so a request that finds rows costs one statement.
+ */
+export async function requireDatasetHeld(db: Database, id: string): Promise<void> {
+  const rows = await db.all('SELECT 1 FROM energy_datasets WHERE dataset_id = $id', { id });
+  if (rows.length === 0) throw datasetNotFound(id);
 }
 
 export const unitParam: ParamSpec = {

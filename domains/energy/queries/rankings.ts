@@ -47,21 +47,23 @@ export const getEnergyRankings = defineRoute<RankingsParams>({
   async handle({ metric, geos, limit }, { db }) {
     const codes = geos === undefined ? [...EU27] : parseGeoList(geos, 'geos', RANKINGS_GEOS_MAX).map((g) => g.code);
     const lowerFirst = LOWER_IS_BETTER.has(metric);
-    const [{ period }] = await db.all('SELECT period FROM energy_metric_periods WHERE metric = $metric', { metric });
+    // One statement: the metric's period, every requested geo held (for missing_geos) and the ranked page.
     const rows = await db.all(
-      `SELECT rank() OVER (ORDER BY value ${lowerFirst ? 'ASC' : 'DESC'})::INTEGER AS rank, geo, value, period, percentile
-         FROM energy_rankings WHERE metric = $metric AND list_contains(string_split($geos, ','), geo)
-        ORDER BY rank, geo LIMIT $limit`,
+      `WITH ranked AS (
+         SELECT rank() OVER (ORDER BY value ${lowerFirst ? 'ASC' : 'DESC'})::INTEGER AS rank, geo, value, period, percentile
+           FROM energy_rankings WHERE metric = $metric AND list_contains(string_split($geos, ','), geo))
+       SELECT (SELECT period FROM energy_metric_periods WHERE metric = $metric) AS metric_period, (SELECT list(geo) FROM ranked) AS present,
+              r.rank, r.geo, r.value, r.period, r.percentile
+         FROM (SELECT 1) LEFT JOIN (SELECT * FROM ranked ORDER BY rank, geo LIMIT $limit) r ON true
+        ORDER BY r.rank, r.geo`,
       { metric, geos: codes.join(','), limit },
     );
-    const [{ present }] = await db.all(
-      `SELECT list(geo) AS present FROM energy_rankings WHERE metric = $metric AND list_contains(string_split($geos, ','), geo)`,
-      { metric, geos: codes.join(',') },
-    );
+    const [{ metric_period: metricPeriod, present }] = rows;
+    const rankings = rows.filter((r) => r.geo !== null).map(({ rank, geo, value, period, percentile }) => ({ rank, geo, value, period, percentile }));
     const held = new Set((present as string[] | null) ?? []);
     return {
-      endpoint: 'energy_rankings', metric, period: (period as number | null) ?? null, order: lowerFirst ? 'lowest_first' : 'highest_first',
-      count: rows.length, missing_geos: codes.filter((c) => !held.has(c)), rankings: rows,
+      endpoint: 'energy_rankings', metric, period: (metricPeriod as number | null) ?? null, order: lowerFirst ? 'lowest_first' : 'highest_first',
+      count: rankings.length, missing_geos: codes.filter((c) => !held.has(c)), rankings,
     };
   },
 });
@@ -92,12 +94,9 @@ export const getEnergyCompleteness = defineRoute<Record<string, never>>({
   listRows: (body) => body.details as Row[],
   listColumns: () => ['dataset_id', 'geo', 'status', 'latest_period'],
   async handle(_params, { db }) {
-    const datasets = await db.all(
-      `SELECT dataset_id, max(newest_period) AS newest_period, count(*) FILTER (WHERE status = 'pass')::INTEGER AS pass_count,
-          count(*) FILTER (WHERE status = 'warn')::INTEGER AS warn_count, count(*) FILTER (WHERE status = 'fail')::INTEGER AS fail_count
-         FROM energy_completeness GROUP BY dataset_id ORDER BY dataset_id`,
-    );
-    const details = await db.all(`SELECT dataset_id, geo, status, latest_period FROM energy_completeness WHERE status <> 'pass' ORDER BY dataset_id, geo`);
+    const [lists] = await db.all('SELECT datasets, details FROM energy_completeness_summary');
+    const datasets = (lists?.datasets ?? []) as Row[];
+    const details = (lists?.details ?? []) as Row[];
     const sum = (key: string) => datasets.reduce((s, d) => s + Number(d[key]), 0);
     const summary = { fail_count: sum('fail_count'), warn_count: sum('warn_count'), pass_count: sum('pass_count') };
     return {

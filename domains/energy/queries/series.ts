@@ -1,14 +1,16 @@
 // The generic Eurostat endpoints: datasets, one dataset, countries, series, latest, compare. They serve
 // every Eurostat dataset in the snapshot (the energy flagships and any other ingested), published values
-// unchanged (JSON numbers, null when missing with the flag saying why).
+// unchanged (JSON numbers, null when missing with the flag saying why). Observations are read from the
+// copies of tables.ts sorted by the routes' filter keys (energy_obs_by_geo for a series, energy_obs_by_period
+// for a period's cross-section, energy_series_latest for the latest period), one statement per request.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
 import { integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { parseGeo, parseGeoList, geoParam } from './geo.ts';
 import {
-  COMPARE_GEOS_MAX, datasetIdParam, dimConditions, dimParam, freqParam, limitParam, parsePeriodLabel, periodParam, periodStart,
-  requireDataset, SERIES_LIMIT_MAX, unitParam,
+  COMPARE_GEOS_MAX, datasetIdParam, datasetNotFound, dimConditions, dimParam, freqParam, limitParam, parseDatasetId, parsePeriodLabel,
+  periodParam, periodStart, requireDatasetHeld, SERIES_LIMIT_MAX, unitParam,
 } from './params.ts';
 
 const number: JsonSchema = { type: 'number' };
@@ -27,6 +29,10 @@ function withDims(rows: Row[]): Row[] {
 }
 
 const DIM_COLUMNS = 'map_keys(dims) AS dim_keys, map_values(dims) AS dim_values';
+
+/** The latest period (by start, then label) with a value among the series matching `where` (one row named period, or none). */
+const LATEST_PERIOD_SQL = (where: string) =>
+  `SELECT latest_period AS period FROM energy_series_latest WHERE ${where} ORDER BY latest_start DESC, latest_period DESC LIMIT 1`;
 
 // ---------- datasets ----------
 
@@ -81,11 +87,12 @@ export const getEnergyDataset = defineRoute<{ dataset_id: string }>({
     row_count: integer, series_count: integer, geo_count: integer, period_min: nullable(text), period_max: nullable(text),
   }),
   async handle({ dataset_id }, { db }) {
-    const id = await requireDataset(db, dataset_id);
+    const id = parseDatasetId(dataset_id);
     const [row] = await db.all(
       `SELECT dataset_id, freqs, units, dimension_keys, row_count, series_count, geo_count, period_min, period_max FROM energy_datasets WHERE dataset_id = $id`,
       { id },
     );
+    if (!row) throw datasetNotFound(id);
     return { endpoint: 'energy_dataset', ...row };
   },
 });
@@ -190,7 +197,7 @@ export const getEnergySeries = defineRoute<SeriesParams>({
     const from = params.period_from === undefined ? null : parsePeriodLabel(params.period_from, 'period_from');
     const to = params.period_to === undefined ? null : parsePeriodLabel(params.period_to, 'period_to');
     if (from !== null && to !== null && periodStart(from) > periodStart(to)) throw invalidParameter('period_from', `period_from (${from}) is after period_to (${to})`);
-    const dataset = await requireDataset(db, params.dataset_id);
+    const dataset = parseDatasetId(params.dataset_id);
     const dims = dimConditions(params.dim);
     const where = `dataset_id = $dataset AND geo = $geo
       AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)
@@ -202,10 +209,11 @@ export const getEnergySeries = defineRoute<SeriesParams>({
     // One pass: the matches' count rides along as a window over the whole match set (before LIMIT).
     const rows = await db.all(
       `SELECT series_key, ${DIM_COLUMNS}, unit, freq, time_period, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total
-         FROM estat_observations WHERE ${where}
+         FROM energy_obs_by_geo WHERE ${where}
         ORDER BY series_key, period_start, time_period LIMIT $limit`,
       { ...bindings, limit: params.limit },
     );
+    if (rows.length === 0) await requireDatasetHeld(db, dataset);
     const total = rows.length > 0 ? Number(rows[0].total) : 0;
     const observations = withDims(rows.map(({ total: _total, ...row }) => row));
     return {
@@ -257,26 +265,27 @@ export const getEnergyLatest = defineRoute<LatestParams>({
   listColumns: () => Object.keys(latestItem.properties!),
   async handle(params, { db }) {
     const geo = params.geo === undefined ? null : parseGeo(params.geo, 'geo');
-    const dataset = await requireDataset(db, params.dataset_id);
+    const dataset = parseDatasetId(params.dataset_id);
     const dims = dimConditions(params.dim);
     const where = `dataset_id = $dataset AND (CAST($geo AS VARCHAR) IS NULL OR geo = $geo)
       AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dims.sql}`;
     const bindings = { dataset, geo: geo?.code ?? null, unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
-    const [latest] = await db.all(
-      `SELECT time_period, period_start FROM estat_observations WHERE ${where} AND obs_value IS NOT NULL ORDER BY period_start DESC, time_period DESC LIMIT 1`,
-      bindings,
-    );
-    if (!latest) return { endpoint: 'energy_latest', dataset_id: dataset, geo: geo?.code ?? null, period: null, count: 0, total: 0, observations: [] };
-    const at = { ...bindings, period: String(latest.time_period) };
+    // The latest period with a value among the matching series, then the matching observations of that period.
     const rows = await db.all(
-      `SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total
-         FROM estat_observations WHERE ${where} AND time_period = $period
+      `WITH latest AS (${LATEST_PERIOD_SQL(where)})
+       SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total, l.period
+         FROM energy_obs_by_period JOIN latest l ON time_period = l.period WHERE ${where}
         ORDER BY geo NULLS LAST, series_key LIMIT $limit`,
-      { ...at, limit: params.limit },
+      { ...bindings, limit: params.limit },
     );
-    const total = rows.length > 0 ? Number(rows[0].total) : 0;
-    const observations = withDims(rows.map(({ total: _total, ...row }) => row));
-    return { endpoint: 'energy_latest', dataset_id: dataset, geo: geo?.code ?? null, period: latest.time_period, count: observations.length, total, observations };
+    if (rows.length === 0) {
+      await requireDatasetHeld(db, dataset);
+      return { endpoint: 'energy_latest', dataset_id: dataset, geo: geo?.code ?? null, period: null, count: 0, total: 0, observations: [] };
+    }
+    const total = Number(rows[0].total);
+    const period = rows[0].period;
+    const observations = withDims(rows.map(({ total: _total, period: _period, ...row }) => row));
+    return { endpoint: 'energy_latest', dataset_id: dataset, geo: geo?.code ?? null, period, count: observations.length, total, observations };
   },
 });
 
@@ -325,28 +334,25 @@ export const compareEnergy = defineRoute<CompareParams>({
   async handle(params, { db }) {
     const geos = parseGeoList(params.geos, 'geos', COMPARE_GEOS_MAX).map((g) => g.code);
     const requested = params.period === undefined ? null : parsePeriodLabel(params.period, 'period');
-    const dataset = await requireDataset(db, params.dataset_id);
+    const dataset = parseDatasetId(params.dataset_id);
     const dims = dimConditions(params.dim);
     const where = `dataset_id = $dataset AND list_contains(string_split($geos, ','), geo)
       AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dims.sql}`;
     const bindings = { dataset, geos: geos.join(','), unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
-    let period = requested;
-    if (period === null) {
-      const [latest] = await db.all(
-        `SELECT time_period FROM estat_observations WHERE ${where} AND obs_value IS NOT NULL ORDER BY period_start DESC, time_period DESC LIMIT 1`,
-        bindings,
-      );
-      period = latest ? String(latest.time_period) : null;
-    }
-    const rows = period === null ? [] : await db.all(
-      `SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag,
-          CASE WHEN obs_value IS NOT NULL THEN rank() OVER (PARTITION BY signature ORDER BY obs_value DESC NULLS LAST) END::INTEGER AS rank
-        FROM (SELECT *, array_to_string(list_transform(list_filter(map_entries(dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
-                FROM estat_observations WHERE ${where} AND time_period = $period)
+    // The period asked for, else the latest with a value among the matching series; then its observations, ranked.
+    const rows = await db.all(
+      `WITH chosen AS (SELECT coalesce(CAST($period AS VARCHAR), (${LATEST_PERIOD_SQL(where)})) AS period)
+       SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag,
+          CASE WHEN obs_value IS NOT NULL THEN rank() OVER (PARTITION BY signature ORDER BY obs_value DESC NULLS LAST) END::INTEGER AS rank, period
+        FROM (SELECT o.*, c.period, array_to_string(list_transform(list_filter(map_entries(dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
+                FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period WHERE ${where})
        ORDER BY signature, rank NULLS LAST, geo`,
-      { ...bindings, period },
+      { ...bindings, period: requested },
     );
-    const observations = withDims(rows);
+    if (rows.length === 0) await requireDatasetHeld(db, dataset);
+    // Rows exist whenever a latest period was found (the observation that gave it matches), so no rows and no period asked = none.
+    const period = rows.length > 0 ? rows[0].period : requested;
+    const observations = withDims(rows.map(({ period: _period, ...row }) => row));
     const present = new Set(observations.map((o) => o.geo));
     return {
       endpoint: 'energy_compare', dataset_id: dataset, period, geos, missing_geos: geos.filter((g) => !present.has(g)),

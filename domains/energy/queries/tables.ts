@@ -2,6 +2,9 @@
 // World Bank observations and the ETS tables, so that every request reads a small precomputed shape:
 //   energy_datasets        per Eurostat dataset: rows, series, geos, first/last period, freqs, units, dimension keys
 //   energy_countries       per geo: observation rows over every Eurostat dataset
+//   energy_obs_by_geo      the observations sorted by (dataset_id, geo, series_key, period): a series request reads one range
+//   energy_obs_by_period   the observations sorted by (dataset_id, time_period, geo, series_key): a period's cross-section is one range
+//   energy_series_latest   per (dataset_id, series_key): its attributes and latest period with a value, sorted by (dataset_id, geo)
 //   energy_balance         nrg_bal_s annual, per (geo, siec, unit, year): PPRD, GIC, FC_E, IMP, EXP, GAE, complete
 //   energy_dependency      per (geo, year): import_dependency_pct = (IMP - EXP) / GAE * 100 on TOTAL KTOE
 //   energy_mix             per (geo, unit, year, siec): GIC and its share of TOTAL GIC
@@ -14,6 +17,8 @@
 //   energy_metric_values   per (metric, geo, year): the rankings' metrics; energy_rankings at each metric's period
 //   energy_coverage        per geo: the flagship datasets (and ets) holding a value for it
 //   energy_completeness    per (flagship dataset or ets, EU27 geo): pass / warn / fail
+//   energy_completeness_summary  the completeness answer's lists (per dataset counts, non-pass cells): one row
+//   energy_geo_cards       per geo, every part of the indicator, profile and scorecard cards (one row read per request)
 //   ets_registry_years     per (registry, year): installations with verified emissions, their sum
 //   ets_ranked             per (registry, year): installations ranked by verified emissions
 // Rounding: derived percentages and ratios to 2 decimals, changes to 4; published values unchanged.
@@ -51,6 +56,7 @@ export async function buildEnergyTables(db: Database, worldBank: WorldBankSource
   await db.run(`CREATE TABLE energy_countries AS
     SELECT geo, count(*)::BIGINT AS row_count, count(DISTINCT dataset_id)::INTEGER AS dataset_count
     FROM estat_observations WHERE geo IS NOT NULL GROUP BY geo ORDER BY geo`);
+  await buildObservationLayouts(db);
 
   // Supply balance (nrg_bal_s, annual).
   const bal = (code: string) => `max(obs_value) FILTER (WHERE dims['nrg_bal'] = '${code}')`;
@@ -195,6 +201,86 @@ export async function buildEnergyTables(db: Database, worldBank: WorldBankSource
            WHEN l.latest_start >= n.newest_start - INTERVAL ${COMPLETENESS_MAX_LAG_YEARS} YEAR THEN 'pass' ELSE 'warn' END AS status
     FROM cells c LEFT JOIN latest l USING (dataset_id, geo) LEFT JOIN newest n USING (dataset_id)
     ORDER BY c.dataset_id, c.geo`);
+  await db.run(`CREATE TABLE energy_completeness_summary AS SELECT
+    (SELECT list({'dataset_id': dataset_id, 'newest_period': newest_period, 'pass_count': pass_count, 'warn_count': warn_count, 'fail_count': fail_count}
+                 ORDER BY dataset_id) FROM (
+       SELECT dataset_id, max(newest_period) AS newest_period, count(*) FILTER (WHERE status = 'pass')::INTEGER AS pass_count,
+              count(*) FILTER (WHERE status = 'warn')::INTEGER AS warn_count, count(*) FILTER (WHERE status = 'fail')::INTEGER AS fail_count
+         FROM energy_completeness GROUP BY dataset_id)) AS datasets,
+    (SELECT list({'dataset_id': dataset_id, 'geo': geo, 'status': status, 'latest_period': latest_period} ORDER BY dataset_id, geo)
+       FROM energy_completeness WHERE status <> 'pass') AS details`);
+
+  await buildGeoCards(db);
+}
+
+/**
+ * Per geo, every part of the per-country cards that takes no parameter but the geo: the indicator card
+ * (energy_cards), the WDI figures, and the scorecard's supply (latest complete TOTAL KTOE year with its
+ * import dependency), electricity (E7000 GWh), fuel-mix top 3, the last 4 renewables points (newest
+ * first), carbon (latest year with ets_per_gic) and coverage. Orders as the cards list them.
+ */
+async function buildGeoCards(db: Database): Promise<void> {
+  await db.run(`CREATE TABLE energy_geo_cards AS
+    WITH geos AS (
+      SELECT geo FROM energy_cards UNION SELECT geo FROM energy_devbank UNION SELECT geo FROM energy_balance
+      UNION SELECT geo FROM energy_electricity UNION SELECT geo FROM energy_card_series UNION SELECT geo FROM energy_carbon
+      UNION SELECT geo FROM energy_coverage),
+    cards AS (
+      SELECT geo, list({'indicator': indicator, 'unit': unit, 'value': value, 'period': period, 'previous_value': previous_value,
+                        'previous_period': previous_period, 'yoy_change': yoy_change, 'yoy_change_pct': yoy_change_pct} ORDER BY indicator) AS cards
+        FROM energy_cards GROUP BY geo),
+    devbank AS (SELECT geo, list({'indicator': indicator, 'value': value, 'year': year} ORDER BY indicator) AS devbank FROM energy_devbank GROUP BY geo),
+    supply AS (
+      SELECT geo, year, gic, pprd FROM (
+        SELECT *, row_number() OVER (PARTITION BY geo ORDER BY complete DESC, year DESC) AS pick FROM energy_balance WHERE siec = 'TOTAL' AND unit = 'KTOE')
+       WHERE pick = 1),
+    electricity AS (
+      SELECT geo, year, self_sufficiency_pct, trade_balance FROM (
+        SELECT *, row_number() OVER (PARTITION BY geo ORDER BY complete DESC, year DESC) AS pick FROM energy_electricity WHERE siec = 'E7000' AND unit = 'GWH')
+       WHERE pick = 1),
+    mix AS (
+      SELECT m.geo, list({'siec': m.siec, 'share_pct': m.share_pct} ORDER BY m.value DESC, m.siec)[1:3] AS mix_top3
+        FROM energy_mix m JOIN supply s ON s.geo = m.geo AND s.year = m.year WHERE m.unit = 'KTOE' GROUP BY m.geo),
+    renewables AS (
+      SELECT geo, list({'year': CAST(time_period AS INTEGER), 'value': value} ORDER BY period_start DESC, series_key)[1:4] AS renewables
+        FROM energy_card_series WHERE indicator = 'renewables_share' GROUP BY geo),
+    carbon AS (
+      SELECT * EXCLUDE (pick) FROM (
+        SELECT geo, year, ets_emissions, ets_per_gic, ets_share_of_eu27, peers_at_or_below, peers_count,
+               row_number() OVER (PARTITION BY geo ORDER BY year DESC) AS pick
+          FROM energy_carbon WHERE ets_per_gic IS NOT NULL)
+       WHERE pick = 1),
+    coverage AS (SELECT geo, list(dataset_id ORDER BY dataset_id) AS coverage FROM energy_coverage GROUP BY geo)
+    SELECT g.geo, c.cards, d.devbank,
+      s.year AS supply_year, s.gic AS supply_gic, s.pprd AS supply_pprd, dep.import_dependency_pct,
+      e.year AS electricity_year, e.self_sufficiency_pct, e.trade_balance,
+      m.mix_top3, r.renewables,
+      cb.year AS carbon_year, cb.ets_emissions, cb.ets_per_gic, cb.ets_share_of_eu27, cb.peers_at_or_below, cb.peers_count,
+      v.coverage
+    FROM geos g
+    LEFT JOIN cards c USING (geo) LEFT JOIN devbank d USING (geo) LEFT JOIN supply s USING (geo)
+    LEFT JOIN energy_dependency dep ON dep.geo = s.geo AND dep.year = s.year
+    LEFT JOIN electricity e USING (geo) LEFT JOIN mix m USING (geo) LEFT JOIN renewables r USING (geo)
+    LEFT JOIN carbon cb USING (geo) LEFT JOIN coverage v USING (geo)
+    ORDER BY g.geo`);
+}
+
+/**
+ * The Eurostat observations laid out for the generic routes (series, latest, compare): copies sorted by
+ * the routes' filter keys so zone maps skip every other dataset, geo and period, and one row per series
+ * with its latest period, so "the latest period matching these filters" reads series, not observations.
+ */
+async function buildObservationLayouts(db: Database): Promise<void> {
+  const columns = 'dataset_id, geo, series_key, period_start, time_period, freq, unit, dims, obs_value, obs_flag';
+  await db.run(`CREATE TABLE energy_obs_by_geo AS SELECT ${columns} FROM estat_observations
+    ORDER BY dataset_id, geo, series_key, period_start, time_period`);
+  await db.run(`CREATE TABLE energy_obs_by_period AS SELECT ${columns} FROM estat_observations
+    ORDER BY dataset_id, time_period, geo, series_key`);
+  await db.run(`CREATE TABLE energy_series_latest AS
+    SELECT dataset_id, geo, series_key, freq, unit, dims, period_start AS latest_start, time_period AS latest_period FROM (
+      SELECT *, row_number() OVER (PARTITION BY dataset_id, series_key ORDER BY period_start DESC, time_period DESC) AS pick
+        FROM estat_observations WHERE obs_value IS NOT NULL)
+     WHERE pick = 1 ORDER BY dataset_id, geo, series_key`);
 }
 
 export { tableExists };
