@@ -72,7 +72,7 @@ export interface CsvHeadRecord {
  * `count` records gives what it has.
  */
 export async function readCsvHead(path: string, count: number, options: { delimiter?: string; trim?: boolean } = {}): Promise<CsvHeadRecord[]> {
-  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  const stream = createReadStream(path, { highWaterMark: 16 * 1024 });
   const parser = parse({
     bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true, info: true, to: count,
     delimiter: options.delimiter ?? ',', trim: options.trim ?? false,

@@ -103,6 +103,30 @@ describe('OECD reader: Data Explorer SDMX CSV', () => {
     ]);
   });
 
+  test('short rows padded, blank lines and blank rows skipped, a row only the JavaScript reader reads kept, a long row refused', async () => {
+    const header = 'DATAFLOW,REF_AREA,FREQ,MEASURE,UNIT_MEASURE,ACTIVITY,ADJUSTMENT,TRANSFORMATION,TIME_PERIOD,OBS_VALUE,OBS_STATUS';
+    const flow = 'OECD.SDD.STES:DSD_STES@DF_INDSERV(4.0)';
+    const rows = [
+      `${flow},DEU,M,PRVM,IX,BTE,Y,_Z,2026-01,91.4`,
+      '',
+      '   ',
+      // A no-break space before the frequency (trimmed like JavaScript trims), and an area only JavaScript's toUpperCase turns
+      // into a code ("ß" -> "SS"): the SQL leaves that row to the JavaScript reader, which keeps it.
+      `${flow},\u00df,\u00a0m,PRVM,IX,BTE,Y,_Z,2026-01,95,P`,
+      `${flow},ITA,M,PRVM,IX,BTE,Y,_Z,2026-01,97,A`,
+    ];
+    const file = await writeText(dir, 'ragged.csv', [header, ...rows].join('\n') + '\n');
+    const parsed = await parseOecdFile(file);
+    assert.equal(parsed.skippedRows, 0);
+    assert.deepEqual(parsed.observations.map((o) => [o.area, o.freq, o.value, o.flag, o.sourceSeries, o.sourceRow]), [
+      ['DEU', 'M', '91.4', null, 'DF_INDSERV:PRVM', 2],
+      ['SS', 'M', '95', 'P', 'DF_INDSERV:PRVM', 5],
+      ['ITA', 'M', '97', 'A', 'DF_INDSERV:PRVM', 6],
+    ]);
+    const long = await writeText(dir, 'long.csv', [header, rows[0], `${rows[4]},extra`].join('\n') + '\n');
+    await assert.rejects(parseOecdFile(long), /long\.csv, row 3: 12 fields, the header has 11/);
+  });
+
   test('a header without REF_AREA/TIME_PERIOD/OBS_VALUE/MEASURE is rejected naming the missing columns', async () => {
     const file = await writeText(dir, 'nope.csv', 'REF_AREA,TIME_PERIOD,VALUE\nUSA,2026-01,1\n');
     await assert.rejects(parseOecdFile(file), /row 1: neither an OECD Data Explorer SDMX CSV nor a data.oecd.org export: missing column\(s\) OBS_VALUE, MEASURE/);

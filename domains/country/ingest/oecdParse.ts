@@ -1,4 +1,4 @@
-// Streaming parser of the OECD (coop) files, in the two layouts published:
+// Reader of the OECD (coop) files, through DuckDB's read_csv, in the two layouts published:
 //
 // 1. The OECD Data Explorer's SDMX CSV (`format=csv` or `format=csvfilewithlabels`, where each code
 //    column is followed by its label column, "Reference area" after REF_AREA and so on). Columns are
@@ -13,7 +13,11 @@
 // rejects the whole file with its line and column; so does a key (indicator, area, frequency,
 // period) given twice.
 import { basename } from 'node:path';
-import { ColumnError, csvRecords, readRow, UniqueKeys } from '../../../ingest/csvRecords.ts';
+import { Database } from '../../../engine/database.ts';
+import { ColumnError, readRow } from '../../../ingest/csvRecords.ts';
+import {
+  firstProblem, firstRepeatedKey, jsTrimSql, rawRecords, readCsvHead, readCsvInto, trimCheckedSql, trimmedFieldSql,
+} from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import type { CoopIndicator, Frequency } from '../indicators.ts';
 
@@ -210,51 +214,223 @@ function sdmxReader(names: string[]): RowReader {
 }
 
 /** Which layout a header is; a MalformedSourceError names what is missing. */
-function readerFor(header: string[], file: string): { layout: OecdLayout; read: RowReader } {
-  const names = header.map((name) => name.replace(/^\uFEFF/, '').trim());
+function layoutOf(header: string[], file: string): OecdLayout {
+  const names = headerNames(header);
   if (names.includes('LOCATION') || names.includes('INDICATOR')) {
     const missing = LEGACY_COLUMNS.filter((column) => !names.includes(column));
     if (missing.length > 0) throw new MalformedSourceError(file, 1, `not a data.oecd.org export: missing column(s) ${missing.join(', ')} (header: ${names.join(',')})`);
-    return { layout: 'oecd-legacy-csv', read: legacyReader(names) };
+    return 'oecd-legacy-csv';
   }
   const missing = SDMX_REQUIRED.filter((column) => !names.includes(column));
   if (missing.length > 0) {
     throw new MalformedSourceError(file, 1, `neither an OECD Data Explorer SDMX CSV nor a data.oecd.org export: missing column(s) ${missing.join(', ')} (header: ${names.join(',')})`);
   }
-  return { layout: 'oecd-sdmx-csv', read: sdmxReader(names) };
+  return 'oecd-sdmx-csv';
 }
 
-const key = (o: OecdObservation) => `${o.indicator} ${o.area} ${o.freq} ${o.period}`;
+function headerNames(header: string[]): string[] {
+  return header.map((name) => name.replace(/^\uFEFF/, '').trim());
+}
 
-/** Reads one OECD file (either layout). Lines are 1-based, the header is line 1. */
-export async function parseOecdFile(path: string): Promise<OecdFile> {
+function readerFor(layout: OecdLayout, names: string[]): RowReader {
+  return layout === 'oecd-legacy-csv' ? legacyReader(names) : sdmxReader(names);
+}
+
+// ---- the same readers in SQL ------------------------------------------------------------------------
+// Each accepts a subset of what its JavaScript reader accepts (codes in ASCII, so that upper() agrees
+// with toUpperCase()) and gives the same values; every other row goes through the JavaScript reader,
+// which reads it or names the problem.
+
+const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+const PRINTABLE = "'[ -~]*'";
+const AREA_SQL = "'[A-Za-z0-9][A-Za-z0-9_-]{1,11}'";
+const NUMBER_SQL = "'-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?'";
+
+/** The frequency a period implies, in SQL (NULL when none). */
+function impliedFrequencySql(period: string): string {
+  return `CASE WHEN regexp_full_match(${period}, '\\d{4}-(0[1-9]|1[0-2])') THEN 'M' WHEN regexp_full_match(${period}, '\\d{4}-Q[1-4]') THEN 'Q'
+    WHEN regexp_full_match(${period}, '\\d{4}') THEN 'A' END`;
+}
+
+/** The checks frequency(), numberOrNull() and area() make, as one SQL condition over the columns freq, period, value, area. */
+const SHARED_CHECKS = `${impliedFrequencySql('period')} IS NOT NULL
+  AND (freq = '' OR freq IN ('M', 'm', 'Q', 'q', 'A', 'a') AND upper(freq) = ${impliedFrequencySql('period')})
+  AND (value IN ('', '..', 'NaN') OR regexp_full_match(value, ${NUMBER_SQL}))
+  AND regexp_full_match(area, ${AREA_SQL})`;
+
+/** The kept columns from the checked ones (see SHARED_CHECKS) and `indicator`, `area_name`, `flag`, `source_series`. */
+const OBSERVATION_SQL = `indicator, upper(area) AS area, area_name, ${impliedFrequencySql('period')} AS freq, period,
+  CASE WHEN value IN ('', '..', 'NaN') THEN NULL ELSE value END AS value, flag, source_series`;
+
+/** The observation columns of a staged file's table, as text, in the snapshot's order. */
+export const STAGED_OECD_COLUMNS = ['indicator', 'area', 'area_name', 'freq', 'period', 'value', 'flag', 'source_series'] as const;
+
+function legacySql(source: string, names: string[], fields: number): string {
+  const at = (column: string) => (names.indexOf(column) < 0 ? undefined : names.indexOf(column));
+  const field = (column: string) => trimmedFieldSql(at(column));
+  return `WITH raw AS (
+      SELECT c1 IS NULL AND ${jsTrimSql('coalesce(c0, \'\')')} = '' AS blank,
+        upper(${field('INDICATOR')}) AS ind, upper(${field('SUBJECT')}) AS sub, upper(${field('MEASURE')}) AS mea,
+        regexp_full_match(${field('INDICATOR')} || ${field('SUBJECT')} || ${field('MEASURE')}, ${PRINTABLE}) AS printable,
+        ${field('LOCATION')} AS area, ${field('FREQUENCY')} AS freq, ${field('TIME')} AS period, ${field('Value')} AS value,
+        nullif(${field('Flag Codes')}, '') AS flag
+      FROM ${trimCheckedSql(source, fields)}
+    ),
+    mapped AS (
+      SELECT *, CASE
+          WHEN ind IN ('CLI', 'BCI', 'CCI') AND sub = 'AMPLITUD' AND mea = 'LTRENDIDX' THEN ind
+          WHEN ind = 'INDPROD' AND sub = 'TOT' AND starts_with(mea, 'IDX') THEN 'INDPRO'
+          WHEN ind IN ('RETAILTRADE', 'RETAIL') AND sub = 'TOT' AND starts_with(mea, 'IDX') THEN 'RETAIL'
+          WHEN ind = 'HUR' AND sub = 'TOT' AND mea = 'PC_LF' THEN 'UNEMP'
+        END AS indicator,
+        NULL::VARCHAR AS area_name, ind || '/' || sub || '/' || mea AS source_series
+      FROM raw
+    )
+    SELECT blank, NOT blank AND printable AND indicator IS NULL AS skip, NOT blank AND printable AND indicator IS NOT NULL AND ${SHARED_CHECKS} AS ok,
+      ${OBSERVATION_SQL}
+    FROM mapped`;
+}
+
+function sdmxSql(source: string, names: string[], fields: number): string {
+  const at = (column: string) => (names.indexOf(column) < 0 ? undefined : names.indexOf(column));
+  const field = (column: string) => trimmedFieldSql(at(column));
+  const refArea = at('REF_AREA')!;
+  const labelIndex = names[refArea + 1] !== undefined && !/^[A-Z0-9_]+$/.test(names[refArea + 1]) ? refArea + 1 : undefined;
+  // A rule's dimensions that the file has: the row must carry one of the allowed values (a missing column is no constraint).
+  const rules = [...SDMX_RULES].map(([measure, rule]) => {
+    const conditions = (Object.entries(rule.where) as Array<[SdmxColumn, readonly string[]]>)
+      .filter(([column]) => at(column) !== undefined)
+      .map(([column, allowed]) => `upper(${field(column)}) IN (${sqlList(allowed)})`);
+    return `WHEN measure = '${measure}' THEN CASE WHEN ${conditions.length > 0 ? conditions.join(' AND ') : 'true'} THEN '${rule.indicator}' END`;
+  });
+  const dimensions = [...new Set([...SDMX_RULES.values()].flatMap((rule) => Object.keys(rule.where) as SdmxColumn[]))].filter((c) => at(c) !== undefined);
+  return `WITH raw AS (
+      SELECT c1 IS NULL AND ${jsTrimSql('coalesce(c0, \'\')')} = '' AS blank,
+        upper(${field('MEASURE')}) AS measure,
+        regexp_full_match(${[field('MEASURE'), field('DATAFLOW'), field('STRUCTURE_ID'), ...dimensions.map(field)].join(' || ')}, ${PRINTABLE}) AS printable,
+        ${field('REF_AREA')} AS area, ${field('FREQ')} AS freq, ${field('TIME_PERIOD')} AS period,
+        ${field('OBS_VALUE')} AS value, nullif(${field('OBS_STATUS')}, '') AS flag,
+        nullif(${trimmedFieldSql(labelIndex)}, '') AS area_name,
+        coalesce(nullif(${field('DATAFLOW')}, ''), ${field('STRUCTURE_ID')}) AS flow, ${field('STRUCTURE_ID')} AS structure_id,
+        CASE ${rules.join(' ')} END AS indicator
+      FROM ${trimCheckedSql(source, fields)}
+    ),
+    flows AS (
+      SELECT *, CASE WHEN upper(flow) = 'DATAFLOW' THEN structure_id ELSE flow END AS flow_id FROM raw
+    )
+    SELECT blank, NOT blank AND printable AND indicator IS NULL AS skip, NOT blank AND printable AND indicator IS NOT NULL AND ${SHARED_CHECKS} AS ok,
+      indicator, upper(area) AS area, area_name, ${impliedFrequencySql('period')} AS freq, period,
+      CASE WHEN value IN ('', '..', 'NaN') THEN NULL ELSE value END AS value, flag,
+      CASE WHEN flow_id = '' THEN measure ELSE CASE
+          WHEN regexp_matches(flow_id, '@[A-Za-z0-9_]') THEN regexp_extract(flow_id, '@([A-Za-z0-9_]+)', 1)
+          WHEN regexp_matches(flow_id, ':[A-Za-z0-9_]') THEN regexp_extract(flow_id, ':([A-Za-z0-9_]+)', 1)
+          ELSE flow_id END || ':' || measure END AS source_series
+    FROM flows`;
+}
+
+const KEY = ['indicator', 'area', 'freq', 'period'] as const;
+
+export interface StagedOecdFile {
+  layout: OecdLayout;
+  /**
+   * Scratch table of the file's records: `blank`, `skip` (a row of another series), `ok` (an
+   * observation kept) and STAGED_OECD_COLUMNS. The observations are its rows WHERE ok.
+   */
+  table: string;
+  /** The table with each record's `line` and `row_index` first. */
+  lined: string;
+  observations: number;
+  /** Rows of series that are not indicators of the domain. */
+  skippedRows: number;
+}
+
+let fileCounter = 0;
+
+/**
+ * Reads one OECD file (either layout) into a scratch table of `db` (DuckDB's read_csv, checked in
+ * SQL). Lines are 1-based, the header is line 1. Any malformed row rejects the whole file with its
+ * line and column, the first in file order; so does a key (indicator, area, frequency, period) given twice.
+ */
+export async function stageOecdFile(db: Database, path: string): Promise<StagedOecdFile> {
   const file = basename(path);
-  let reader: { layout: OecdLayout; read: RowReader } | null = null;
-  let width = 0;
-  const observations: OecdObservation[] = [];
-  const keys = new UniqueKeys(file);
-  let skippedRows = 0;
-  for await (const { record, line } of csvRecords(path, { relax_column_count: true })) {
-    if (reader === null) {
-      reader = readerFor(record, file);
-      width = record.length;
-      continue;
+  const [head] = await readCsvHead(path, 1);
+  if (!head) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
+  const layout = layoutOf(head.record, file);
+  const names = headerNames(head.record);
+  const width = head.record.length;
+  const options = { skipLines: head.line, fields: width, padShortRecords: true };
+  const query = (source: string) => (layout === 'oecd-legacy-csv' ? legacySql(source, names, width) : sdmxSql(source, names, width));
+  const read = await readCsvInto(db, path, `oecd_file_${++fileCounter}`, options, query);
+  const { table, lined } = read;
+  try {
+    const problems: MalformedSourceError[] = [];
+    const bad = read.firstBadRecord;
+    if (bad) {
+      const found = /Found: (\d+)/.exec(bad.message)?.[1];
+      // The legacy export's trailing empty "Flag Codes" cell may be absent; more cells than the header is an error.
+      problems.push(new MalformedSourceError(file, bad.line, bad.kind === 'TOO MANY COLUMNS' && found ? `${found} fields, the header has ${width}` : `not valid CSV: ${bad.message}`));
     }
-    if (record.length === 1 && record[0].trim() === '') continue;
-    // The legacy export's trailing empty "Flag Codes" cell may be absent; more cells than the header is an error.
-    if (record.length > width) throw new MalformedSourceError(file, line, `${record.length} fields, the header has ${width}`);
-    const rowReader = reader;
-    const observation = readRow(file, line, () => rowReader.read(record, line));
-    if (observation === 'skipped') {
-      skippedRows++;
-      continue;
+    // Rows the SQL does not read itself, in file order: the JavaScript reader reads them or names the first problem.
+    const unread = await db.all(`SELECT line, row_index FROM ${lined} WHERE NOT (blank OR skip OR ok) ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
+      bad?.line ? { before: bad.line } : {});
+    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
+    const reader = readerFor(layout, names);
+    const accepted: OecdObservation[] = [];
+    let skippedOthers = 0;
+    for (const row of await rawRecords(db, path, options, [...rowIndex.keys()])) {
+      const line = Number(row.line);
+      const record = Array.from({ length: width }, (_, i) => String(row[`c${i}`] ?? ''));
+      try {
+        const observation = readRow(file, line, () => reader(record, line));
+        if (observation === 'skipped') skippedOthers++;
+        else accepted.push(observation);
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+        break;
+      }
     }
-    keys.add(key(observation), line);
-    observations.push(observation);
+    if (accepted.length > 0) {
+      // The rows the JavaScript reader read are marked kept, with its values.
+      await db.run(`CREATE TABLE ${table}_js AS SELECT 0 AS row_index, ${STAGED_OECD_COLUMNS.join(', ')} FROM ${table} LIMIT 0`);
+      await db.appendRows(`${table}_js`, accepted.map((o) => [
+        rowIndex.get(o.sourceRow)!, o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries,
+      ]));
+      await db.run(`UPDATE ${table} SET ok = true, ${STAGED_OECD_COLUMNS.map((c) => `${c} = js.${c}`).join(', ')}
+        FROM ${table}_js js WHERE ${table}.rowid = js.row_index`);
+      await db.run(`DROP TABLE ${table}_js`);
+    }
+    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${lined} WHERE ok)`, KEY.map((c) => [c, c] as const));
+    if (repeated) {
+      problems.push(new MalformedSourceError(file, repeated.line, `duplicate observation ${KEY.map((c) => String(repeated.key[c])).join(' ')} (also on line ${repeated.firstLine})`));
+    }
+    const first = firstProblem(problems);
+    if (first) throw first;
+    const [{ kept, skipped }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept, count(*) FILTER (WHERE skip)::INTEGER AS skipped FROM ${table}`);
+    const skippedRows = Number(skipped) + skippedOthers;
+    if (Number(kept) === 0) {
+      throw new MalformedSourceError(file, null, `the file holds no observation of the indicators read (${skippedRows} row(s) of other series)`);
+    }
+    return { layout, table, lined, observations: Number(kept), skippedRows };
+  } catch (error) {
+    await read.drop();
+    throw error;
   }
-  if (reader === null) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
-  if (observations.length === 0) {
-    throw new MalformedSourceError(file, null, `the file holds no observation of the indicators read (${skippedRows} row(s) of other series)`);
+}
+
+/** Reads one OECD file (see stageOecdFile) into observations, in file order. */
+export async function parseOecdFile(path: string): Promise<OecdFile> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    const staged = await stageOecdFile(db, path);
+    const rows = await db.all(`SELECT * FROM ${staged.lined} WHERE ok ORDER BY line`);
+    const observations = rows.map((r): OecdObservation => ({
+      indicator: r.indicator as CoopIndicator, area: String(r.area), areaName: r.area_name === null ? null : String(r.area_name),
+      freq: r.freq as Frequency, period: String(r.period), value: r.value === null ? null : String(r.value),
+      flag: r.flag === null ? null : String(r.flag), sourceSeries: String(r.source_series), sourceRow: Number(r.line),
+    }));
+    return { layout: staged.layout, observations, skippedRows: staged.skippedRows };
+  } finally {
+    await db.close();
   }
-  return { layout: reader.layout, observations, skippedRows };
 }

@@ -6,16 +6,15 @@
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
+import { columnNames, datasetFile, loadDataset } from '../../../engine/dataset.ts';
+import { sqlStringLiteral } from '../../../engine/parquet.ts';
 import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { UsageError } from '../../../ingest/command.ts';
 import { COOP_DATASET, COOP_OBSERVATIONS } from '../datasets.ts';
-import { parseOecdFile } from './oecdParse.ts';
+import { STAGED_OECD_COLUMNS, stageOecdFile } from './oecdParse.ts';
 
 export const OECD_SOURCE_URL = 'https://sdmx.oecd.org/public/rest/data/OECD.SDD.STES,DSD_STES@DF_CLI,4.1/';
 
-
-const CREATE_STAGE = stagingTableSql(COOP_OBSERVATIONS, 'stage_coop');
 
 export interface OecdIngestOptions {
   dataDir: string;
@@ -56,7 +55,8 @@ export async function ingestOecdFiles(files: readonly string[], options: OecdIng
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === COOP_DATASET).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseOecdFile(file), options.onProgress);
+    // Each new file is read by DuckDB into a scratch table of this database (checked in SQL).
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => stageOecdFile(db, file), options.onProgress);
     const skippedRows = parsed.reduce((sum, { parsed: p }) => sum + p.skippedRows, 0);
     if (parsed.length === 0) return { imported: [], skipped, skippedRows, observations: 0 };
 
@@ -72,22 +72,22 @@ export async function ingestOecdFiles(files: readonly string[], options: OecdIng
       sourceUrl: options.sourceUrl ?? (p.layout === 'oecd-legacy-csv' ? 'https://data.oecd.org/leadind/composite-leading-indicator-cli.htm' : OECD_SOURCE_URL),
       fileHash: hash,
       importDate,
-      rowCount: p.observations.length,
+      rowCount: p.observations,
     }));
 
-    await loadDataset(db, COOP_OBSERVATIONS, options.dataDir);
-    await db.run(CREATE_STAGE);
+    await loadDataset(db, COOP_OBSERVATIONS, options.dataDir, { table: 'coop_held' });
+    // coop_observations is a view the commit writes out in one pass: the held rows, then every new file's.
     const stamp = importDate.replace('T', ' ').replace('Z', '');
-    await db.appendRows('stage_coop', parsed.flatMap(({ file, hash, parsed: p }, batchOrder) =>
-      p.observations.map((o) => [
-        o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries, p.layout, vintageOf(file), stamp, batchOrder,
-        basename(file), o.sourceRow, hash,
-      ])));
-    await db.run(`INSERT INTO ${COOP_DATASET} SELECT ${stagedSelectSql(COOP_OBSERVATIONS)} FROM stage_coop`);
-    await db.run('DROP TABLE stage_coop');
+    const parts = parsed.map(({ file, hash, parsed: p }, batchOrder) => `SELECT ${[
+      ...STAGED_OECD_COLUMNS.map((c) => (c === 'value' ? 'CAST(value AS DOUBLE) AS value' : c)),
+      `${sqlStringLiteral(p.layout)} AS source_format`, `CAST(${sqlStringLiteral(vintageOf(file))} AS DATE) AS vintage`,
+      `CAST(${sqlStringLiteral(stamp)} AS TIMESTAMP) AS import_date`, `${batchOrder} AS batch_order`, `${sqlStringLiteral(basename(file))} AS source_file`,
+      'line AS source_row', `${sqlStringLiteral(hash)} AS file_hash`,
+    ].join(', ')} FROM ${p.lined} WHERE ok`);
+    await db.run(`CREATE VIEW ${COOP_DATASET} AS SELECT ${columnNames(COOP_OBSERVATIONS).join(', ')} FROM coop_held UNION ALL ${parts.join(' UNION ALL ')}`);
     await appendImportRecords(db, imported);
     await commitTables(db, options.dataDir, [COOP_OBSERVATIONS]);
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${COOP_DATASET}`);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlStringLiteral(datasetFile(options.dataDir, COOP_OBSERVATIONS))})`);
     return { imported, skipped, skippedRows, observations: Number(n) };
   } finally {
     await db.close();
