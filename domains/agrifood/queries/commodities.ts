@@ -2,9 +2,10 @@
 // /history (oldest first), and /api/v1/countries.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { aliased, pagedBody, pagedList, paginate, type Resolved } from '../../../queries/kinds/index.ts';
-import { PRICE_FILTER_SQL, PRICE_ITEM_SQL, priceFilterBindings } from './filters.ts';
+import { aliased, pagedBody, pagedList, type Resolved } from '../../../queries/kinds/index.ts';
+import { windowPage } from './pages.ts';
 import { beginDateWindow, commodityId, country, dataset } from './params.ts';
+import { pricePage } from './priceList.ts';
 import { commoditiesResponse, commodityHistoryResponse, commodityPricesResponse, countriesResponse } from './schemas.ts';
 
 /** q (aliases commodity, product): the search text, trimmed. */
@@ -17,8 +18,8 @@ const search = aliased({
   resolve: (text) => text,
 });
 
-const COMMODITIES_SQL = `SELECT commodity_id, dataset, product_name, product_code, product_type, pig_class,
-    coalesce(units, []) AS units, country_count, observations, priced_observations, first_date, last_date
+const COMMODITIES_SQL = `SELECT count(*) OVER ()::INTEGER AS total, commodity_id, dataset, product_name, product_code, product_type,
+    pig_class, coalesce(units, []) AS units, country_count, observations, priced_observations, first_date, last_date
   FROM agri_commodities
   WHERE (CAST($dataset AS VARCHAR) IS NULL OR dataset = $dataset)
     AND (CAST($q AS VARCHAR) IS NULL OR contains(lower(product_name), lower($q)) OR contains(lower(coalesce(pig_class, '')), lower($q)))
@@ -45,7 +46,8 @@ export const listCommodities = defineRoute<Resolved<typeof commoditiesInputs>>({
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, units: (row.units as string[]).join('; ') })),
   async handle(params, { db }) {
     const { dataset, search: q } = params;
-    return { endpoint: 'listCommodities', filters: { dataset, q }, ...pagedBody(await paginate(db, COMMODITIES_SQL, { dataset, q }, params.page)) };
+    const page = await windowPage(db, COMMODITIES_SQL, { dataset, q }, params.page);
+    return { endpoint: 'listCommodities', filters: { dataset, q }, ...pagedBody(page) };
   },
 });
 
@@ -53,7 +55,6 @@ const commodityPriceInputs = { commodity: commodityId, country, window: beginDat
 
 function commodityRoute(id: 'getCommodityPrices' | 'getCommodityHistory') {
   const newestFirst = id === 'getCommodityPrices';
-  const sql = `SELECT ${PRICE_ITEM_SQL} FROM agri_prices WHERE ${PRICE_FILTER_SQL} ORDER BY price_order ${newestFirst ? 'ASC' : 'DESC'}`;
   return defineRoute<Resolved<typeof commodityPriceInputs>>({
     id,
     method: 'GET',
@@ -80,15 +81,13 @@ function commodityRoute(id: 'getCommodityPrices' | 'getCommodityHistory') {
       const { commodity } = params;
       const country = params.country?.code ?? null;
       const { from, to } = params.window;
-      const bindings = priceFilterBindings({
-        dataset: String(commodity.dataset), commodities: [String(commodity.commodity_id)], country, dateFrom: from, dateTo: to,
-      });
+      const filter = { dataset: String(commodity.dataset), commodities: [String(commodity.commodity_id)], country, dateFrom: from, dateTo: to };
       return {
         endpoint: id,
         commodity,
         order: newestFirst ? 'begin_date DESC' : 'begin_date ASC',
         filters: { country, date_from: from, date_to: to },
-        ...pagedBody(await paginate(db, sql, bindings, params.page)),
+        ...pagedBody(await pricePage(db, filter, params.page, newestFirst ? 'ASC' : 'DESC')),
       };
     },
   });
@@ -97,8 +96,10 @@ function commodityRoute(id: 'getCommodityPrices' | 'getCommodityHistory') {
 export const getCommodityPrices = commodityRoute('getCommodityPrices');
 export const getCommodityHistory = commodityRoute('getCommodityHistory');
 
-const COUNTRIES_SQL = `SELECT code, name, datasets, observations, first_date, last_date FROM agri_countries
-  WHERE CAST($dataset AS VARCHAR) IS NULL OR list_contains(datasets, $dataset) ORDER BY code`;
+const COUNTRIES_SQL = `SELECT count(*) OVER ()::INTEGER AS total, code, name, datasets, observations, first_date, last_date
+  FROM agri_countries
+  WHERE CAST($dataset AS VARCHAR) IS NULL OR list_contains(datasets, $dataset)
+  ORDER BY code`;
 
 const countriesInputs = { dataset: dataset('dataset'), page: pagedList() };
 
@@ -119,6 +120,7 @@ export const listCountries = defineRoute<Resolved<typeof countriesInputs>>({
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, datasets: (row.datasets as string[]).join('; ') })),
   async handle(params, { db }) {
     const { dataset } = params;
-    return { endpoint: 'listCountries', filters: { dataset }, ...pagedBody(await paginate(db, COUNTRIES_SQL, { dataset }, params.page)) };
+    const page = await windowPage(db, COUNTRIES_SQL, { dataset }, params.page);
+    return { endpoint: 'listCountries', filters: { dataset }, ...pagedBody(page) };
   },
 });

@@ -1,7 +1,7 @@
 // /api/v1/datasets (a JSON array, as the specification says) and /api/v1/datasets/{dataset_id}.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type ResponseBody } from '../../../queries/catalog.ts';
-import { pagedList, paginate, type Resolved } from '../../../queries/kinds/index.ts';
+import { pagedList, type Resolved } from '../../../queries/kinds/index.ts';
 import { dataset as datasetKind } from './params.ts';
 import { datasetDetailResponse, datasetsResponse } from './schemas.ts';
 import { AGRIFOOD_DATASETS } from './tables.ts';
@@ -14,15 +14,19 @@ const VERSIONS_SQL = `SELECT *, row_number() OVER (PARTITION BY dataset ORDER BY
     count(*) OVER (PARTITION BY dataset)::INTEGER AS versions
   FROM imports WHERE list_contains(string_split($datasets, ','), dataset)`;
 
-const LIST_SQL = `SELECT ${RECORD_SQL}, versions FROM (${VERSIONS_SQL}) WHERE version = versions ORDER BY dataset`;
+const LIST_SQL = `SELECT ${RECORD_SQL}, versions FROM (${VERSIONS_SQL}) WHERE version = versions ORDER BY dataset
+  LIMIT $page_limit OFFSET $page_offset`;
 
 const DETAIL_SQL = `SELECT ${RECORD_SQL}, version, version = versions AS is_current
   FROM (${VERSIONS_SQL}) WHERE dataset = $dataset ORDER BY version DESC`;
 
-const FACTS_SQL = `SELECT count(*)::INTEGER AS rows, count(price)::INTEGER AS priced_rows,
-    count(DISTINCT commodity_id)::INTEGER AS commodities, count(DISTINCT member_state_code)::INTEGER AS countries,
-    min(begin_date) AS first_date, max(begin_date) AS last_date
-  FROM agri_prices WHERE dataset = $dataset`;
+/** The facts (counted once at load) with the import records: one row per record, or one row of nulls without any. */
+const DETAIL_SQL_WITH_FACTS = `SELECT f.rows AS facts_rows, f.priced_rows AS facts_priced_rows, f.commodities AS facts_commodities,
+    f.countries AS facts_countries, f.first_date AS facts_first_date, f.last_date AS facts_last_date, d.*
+  FROM agri_dataset_facts f LEFT JOIN (${DETAIL_SQL}) AS d ON true
+  WHERE f.dataset = $dataset ORDER BY d.version DESC`;
+
+const FACT_COLUMNS = ['rows', 'priced_rows', 'commodities', 'countries', 'first_date', 'last_date'] as const;
 
 const datasets = AGRIFOOD_DATASETS.join(',');
 
@@ -47,7 +51,7 @@ export const listDatasets = defineRoute<Resolved<typeof listInputs>>({
   listRows: (body) => body as unknown as Row[],
   listColumns: () => ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count', 'versions'],
   async handle(params, { db }) {
-    const { rows } = await paginate(db, LIST_SQL, { datasets }, params.page);
+    const rows = await db.all(LIST_SQL, { datasets, page_limit: params.page.limit, page_offset: params.page.offset });
     // The specification's shape is a bare array; the catalog's body type is an object, so it is cast.
     return rows as unknown as ResponseBody;
   },
@@ -74,8 +78,11 @@ export const getDataset = defineRoute<Resolved<typeof detailInputs>>({
   listColumns: () => ['dataset', 'source', 'source_file', 'source_url', 'file_hash', 'import_date', 'row_count', 'version', 'is_current'],
   async handle(params, { db }) {
     const dataset = params.dataset!;
-    const results = await db.all(DETAIL_SQL, { dataset, datasets });
-    const [facts] = await db.all(FACTS_SQL, { dataset });
+    const rows = await db.all(DETAIL_SQL_WITH_FACTS, { dataset, datasets });
+    const facts = Object.fromEntries(FACT_COLUMNS.map((column) => [column, rows[0][`facts_${column}`]]));
+    const results = rows
+      .filter((row) => row.dataset !== null)
+      .map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('facts_'))));
     const current = results.find((r) => r.is_current === true);
     return {
       endpoint: 'getDataset',

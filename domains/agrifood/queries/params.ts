@@ -4,7 +4,7 @@ import type { Row } from '../../../engine/json.ts';
 import type { ParamLocation, ParamSpec } from '../../../queries/catalog.ts';
 import { aliased, checkByResolving, defineKind, isoDay, knownId, memberState, periodWindow, type Kind } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
-import { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from './tables.ts';
+import { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
 
 export const MIN_PERCENT_DEFAULT = 25;
 export const Z_DEFAULT = 3;

@@ -1,9 +1,9 @@
 // /api/v1/prices: the union of the three datasets' price rows, filtered, newest first.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { pagedBody, pagedList, paginate, type Resolved } from '../../../queries/kinds/index.ts';
-import { PRICE_FILTER_SQL, PRICE_ITEM_SQL, priceFilterBindings } from './filters.ts';
+import { pagedBody, pagedList, type Resolved } from '../../../queries/kinds/index.ts';
 import { beginDateWindow, commodityFilter, country, dataset, exactDate, period, textFilter } from './params.ts';
+import { pricePage } from './priceList.ts';
 import { pricesResponse } from './schemas.ts';
 
 const pricesInputs = {
@@ -20,8 +20,6 @@ const pricesInputs = {
   pigClass: textFilter('pig_class', 'Pig class, any case (S, E, R, Piglet).', 'E'),
   page: pagedList(),
 };
-
-const SQL = `SELECT ${PRICE_ITEM_SQL} FROM agri_prices WHERE ${PRICE_FILTER_SQL} ORDER BY price_order`;
 
 export const listPrices = defineRoute<Resolved<typeof pricesInputs>>({
   id: 'listPrices',
@@ -67,9 +65,9 @@ export const listPrices = defineRoute<Resolved<typeof pricesInputs>>({
       product_type: productType,
       pig_class: pigClass,
     };
-    const bindings = priceFilterBindings({
+    const filter = {
       dataset, country, commodities, date, dateFrom: window.from, dateTo: window.to, market, period, unit, stage, productType, pigClass,
-    });
-    return { endpoint: 'listPrices', filters, ...pagedBody(await paginate(db, SQL, bindings, params.page)) };
+    };
+    return { endpoint: 'listPrices', filters, ...pagedBody(await pricePage(db, filter, params.page, 'ASC')) };
   },
 });

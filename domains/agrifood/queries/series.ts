@@ -1,14 +1,16 @@
-// Per-series views over agri_price_stats (rows with a price, their LAG change and z-score):
-// /api/v1/prices/changes, /api/v1/anomalies and /api/v1/latest.
+// Per-series views over the priced rows (agri_price_stats: the LAG change and z-score of each):
+// /api/v1/prices/changes, /api/v1/anomalies and /api/v1/latest. Each reads a shape built at load
+// (tables.ts) so that a page costs what it returns: changes by their positions in the filter's
+// group, anomalies from the prefixes over the thresholds, latest from one row per series.
 // A series is (dataset, commodity_id, member_state_code, market_name, stage_name, unit).
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { pagedBody, pagedList, paginate, threshold, type Resolved } from '../../../queries/kinds/index.ts';
+import { pagedBody, pagedList, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
-import { PRICE_FILTER_SQL, priceFilterBindings, priceText, SERIES_ITEM_SQL } from './filters.ts';
+import { priceText, SERIES_ITEM_SQL } from './filters.ts';
+import { limitBindings, pageWithTotal, positionBindings, rowsAtPageSql, sqlPerSliceCount, windowPage } from './pages.ts';
 import { country, dataset, MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 import { anomaliesResponse, changesResponse, latestResponse } from './schemas.ts';
-import { SERIES_ORDER } from './tables.ts';
 
 const seriesInputs = { dataset: dataset('dataset'), country, page: pagedList() };
 
@@ -16,14 +18,33 @@ type SeriesParams = Resolved<typeof seriesInputs>;
 
 function seriesFilter(params: SeriesParams) {
   const filters = { dataset: params.dataset, country: params.country?.code ?? null };
-  return { filters, bindings: priceFilterBindings(filters) };
+  return { filters, bindings: { dataset: filters.dataset, country: filters.country } };
 }
 
-const CHANGES_SQL = `SELECT 'price' AS metric, ${SERIES_ITEM_SQL}, begin_date AS period, previous_period, week_number, marketing_year,
-    ${priceText('previous_value')} AS previous_value, ${priceText('price')} AS current_value,
-    ${priceText('absolute_change')} AS absolute_change, ${decimal2('percent_change')} AS percentage_change
-  FROM agri_price_stats WHERE previous_value IS NOT NULL AND ${PRICE_FILTER_SQL}
-  ORDER BY price_order`;
+/** Over a table with dataset and member_state_code. */
+const SERIES_FILTER_SQL = `(CAST($dataset AS VARCHAR) IS NULL OR dataset = $dataset)
+  AND (CAST($country AS VARCHAR) IS NULL OR member_state_code = $country)`;
+
+/** The rows of agri_price_stats at the CTE `page` (aliased `st`) with their text columns (`k`). */
+const pageRowsSql = (slots: number) =>
+  `(${rowsAtPageSql('agri_price_stats', slots)}) AS st JOIN agri_price_keys k ON k.key_id = st.key_id`;
+
+// The filter's group (all, a dataset, a member state, both) has its changes numbered in price order:
+// the page is a range of positions. A group that does not exist has no changes (no row: total 0).
+const changesSql = sqlPerSliceCount((slots) => `WITH grp AS (
+    SELECT group_id, total FROM agri_change_groups
+     WHERE dataset IS NOT DISTINCT FROM CAST($dataset AS VARCHAR) AND member_state_code IS NOT DISTINCT FROM CAST($country AS VARCHAR)
+  ), page AS (
+    SELECT price_order, position - $page_first + 1 AS slot FROM agri_change_positions
+     WHERE group_id IN (SELECT group_id FROM grp) AND position BETWEEN $page_first AND $page_last
+  )
+  SELECT grp.total, c.* EXCLUDE (price_order) FROM grp LEFT JOIN (
+    SELECT st.price_order, 'price' AS metric, ${SERIES_ITEM_SQL}, st.begin_date AS period, st.previous_period, st.week_number,
+           st.marketing_year, ${priceText('st.previous_value')} AS previous_value, ${priceText('st.price')} AS current_value,
+           ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change
+      FROM ${pageRowsSql(slots)}
+  ) AS c ON true
+  ORDER BY c.price_order`);
 
 export const getPriceChanges = defineRoute<SeriesParams>({
   id: 'getPriceChanges',
@@ -45,21 +66,40 @@ export const getPriceChanges = defineRoute<SeriesParams>({
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const { filters, bindings } = seriesFilter(params);
-    return { endpoint: 'getPriceChanges', filters, ...pagedBody(await paginate(db, CHANGES_SQL, bindings, params.page)) };
+    const sql = changesSql(params.page.limit);
+    const page = await pageWithTotal(db, sql, { ...bindings, ...positionBindings(params.page) }, params.page, 'metric');
+    return { endpoint: 'getPriceChanges', filters, ...pagedBody(page) };
   },
 });
 
-const ANOMALIES_SQL = `SELECT ${SERIES_ITEM_SQL}, begin_date, week_number, marketing_year, ${priceText('price')} AS price,
-    ${priceText('previous_value')} AS previous_value, previous_period,
-    ${decimal2('percent_change')} AS percent_change, ${decimal2('zscore')} AS zscore,
-    ${decimal2('series_mean')} AS series_mean, ${decimal2('series_stddev')} AS series_stddev,
-    series_observations::INTEGER AS series_observations,
-    list_filter(['percent_change', 'zscore'], reason ->
-      (reason = 'percent_change' AND coalesce(abs(percent_change) >= $min_percent, false)) OR
-      (reason = 'zscore' AND coalesce(abs(zscore) >= $z, false))) AS reasons
-  FROM agri_price_stats
-  WHERE (abs(percent_change) >= $min_percent OR abs(zscore) >= $z) AND ${PRICE_FILTER_SQL}
-  ORDER BY price_order`;
+// The rows over either threshold are the union of two prefixes (|percent change| and |z-score|,
+// each sorted largest first), kept to the series of the filter; the second leaves out the rows the
+// first has, so the union needs no deduplication.
+const anomaliesSql = sqlPerSliceCount((slots) => `WITH series AS (
+    SELECT series_id FROM agri_series WHERE ${SERIES_FILTER_SQL}
+  ), hits AS (
+    SELECT price_order FROM agri_moves_by_percent WHERE size >= $min_percent AND series_id IN (SELECT series_id FROM series)
+    UNION ALL
+    SELECT price_order FROM agri_moves_by_z
+     WHERE size >= $z AND (percent_size IS NULL OR percent_size < $min_percent) AND series_id IN (SELECT series_id FROM series)
+  ), counted AS (
+    SELECT count(*)::INTEGER AS total FROM hits
+  ), page AS (
+    SELECT price_order, row_number() OVER (ORDER BY price_order) AS slot
+      FROM (SELECT price_order FROM hits ORDER BY price_order LIMIT $page_limit OFFSET $page_offset)
+  )
+  SELECT counted.total, a.* EXCLUDE (price_order) FROM counted LEFT JOIN (
+    SELECT st.price_order, ${SERIES_ITEM_SQL}, st.begin_date, st.week_number, st.marketing_year, ${priceText('st.price')} AS price,
+           ${priceText('st.previous_value')} AS previous_value, st.previous_period,
+           ${decimal2('st.percent_change')} AS percent_change, ${decimal2('st.zscore')} AS zscore,
+           ${decimal2('se.series_mean')} AS series_mean, ${decimal2('se.series_stddev')} AS series_stddev,
+           se.series_observations::INTEGER AS series_observations,
+           list_filter(['percent_change', 'zscore'], reason ->
+             (reason = 'percent_change' AND coalesce(abs(st.percent_change) >= $min_percent, false)) OR
+             (reason = 'zscore' AND coalesce(abs(st.zscore) >= $z, false))) AS reasons
+      FROM ${pageRowsSql(slots)} JOIN agri_series se ON se.series_id = st.series_id
+  ) AS a ON true
+  ORDER BY a.price_order`);
 
 const anomalyInputs = {
   minPercent: threshold({
@@ -95,16 +135,15 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
     return {
       endpoint: 'getPriceAnomalies',
       filters: { min_percent: minPercent, z, ...filters },
-      ...pagedBody(await paginate(db, ANOMALIES_SQL, { ...bindings, min_percent: minPercent, z }, params.page)),
+      ...pagedBody(await pageWithTotal(db, anomaliesSql(params.page.limit), { ...bindings, min_percent: minPercent, z, ...limitBindings(params.page) }, params.page, 'dataset')),
     };
   },
 });
 
-const LATEST_SQL = `SELECT ${SERIES_ITEM_SQL}, begin_date, end_date, week_number, marketing_year, ${priceText('price')} AS price,
-    ${priceText('previous_value')} AS previous_value, previous_period, ${priceText('absolute_change')} AS absolute_change,
-    ${decimal2('percent_change')} AS percentage_change, series_observations::INTEGER AS observations
-  FROM agri_price_stats WHERE is_latest AND ${PRICE_FILTER_SQL}
-  ORDER BY ${SERIES_ORDER}`;
+// agri_latest holds the answer's rows, rendered, in series order.
+const LATEST_SQL = `SELECT count(*) OVER ()::INTEGER AS total, * EXCLUDE (series_id) FROM agri_latest
+  WHERE ${SERIES_FILTER_SQL}
+  ORDER BY series_id`;
 
 export const getLatestPrices = defineRoute<SeriesParams>({
   id: 'getLatestPrices',
@@ -124,6 +163,7 @@ export const getLatestPrices = defineRoute<SeriesParams>({
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const { filters, bindings } = seriesFilter(params);
-    return { endpoint: 'getLatestPrices', filters, ...pagedBody(await paginate(db, LATEST_SQL, bindings, params.page)) };
+    const page = await windowPage(db, LATEST_SQL, bindings, params.page);
+    return { endpoint: 'getLatestPrices', filters, ...pagedBody(page) };
   },
 });

@@ -1,77 +1,194 @@
 // Agri-food tables, built once at load from the per-dataset snapshot files (each holds only the
-// latest import of its dataset):
-//   agri_prices        every price row of the three datasets (the union), with price_order, a total
-//                      order newest first that every list follows;
-//   agri_price_stats   the rows with a price, with the LAG change against the previous observation of
-//                      their series, the population z-score of the price within the series and
-//                      whether the row is the series' newest;
-//   agri_commodities   one row per commodity id; agri_countries one row per member state of the data.
-// A series is (dataset, commodity_id, member_state_code, market_name, stage_name, unit).
+// latest import of its dataset). A series is (dataset, commodity_id, member_state_code, market_name,
+// stage_name, unit); series_id numbers the series in that order. Every answer reads a shape below
+// whose rows it needs are contiguous (sorted by what it filters on) or looked up by key:
+//
+//   agri_prices            the contract table: every price row of the three datasets (the union), as
+//                          the snapshot files hold them.
+//   agri_price_keys        one row per distinct combination of a row's text columns (dataset,
+//                          commodity, product, member state, market, stage, unit, ...), numbered
+//                          key_id, with the row's series_id. Text filters are evaluated here, on a
+//                          few thousand rows, and answers take their text columns from here.
+//   agri_price_facts       every price row, narrow (key_id and the row's own values), numbered and
+//                          sorted by price_order: newest first, then the series, end_date and file
+//                          position (a total order that every list follows).
+//   agri_price_index       the same rows sorted by (key_id, price_order): a filtered list reads the
+//                          slices of the keys it matched.
+//   agri_price_dates       per begin_date, its run of price_order (price_order is date-major), so a
+//                          date window of the unfiltered list is one price_order range.
+//   agri_series            per series: mean, population standard deviation and number of its priced
+//                          rows, and the price_order of its newest priced row.
+//   agri_price_stats       the priced rows (by price_order, with a unique index on it): the LAG change
+//                          against the series' previous priced row and the z-score within the series.
+//   agri_change_groups     the changes (priced rows with a previous one) counted per group of the
+//   agri_change_positions  filters: all, per dataset, per member state, per both; and each change's
+//                          position in its four groups, so a page of changes is a range of positions.
+//   agri_moves_by_percent  |percent change| and |z-score| of the priced rows, largest first, so the rows
+//   agri_moves_by_z        at or over a threshold are a prefix.
+//   agri_latest            the newest priced row of every series, rendered, in series order.
+//   agri_commodities, agri_countries, agri_dataset_facts: one row per commodity id, member state,
+//                          dataset (from per-key counts).
 import type { Database } from '../../../engine/database.ts';
 import { createTableSql, insertDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
-import { zScore } from '../../../queries/shared/sql.ts';
+import { decimal2 } from '../../../queries/shared/sql.ts';
 import { AGRIFOOD_DATASETS, AGRIFOOD_PRICES } from '../datasets.ts';
+import { priceText, SERIES_ITEM_SQL } from './filters.ts';
 
 export { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
 
-export const SERIES_COLUMNS = ['dataset', 'commodity_id', 'member_state_code', 'market_name', 'stage_name', 'unit'] as const;
-const SERIES = SERIES_COLUMNS.join(', ');
-
-/** Newest first, then the series, then the file position: total (dataset + source_row is unique). */
-export const PRICE_ORDER =
-  'begin_date DESC, dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, ' +
-  'unit NULLS FIRST, end_date NULLS FIRST, source_row';
-
-/** Series order (for one row per series): total because a series has one newest row. */
+/** Series order: total because series_id numbers the distinct series in it. */
 export const SERIES_ORDER = 'dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST';
+
+/** The columns that name a series. */
+const SERIES_COLUMNS = ['dataset', 'commodity_id', 'member_state_code', 'market_name', 'stage_name', 'unit'] as const;
+
+/** Every text column of a price row but the per-week ones (marketing year, reference period). */
+const KEY_COLUMNS = [
+  ...SERIES_COLUMNS, 'market_code', 'stage_code', 'product_type', 'pig_class', 'product_name', 'product_code', 'member_state_name',
+] as const;
+const KEY_ORDER = KEY_COLUMNS.map((column) => `${column} NULLS FIRST`).join(', ');
+const SAME_KEY = KEY_COLUMNS.map((column) => `p.${column} IS NOT DISTINCT FROM k.${column}`).join(' AND ');
+
+/** The groups /api/v1/prices/changes pages through: every combination of its dataset and country filters. */
+const CHANGE_GROUPINGS = [
+  { dataset: 'NULL', country: 'NULL' },
+  { dataset: 'dataset', country: 'NULL' },
+  { dataset: 'NULL', country: 'member_state_code' },
+  { dataset: 'dataset', country: 'member_state_code' },
+];
 
 export async function loadAgrifood(db: Database, dataDir: string): Promise<void> {
   // The three files have the same columns: one table holds them all.
-  await db.run(createTableSql(AGRIFOOD_PRICES.cereals_prices, 'agri_price_rows'));
-  for (const dataset of AGRIFOOD_DATASETS) await insertDataset(db, AGRIFOOD_PRICES[dataset], dataDir, 'agri_price_rows');
-  await db.run(`CREATE TABLE agri_prices AS
-    SELECT row_number() OVER (ORDER BY ${PRICE_ORDER})::INTEGER AS price_order, *
-      FROM agri_price_rows ORDER BY price_order`);
-  await db.run('DROP TABLE agri_price_rows');
+  await db.run(createTableSql(AGRIFOOD_PRICES.cereals_prices, 'agri_prices'));
+  for (const dataset of AGRIFOOD_DATASETS) await insertDataset(db, AGRIFOOD_PRICES[dataset], dataDir, 'agri_prices');
+
+  await db.run(`CREATE TABLE agri_price_keys AS
+    SELECT row_number() OVER (ORDER BY ${KEY_ORDER})::INTEGER AS key_id,
+           dense_rank() OVER (ORDER BY ${SERIES_ORDER})::INTEGER AS series_id, *
+      FROM (SELECT DISTINCT ${KEY_COLUMNS.join(', ')} FROM agri_prices)
+     ORDER BY key_id`);
+
+  // Newest first, then the series (series_id is the series order), end_date and file position:
+  // total, since dataset + source_row is unique. Numbered on the narrow rows (a cheap sort).
+  await db.run(`CREATE TABLE agri_price_facts AS
+    SELECT row_number() OVER (ORDER BY p.begin_date DESC, k.series_id, p.end_date NULLS FIRST, p.source_row)::INTEGER AS price_order,
+           k.key_id, k.series_id, p.begin_date, p.end_date, p.week_number, p.marketing_year, p.reference_period, p.price, p.source_row
+      FROM agri_prices p JOIN agri_price_keys k ON ${SAME_KEY}
+     ORDER BY price_order`);
+  await db.run(`CREATE TABLE agri_price_index AS
+    SELECT key_id, price_order, begin_date, end_date, week_number, marketing_year, reference_period, price
+      FROM agri_price_facts ORDER BY key_id, price_order`);
+  await db.run(`CREATE TABLE agri_price_dates AS
+    SELECT begin_date, min(price_order) AS first_order, max(price_order) AS last_order
+      FROM agri_price_facts GROUP BY begin_date ORDER BY begin_date`);
+
+  // Per series, over its priced rows: the mean and population standard deviation the z-scores use,
+  // and the newest row (begin_date, then end_date and file position, latest first).
+  await db.run(`CREATE TABLE agri_series AS
+    SELECT k.series_id, ${SERIES_COLUMNS.map((column) => `k.${column}`).join(', ')},
+           s.series_mean, s.series_stddev, coalesce(s.series_observations, 0) AS series_observations, s.latest_order
+      FROM (SELECT DISTINCT series_id, ${SERIES_COLUMNS.join(', ')} FROM agri_price_keys) AS k
+      LEFT JOIN (
+        SELECT series_id, avg(price) AS series_mean, stddev_pop(price) AS series_stddev, count(*) AS series_observations,
+               first(price_order ORDER BY begin_date DESC, end_date DESC NULLS LAST, source_row DESC) AS latest_order
+          FROM agri_price_facts WHERE price IS NOT NULL GROUP BY series_id
+      ) AS s USING (series_id)
+     ORDER BY k.series_id`);
 
   // Within a series, observations run by begin_date; equal dates by end_date and file position.
   const changes = lagChangesSql({
-    from: 'agri_prices',
+    from: 'agri_price_facts',
     value: 'price',
     period: 'begin_date',
-    partitionBy: SERIES_COLUMNS,
+    partitionBy: ['series_id'],
     tieBreak: ['end_date NULLS FIRST', 'source_row'],
   });
   await db.run(`CREATE TABLE agri_price_stats AS
-    SELECT changes.*,
-      ${zScore('price', SERIES)} AS zscore,
-      avg(price) OVER (PARTITION BY ${SERIES}) AS series_mean,
-      stddev_pop(price) OVER (PARTITION BY ${SERIES}) AS series_stddev,
-      count(*) OVER (PARTITION BY ${SERIES}) AS series_observations,
-      row_number() OVER (PARTITION BY ${SERIES} ORDER BY begin_date DESC, end_date DESC NULLS LAST, source_row DESC) = 1 AS is_latest
-    FROM (${changes}) AS changes
-    ORDER BY price_order`);
+    SELECT c.price_order, c.key_id, c.series_id, c.begin_date, c.week_number, c.marketing_year, c.price,
+           c.previous_value, c.previous_period, c.absolute_change, c.percent_change,
+           (c.price - s.series_mean) / nullif(s.series_stddev, 0) AS zscore
+      FROM (${changes}) AS c JOIN agri_series s USING (series_id)
+     ORDER BY c.price_order`);
+  // Pages of changes and anomalies read their rows here by price_order (see pages.ts).
+  await db.run('CREATE UNIQUE INDEX agri_price_stats_order ON agri_price_stats (price_order)');
+
+  // Changes: the priced rows with a previous priced row. Each belongs to four groups (all, its
+  // dataset, its member state, both); its position in a group counts in price_order.
+  // (A plain table, dropped after: a temporary one would live on one pooled connection only.)
+  await db.run(`CREATE TABLE agri_changes_grouped AS
+    WITH changed AS (
+      SELECT st.price_order, se.dataset, se.member_state_code
+        FROM agri_price_stats st JOIN agri_series se USING (series_id) WHERE st.previous_value IS NOT NULL
+    )
+    ${CHANGE_GROUPINGS.map((g) => `SELECT ${g.dataset}::VARCHAR AS dataset, ${g.country}::VARCHAR AS member_state_code, price_order FROM changed`).join(' UNION ALL ')}`);
+  await db.run(`CREATE TABLE agri_change_groups AS
+    SELECT row_number() OVER (ORDER BY dataset NULLS FIRST, member_state_code NULLS FIRST)::INTEGER AS group_id,
+           dataset, member_state_code, count(*)::INTEGER AS total
+      FROM agri_changes_grouped GROUP BY dataset, member_state_code ORDER BY group_id`);
+  await db.run(`CREATE TABLE agri_change_positions AS
+    SELECT g.group_id, row_number() OVER (PARTITION BY g.group_id ORDER BY c.price_order)::INTEGER AS position, c.price_order
+      FROM agri_changes_grouped c
+      JOIN agri_change_groups g ON g.dataset IS NOT DISTINCT FROM c.dataset AND g.member_state_code IS NOT DISTINCT FROM c.member_state_code
+     ORDER BY g.group_id, position`);
+  await db.run('DROP TABLE agri_changes_grouped');
+
+  await db.run(`CREATE TABLE agri_moves_by_percent AS
+    SELECT abs(percent_change) AS size, price_order, series_id FROM agri_price_stats
+     WHERE percent_change IS NOT NULL ORDER BY size DESC, price_order`);
+  await db.run(`CREATE TABLE agri_moves_by_z AS
+    SELECT abs(zscore) AS size, abs(percent_change) AS percent_size, price_order, series_id FROM agri_price_stats
+     WHERE zscore IS NOT NULL ORDER BY size DESC, price_order`);
+
+  await db.run(`CREATE TABLE agri_latest AS
+    SELECT se.series_id, ${SERIES_ITEM_SQL}, st.begin_date, f.end_date, st.week_number, st.marketing_year,
+           ${priceText('st.price')} AS price, ${priceText('st.previous_value')} AS previous_value, st.previous_period,
+           ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change,
+           se.series_observations::INTEGER AS observations
+      FROM agri_series se
+      JOIN agri_price_stats st ON st.price_order = se.latest_order
+      JOIN agri_price_facts f ON f.price_order = se.latest_order
+      JOIN agri_price_keys k ON k.key_id = st.key_id
+     ORDER BY se.series_id`);
+
+  // The lists of commodities, countries and datasets count rows per key first (a few thousand rows).
+  await db.run(`CREATE TABLE agri_key_counts AS
+    SELECT k.*, c.observations, c.priced_observations, c.first_date, c.last_date
+      FROM agri_price_keys k JOIN (
+        SELECT key_id, count(*) AS observations, count(price) AS priced_observations,
+               min(begin_date) AS first_date, max(begin_date) AS last_date
+          FROM agri_price_facts GROUP BY key_id
+      ) AS c USING (key_id)`);
 
   await db.run(`CREATE TABLE agri_commodities AS
     SELECT commodity_id, dataset, product_name, min(product_code) AS product_code, product_type, pig_class,
            list(DISTINCT unit ORDER BY unit) FILTER (WHERE unit IS NOT NULL) AS units,
            count(DISTINCT member_state_code)::INTEGER AS country_count,
-           count(*)::INTEGER AS observations, count(price)::INTEGER AS priced_observations,
-           min(begin_date) AS first_date, max(begin_date) AS last_date
-      FROM agri_prices GROUP BY commodity_id, dataset, product_name, product_type, pig_class
+           sum(observations)::INTEGER AS observations, sum(priced_observations)::INTEGER AS priced_observations,
+           min(first_date) AS first_date, max(last_date) AS last_date
+      FROM agri_key_counts GROUP BY commodity_id, dataset, product_name, product_type, pig_class
       ORDER BY commodity_id`);
 
   // A code's name: the most frequent spelling in the data (ties: alphabetical).
   await db.run(`CREATE TABLE agri_countries AS
     WITH names AS (
-      SELECT member_state_code AS code, member_state_name AS name, count(*) AS n FROM agri_prices GROUP BY ALL
+      SELECT member_state_code AS code, member_state_name AS name, sum(observations) AS n FROM agri_key_counts GROUP BY ALL
     ), picked AS (
       SELECT code, name FROM (SELECT *, row_number() OVER (PARTITION BY code ORDER BY n DESC, name) AS pick FROM names) WHERE pick = 1
     )
-    SELECT p.member_state_code AS code, picked.name,
-           list(DISTINCT p.dataset ORDER BY p.dataset) AS datasets,
-           count(*)::INTEGER AS observations, min(p.begin_date) AS first_date, max(p.begin_date) AS last_date
-      FROM agri_prices p JOIN picked ON picked.code = p.member_state_code
-      GROUP BY p.member_state_code, picked.name ORDER BY code`);
+    SELECT c.member_state_code AS code, picked.name,
+           list(DISTINCT c.dataset ORDER BY c.dataset) AS datasets,
+           sum(c.observations)::INTEGER AS observations, min(c.first_date) AS first_date, max(c.last_date) AS last_date
+      FROM agri_key_counts c JOIN picked ON picked.code = c.member_state_code
+      GROUP BY c.member_state_code, picked.name ORDER BY code`);
+
+  // Every dataset of the specification has its facts, zero when it has no rows.
+  const datasets = AGRIFOOD_DATASETS.map((dataset) => `('${dataset}')`).join(', ');
+  await db.run(`CREATE TABLE agri_dataset_facts AS
+    SELECT d.dataset, coalesce(sum(c.observations), 0)::INTEGER AS rows, coalesce(sum(c.priced_observations), 0)::INTEGER AS priced_rows,
+           count(DISTINCT c.commodity_id)::INTEGER AS commodities, count(DISTINCT c.member_state_code)::INTEGER AS countries,
+           min(c.first_date) AS first_date, max(c.last_date) AS last_date
+      FROM (VALUES ${datasets}) AS d(dataset) LEFT JOIN agri_key_counts c ON c.dataset = d.dataset
+     GROUP BY d.dataset ORDER BY d.dataset`);
+  await db.run('DROP TABLE agri_key_counts');
 }
