@@ -4,10 +4,11 @@
 //   /api/analytics/energy-dependency/{code}  EG.IMP.CONS.ZS and EG.FEC.RNEW.ZS, each its latest year
 //   /api/analytics/country-structure/{code}  the three above plus FDI, population and its growth, CO2 intensity
 import type { Database } from '../../../engine/database.ts';
+import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { codePathParam, resolveIso2Or3, type Place } from './codes.ts';
 import { devbankArea, yearValueOut } from './devbank.ts';
-import { devbankLatest } from './devbankTables.ts';
+import { devbankLatest, latestValueOf, type DevbankValue } from './devbankTables.ts';
 import { countryStructureResponse, debtBurdenResponse, energyDependencyResponse, placeOut, tradeOpennessResponse } from './schemas.ts';
 
 /** Decimals of the trade-openness sum (its two terms are returned as published). */
@@ -26,6 +27,11 @@ async function resolveCode(db: Database, code: string): Promise<Place> {
 /** Trade openness of an area: the latest year in which both exports and imports (% of GDP) exist. */
 export async function tradeOpenness(db: Database, area: string) {
   const [row] = await db.all('SELECT year, exports_pct_gdp, imports_pct_gdp, vintage FROM devbank_openness WHERE area = $area', { area });
+  return opennessOf(row);
+}
+
+/** The trade-openness answer of a devbank_openness row (year, exports_pct_gdp, imports_pct_gdp, vintage), or unavailable. */
+function opennessOf(row: Row | undefined) {
   if (!row) return { available: false, value: null, year: null, exports_pct_gdp: null, imports_pct_gdp: null, vintage: null };
   const exports = Number(row.exports_pct_gdp);
   const imports = Number(row.imports_pct_gdp);
@@ -143,9 +149,8 @@ export const getCountryStructure = defineRoute<CodeParams>({
   response: countryStructureResponse,
   async handle({ code }, { db }) {
     const place = await resolveCode(db, code);
-    const latest = await devbankLatest(db, place.iso3);
+    const { latest, openness } = await structureOf(db, place.iso3);
     const value = (indicator: string) => yearValueOut(latest.get(indicator));
-    const openness = await tradeOpenness(db, place.iso3);
     const debt = value('GOV_DEBT_PCT_GDP');
     const imports = value('ENERGY_IMPORTS_PCT');
     const renewables = value('RENEWABLE_SHARE_PCT');
@@ -169,3 +174,18 @@ export const getCountryStructure = defineRoute<CodeParams>({
     };
   },
 });
+
+/** Every latest devbank value of an area and its trade openness, in one statement. */
+async function structureOf(db: Database, area: string): Promise<{ latest: Map<string, DevbankValue>; openness: ReturnType<typeof opennessOf> }> {
+  const rows = await db.all(
+    `SELECT l.code, l.year, l.period, l.value, l.vintage, l.wdi_code,
+            o.year AS openness_year, o.exports_pct_gdp, o.imports_pct_gdp, o.vintage AS openness_vintage
+       FROM (SELECT 1) LEFT JOIN devbank_latest l ON l.area = $area LEFT JOIN devbank_openness o ON o.area = $area`,
+    { area },
+  );
+  const first = rows[0];
+  const openness = opennessOf(first?.openness_year === null || first === undefined ? undefined : {
+    year: first.openness_year, exports_pct_gdp: first.exports_pct_gdp, imports_pct_gdp: first.imports_pct_gdp, vintage: first.openness_vintage,
+  });
+  return { latest: new Map(rows.filter((row) => row.code !== null).map((row) => [String(row.code), latestValueOf(row)])), openness };
+}

@@ -69,15 +69,14 @@ export const getCoopSeries = defineRoute<SeriesParams>({
     if (iso3) throw invalidParameter('series_code', `${series.code}: the area is an ISO 3166 alpha-3 code: COOP_${series.indicator}_${iso3}`);
     const place = isoCountry(series.area) ?? (await coopAggregate(db, series.area));
     if (!place) throw unknownSeries(series.code, `${series.area} is neither an ISO 3166 alpha-3 country code nor an area of the OECD data`);
+    // One statement: the page, and the series' size and newest vintage as windows over every match (before LIMIT).
     const rows = await db.all(
-      `SELECT period, value, vintage, freq FROM coop_series WHERE indicator = $indicator AND area = $area ORDER BY period DESC LIMIT $limit`,
+      `SELECT period, value, vintage, freq, count(*) OVER ()::INTEGER AS total, max(vintage) OVER () AS newest_vintage
+         FROM coop_series WHERE indicator = $indicator AND area = $area ORDER BY period DESC LIMIT $limit`,
       { indicator: series.indicator, area: place.iso3, limit },
     );
     if (rows.length === 0) throw unknownSeries(series.code, `no ${series.indicator} observations are loaded for ${place.name}`);
-    const [{ total, vintage }] = await db.all(
-      `SELECT count(*)::INTEGER AS total, max(vintage) AS vintage FROM coop_series WHERE indicator = $indicator AND area = $area`,
-      { indicator: series.indicator, area: place.iso3 },
-    );
+    const [{ total, newest_vintage: vintage }] = rows;
     const info = COOP_INFO.get(series.indicator)!;
     return {
       endpoint: 'coop_series',

@@ -65,15 +65,14 @@ export const getDevbankSeries = defineRoute<SeriesParams>({
     if (iso3) throw invalidParameter('series_code', `${series.code}: the area is an ISO 3166 alpha-3 code: DEVBANK_${indicator.code}_${iso3}`);
     const place = isoCountry(series.area) ?? (await devbankArea(db, series.area));
     if (!place) throw unknownSeries(series.code, `${series.area} is neither an ISO 3166 alpha-3 country code nor an area of the WDI data`);
+    // One statement: the page, and the series' size and newest vintage as windows over every match (before LIMIT).
     const rows = await db.all(
-      'SELECT period, value, vintage, wdi_code FROM devbank_series WHERE code = $code AND area = $area ORDER BY year DESC LIMIT $limit',
+      `SELECT period, value, vintage, wdi_code, count(*) OVER ()::INTEGER AS total, max(vintage) OVER () AS newest_vintage
+         FROM devbank_series WHERE code = $code AND area = $area ORDER BY year DESC LIMIT $limit`,
       { code: indicator.code, area: place.iso3, limit },
     );
     if (rows.length === 0) throw unknownSeries(series.code, `no ${indicator.wdi.join(' or ')} observations are loaded for ${place.name}`);
-    const [{ total, vintage }] = await db.all(
-      'SELECT count(*)::INTEGER AS total, max(vintage) AS vintage FROM devbank_series WHERE code = $code AND area = $area',
-      { code: indicator.code, area: place.iso3 },
-    );
+    const [{ total, newest_vintage: vintage }] = rows;
     return {
       endpoint: 'devbank_series',
       series_code: series.code,

@@ -7,6 +7,7 @@
 //   devbank_latest   per (indicator, area) the latest year of devbank_series;
 //   devbank_openness per area the latest year in which both exports and imports (% of GDP) exist.
 import type { Database } from '../../../engine/database.ts';
+import type { Row } from '../../../engine/json.ts';
 import { DEVBANK_INDICATORS } from '../indicators.ts';
 
 export async function loadDevbank(db: Database): Promise<void> {
@@ -46,8 +47,10 @@ export interface DevbankValue {
 /** The latest non-missing year of every allowlisted indicator for an area, keyed by indicator code. */
 export async function devbankLatest(db: Database, area: string): Promise<Map<string, DevbankValue>> {
   const rows = await db.all('SELECT code, year, period, value, vintage, wdi_code FROM devbank_latest WHERE area = $area', { area });
-  return new Map(rows.map((row) => [
-    String(row.code),
-    { value: Number(row.value), year: Number(row.year), period: String(row.period), wdiCode: String(row.wdi_code), vintage: row.vintage === null ? null : String(row.vintage) },
-  ]));
+  return new Map(rows.map((row) => [String(row.code), latestValueOf(row)]));
+}
+
+/** A devbank_latest row (year, period, value, vintage, wdi_code) as a DevbankValue. */
+export function latestValueOf(row: Row): DevbankValue {
+  return { value: Number(row.value), year: Number(row.year), period: String(row.period), wdiCode: String(row.wdi_code), vintage: row.vintage === null ? null : String(row.vintage) };
 }

@@ -37,8 +37,8 @@ async function geoCards(db: Database, geo: string, columns: string): Promise<Row
   return row ?? null;
 }
 
-/** A list column of energy_geo_cards as its rows ([] when null). */
-const rowsOf = (value: JsonValue | undefined): Row[] => (Array.isArray(value) ? (value as Row[]) : []);
+/** A list column of energy_geo_cards as its items ([] when null: nothing for the geo). */
+const listItems = <T = Row>(value: JsonValue | undefined): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
 function indicatorCard(cards: readonly Row[]): Record<string, Record<string, JsonValue>> {
   const byIndicator = new Map(cards.map((row) => [String(row.indicator), row]));
@@ -79,7 +79,7 @@ export const getEnergyIndicator = defineRoute<{ geo: string }>({
   response: object({ endpoint: { const: 'energy_indicator' }, ...geoFields, available: boolean, indicators: indicatorsSchema }),
   async handle({ geo }, { db }) {
     const g = parseGeo(geo, 'geo');
-    const indicators = indicatorCard(rowsOf((await geoCards(db, g.code, 'cards'))?.cards));
+    const indicators = indicatorCard(listItems((await geoCards(db, g.code, 'cards'))?.cards));
     return { endpoint: 'energy_indicator', geo: g.code, geo_name: g.name, available: Object.values(indicators).some((i) => i.available), indicators };
   },
 });
@@ -120,8 +120,8 @@ export const getEnergyProfile = defineRoute<{ geo: string }>({
   async handle({ geo }, { db }) {
     const g = parseGeo(geo, 'geo');
     const row = await geoCards(db, g.code, 'cards, devbank');
-    const indicators = indicatorCard(rowsOf(row?.cards));
-    const devbank = devbankCard(rowsOf(row?.devbank));
+    const indicators = indicatorCard(listItems(row?.cards));
+    const devbank = devbankCard(listItems(row?.devbank));
     const statsAvailable = Object.values(indicators).some((i) => i.available);
     const devAvailable = Object.values(devbank).some((i) => i.available);
     return {
@@ -214,7 +214,7 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
       derived: { import_dependency_pct: dep.import_dependency_pct, gross_available_energy_ktoe: dep.gae, period: row ? year : null },
     };
     if (params.view === 'mix') {
-      const mix = rowsOf(row?.mix);
+      const mix = listItems(row?.mix);
       body.mix = mix.map((m) => ({ siec: m.siec, label: Object.hasOwn(SIEC_LABELS, String(m.siec)) ? SIEC_LABELS[String(m.siec)] : null, value: m.value, share_pct: m.share_pct }));
     }
     return body;
@@ -370,15 +370,15 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
   }),
   async handle({ geo }, { db }) {
     const g: Geo = parseGeo(geo, 'geo');
-    const card = (await geoCards(db, g.code, '*')) ?? {};
+    const card: Row = (await geoCards(db, g.code, '*')) ?? {};
     const bal = card.supply_year === null || card.supply_year === undefined ? null : { year: card.supply_year, gic: card.supply_gic, pprd: card.supply_pprd };
     const supplyYear = bal ? Number(bal.year) : null;
     const dep = bal ? { import_dependency_pct: card.import_dependency_pct ?? null } : null;
     const elec = card.electricity_year === null || card.electricity_year === undefined
       ? null
       : { year: card.electricity_year, self_sufficiency_pct: card.self_sufficiency_pct, trade_balance: card.trade_balance };
-    const mix = bal ? rowsOf(card.mix_top3) : [];
-    const ren = rowsOf(card.renewables).slice(0, RENEWABLES_PACE_POINTS);
+    const mix = bal ? listItems(card.mix_top3) : [];
+    const ren = listItems(card.renewables).slice(0, RENEWABLES_PACE_POINTS);
     const rawSlope = slope(ren.map((r) => ({ year: Number(r.year), value: Number(r.value) })));
     // Labels read the figure as shown (4 decimals), so a label always agrees with the number.
     const renSlope = rawSlope === null ? null : round(rawSlope, 4);
@@ -388,9 +388,9 @@ export const getEnergyScorecard = defineRoute<{ geo: string }>({
         year: card.carbon_year, ets_emissions: card.ets_emissions, ets_per_gic: card.ets_per_gic, ets_share_of_eu27: card.ets_share_of_eu27,
         peers_at_or_below: card.peers_at_or_below, peers_count: card.peers_count,
       };
-    const covered = new Set(rowsOf(card.coverage).map((d) => String(d)));
-    const indicators = indicatorCard(rowsOf(card.cards));
-    const devbank = devbankCard(rowsOf(card.devbank));
+    const covered = new Set(listItems<string>(card.coverage));
+    const indicators = indicatorCard(listItems(card.cards));
+    const devbank = devbankCard(listItems(card.devbank));
     const importPct = (dep?.import_dependency_pct ?? null) as number | null;
     const selfPct = (elec?.self_sufficiency_pct ?? null) as number | null;
     const atOrBelow = carbon?.peers_at_or_below === null || carbon === undefined ? null : Number(carbon.peers_at_or_below);

@@ -6,7 +6,7 @@
 // Each reads one precomputed row of tables.ts.
 import type { Database } from '../../../engine/database.ts';
 import type { CountryCoverage, CoverageCountry, CoverageHeadline } from '../../../queries/shared/coverage.ts';
-import { ecbStance, licenseStatuses, usSpread } from './routes.ts';
+import { ecbStance, usSpread } from './routes.ts';
 
 /** Euro-area members (ISO alpha-2) and the year each adopted the euro. */
 const EURO_AREA_SINCE = new Map<string, number>([
@@ -27,8 +27,6 @@ export const hicpCoverage: CountryCoverage = {
   },
 };
 
-const SPREAD_SERIES = ['DGS10', 'DGS2'] as const;
-
 export const centralBankCoverage: CountryCoverage = {
   source: 'centralbank',
   async headline(db: Database, country: CoverageCountry): Promise<CoverageHeadline | null> {
@@ -40,9 +38,7 @@ export const centralBankCoverage: CountryCoverage = {
       return { series: 'FM.B.U2.EUR.4F.KR.DFR.LEV', label: 'ECB deposit facility rate in force', value: inForce.value, unit: 'percent', period: stance.estr.date, vintage: inForce.date };
     }
     if (country.iso2 === 'US') {
-      const licenses = await licenseStatuses(db, SPREAD_SERIES);
-      if (!SPREAD_SERIES.every((id) => licenses.get(id) === 'APPROVED')) return null;
-      const spread = await usSpread(db);
+      const spread = await usSpread(db, true); // only when DGS10 and DGS2 are both APPROVED
       if (spread) {
         return { series: 'US_10Y_2Y_SPREAD', label: 'US 10-year minus 2-year Treasury yield (derived)', value: spread.value, unit: 'percentage_points', period: spread.date, vintage: null };
       }

@@ -547,9 +547,14 @@ export async function ecbStance(db: Database): Promise<{ estr: Point; rates: Rec
   };
 }
 
-/** DGS10 - DGS2 on the latest date with both, rounded, or null. */
-export async function usSpread(db: Database): Promise<{ date: string; value: number } | null> {
-  const [row] = await db.all('SELECT date, dgs10, dgs2 FROM macro_us_spread');
+/** DGS10 - DGS2 on the latest date with both, rounded, or null; with `approvedOnly`, null too unless both series are APPROVED. */
+export async function usSpread(db: Database, approvedOnly = false): Promise<{ date: string; value: number } | null> {
+  const [row] = await db.all(
+    `SELECT date, dgs10, dgs2 FROM macro_us_spread
+      WHERE NOT $approvedOnly
+         OR (SELECT count(*) FROM macro_fred_license_status WHERE series_id IN ('DGS10', 'DGS2') AND status = 'APPROVED') = 2`,
+    { approvedOnly },
+  );
   return row ? { date: String(row.date), value: round(Number(row.dgs10) - Number(row.dgs2), DECIMALS.us) } : null;
 }
 
