@@ -3,22 +3,24 @@
 // before its first day), whatever the window's length. A year or a month is the same mechanism.
 //
 // A shape is two tables, built once in a domain's load (buildWindowSumsSql):
-//   <table>_days  (partition columns, day DATE, position INTEGER): the calendar, one row per
-//                 partition and day that has at least one source row. Positions run over
-//                 (partition, day), so each partition's days are one consecutive run.
-//   <table>       (position, key columns, days BIGINT, one column per sum): for every key, one row
-//                 per day of its partition's calendar from the key's first row on, holding the
-//                 running totals up to and including that day (days = the key's rows so far).
-//                 Sorted by (position, keys): the rows at one position are one contiguous slice.
-// It is dense (keys x days of the calendar), which suits keys that are active on most days; for keys
-// active on few days, accumulate over a coarser calendar (month starts) to keep the table small.
+//   <table>_days  (day DATE, position INTEGER): the calendar, one row per day that has at least one
+//                 source row, numbered in date order.
+//   <table>       (position, key columns, days BIGINT, one column per sum): for every key, one row per
+//                 calendar day from the key's first row on, holding the running totals up to and
+//                 including that day (days = the key's rows so far). Sorted by (position, keys): the
+//                 rows at one position are one contiguous slice.
+// It is dense (keys x calendar days), which suits keys that are active on most days; for keys active
+// on few days, accumulate over a coarser calendar (month starts) to keep the table small. Keys that
+// split the calendar (a currency used in one period only) are plain key columns: their running totals
+// simply stay constant over the other days, and a filter on them is a WHERE on the totals.
 //
-// A query then builds the bounds of its window (windowBoundsSql: per partition, `lo` = the last
-// position before the window and `hi` = the last position inside it) and reads the totals of every
-// key (windowTotalsSql) or of arbitrary (before, upto] spans (spanTotalsSql). The lookups are equality
-// joins on `position` with a handful of build rows, so DuckDB pushes them into the scan as dynamic
-// filters (position = ..., or an IN list up to `dynamic_or_filter_threshold` values) and zone maps
-// skip every row group but the looked-up slices: a window costs O(keys), not O(rows in the window).
+// A query then builds the bounds of its window (windowBoundsSql: `lo` = the last position before the
+// window, `hi` = the last position inside it) and reads the totals of every key (windowTotalsSql) or of
+// arbitrary (before, upto] spans (spanTotalsSql). A lookup is an equality join on `position` with one
+// build row, so DuckDB pushes it into the scan as a dynamic filter (position = ...) and zone maps skip
+// every row group but the looked-up slice: a window costs O(keys), not O(rows in the window). (Several
+// positions in one join become an IN list that prunes only by its min..max range: keep one position
+// per join where the slices are large.)
 //
 // Money sums stay exact: declare them DECIMAL(38,2) (or HUGEINT for squares in cents), never DOUBLE.
 // Every name here comes from the catalog's own code; client values stay bound parameters.
@@ -26,9 +28,7 @@
 export interface WindowSums {
   /** Name of the running-totals table; its calendar is `<table>_days`. */
   table: string;
-  /** Columns that each have their own calendar (e.g. currency); empty for one calendar. */
-  partitionBy: readonly string[];
-  /** Key columns inside a partition; never null. */
+  /** Key columns; never null. */
   keys: readonly string[];
   /** Running totals kept per key: column name -> SQL type (the source has a column of that name). */
   sums: Readonly<Record<string, string>>;
@@ -45,36 +45,38 @@ const equal = (columns: readonly string[], left: string, right: string): string[
 const and = (conditions: string[]): string => (conditions.length === 0 ? 'true' : conditions.join(' AND '));
 
 /**
- * Statements that create the shape's two tables from `source`: a SELECT with exactly one row per
- * partition, key and day, with the partition and key columns, `day` (DATE) and a column per sum.
+ * Statements that create the shape's two tables from `source`: a SELECT with exactly one row per key
+ * and day, with the key columns, `day` (DATE) and a column per sum.
  */
 export function buildWindowSumsSql(shape: WindowSums, source: string): string[] {
-  const { partitionBy: p, keys: k } = shape;
+  const k = shape.keys;
   const days = calendarTable(shape);
-  const sums = Object.entries(shape.sums);
-  const running = `OVER (PARTITION BY ${list([...p, ...k], 'g.')} ORDER BY g.position ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
+  const sums = Object.keys(shape.sums);
+  const running = `OVER (PARTITION BY ${list(k)} ORDER BY position ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)`;
+  // Running totals on the key's own rows first (a window over the source only), then carried to every
+  // later calendar day by an ASOF join: cheaper than a window over the dense grid.
   return [
     `CREATE TABLE ${days} AS
-      SELECT ${list([...p, 'day'])}, CAST(row_number() OVER (ORDER BY ${list([...p, 'day'])}) AS INTEGER) AS position
-      FROM (SELECT DISTINCT ${list([...p, 'day'])} FROM (${source}))
+      SELECT day, CAST(row_number() OVER (ORDER BY day) AS INTEGER) AS position
+      FROM (SELECT DISTINCT day FROM (${source}))
       ORDER BY position`,
     `CREATE TABLE ${shape.table} AS
-      WITH source AS (
-        SELECT ${['d.position', ...prefixed([...p, ...k], 's.'), ...sums.map(([name]) => `s.${name}`)].join(', ')}
-        FROM (${source}) s JOIN ${days} d ON ${and([...equal(p, 'd', 's'), 'd.day = s.day'])}
+      WITH running AS (
+        SELECT ${[
+          'd.position',
+          ...prefixed(k, 's.'),
+          `CAST(count(*) ${running} AS BIGINT) AS days`,
+          ...sums.map((name) => `CAST(sum(s.${name}) ${running} AS ${shape.sums[name]}) AS ${name}`),
+        ].join(', ')}
+        FROM (${source}) s JOIN ${days} d ON d.day = s.day
       ), firsts AS (
-        SELECT ${list([...p, ...k])}, min(position) AS first_position FROM source GROUP BY ALL
+        SELECT ${list(k)}, min(position) AS first_position FROM running GROUP BY ALL
       ), grid AS (
-        SELECT ${['d.position', ...prefixed(p, 'd.'), ...prefixed(k, 'f.')].join(', ')}
-        FROM firsts f JOIN ${days} d ON ${and([...equal(p, 'd', 'f'), 'd.position >= f.first_position'])}
+        SELECT ${['d.position', ...prefixed(k, 'f.')].join(', ')}
+        FROM firsts f JOIN ${days} d ON d.position >= f.first_position
       )
-      SELECT ${[
-        'g.position',
-        ...prefixed(k, 'g.'),
-        `CAST(count(s.position) ${running} AS BIGINT) AS days`,
-        ...sums.map(([name, type]) => `CAST(sum(coalesce(s.${name}, 0)) ${running} AS ${type}) AS ${name}`),
-      ].join(',\n             ')}
-      FROM grid g LEFT JOIN source s ON ${and(['s.position = g.position', ...equal(k, 's', 'g')])}
+      SELECT ${['g.position', ...prefixed(k, 'g.'), ...prefixed(['days', ...sums], 'r.')].join(', ')}
+      FROM grid g ASOF JOIN running r ON ${and([...equal(k, 'r', 'g'), 'g.position >= r.position'])}
       ORDER BY ${list(['position', ...k], 'g.')}`,
   ];
 }
@@ -83,34 +85,26 @@ export interface WindowBoundsOptions {
   /** SQL expressions of the window's first and last day (DATE), e.g. `CAST($from AS DATE)`. */
   from: string;
   to: string;
-  /** A condition on the calendar's partition columns (e.g. a currency filter); all partitions when omitted. */
-  where?: string;
 }
 
 /**
- * One row per partition with at least one day in the window: the partition columns, `lo` (its last
- * position before the window; null when the window starts before its first day), `hi` (its last
- * position inside the window) and `first_day` / `last_day` (its first and last day inside the window).
+ * One row when the calendar has a day in the window (none otherwise): `lo` (the last position before
+ * the window; null when the window starts before the first day), `hi` (the last position inside it)
+ * and `first_day` / `last_day` (the first and last calendar day inside the window).
  */
 export function windowBoundsSql(shape: WindowSums, options: WindowBoundsOptions): string {
-  const p = shape.partitionBy;
   const inWindow = `day BETWEEN ${options.from} AND ${options.to}`;
-  return `SELECT ${[
-    ...p,
-    `max(position) FILTER (WHERE day < ${options.from}) AS lo`,
-    `max(position) FILTER (WHERE ${inWindow}) AS hi`,
-    `min(day) FILTER (WHERE ${inWindow}) AS first_day`,
-    `max(day) FILTER (WHERE ${inWindow}) AS last_day`,
-  ].join(', ')}
+  return `SELECT max(position) FILTER (WHERE day < ${options.from}) AS lo,
+      max(position) FILTER (WHERE ${inWindow}) AS hi,
+      min(day) FILTER (WHERE ${inWindow}) AS first_day, max(day) FILTER (WHERE ${inWindow}) AS last_day
     FROM ${calendarTable(shape)}
-    WHERE ${options.where ?? 'true'}${p.length > 0 ? ` GROUP BY ${list(p)}` : ''}
     HAVING count(*) FILTER (WHERE ${inWindow}) > 0`;
 }
 
 export interface Spans {
   /** A CTE or table with one row per span. */
   from: string;
-  /** Its columns that identify a span (carried into the result; they must not be the shape's column names). */
+  /** Its columns that identify a span (carried into the result; not the shape's own column names). */
   carry: readonly string[];
   /** Its column holding the last position of the span, and the one holding the position just before it (null: from the start). */
   upto: string;
@@ -137,9 +131,9 @@ export function spanTotalsSql(shape: WindowSums, spans: Spans): string {
 }
 
 /**
- * The totals over the window of every key with at least one row in it: the partition columns, the
- * keys, `days` and each sum. `bounds` names a CTE built from windowBoundsSql.
+ * The totals over the window of every key with at least one row in it: the keys, `days` and each
+ * sum. `bounds` names a CTE built from windowBoundsSql.
  */
 export function windowTotalsSql(shape: WindowSums, bounds: string): string {
-  return spanTotalsSql(shape, { from: bounds, carry: shape.partitionBy, upto: 'hi', before: 'lo' });
+  return spanTotalsSql(shape, { from: bounds, carry: [], upto: 'hi', before: 'lo' });
 }

@@ -12,9 +12,8 @@ import {
   type WindowSums,
 } from '../../queries/shared/windowSums.ts';
 
-// Two partitions with their own days; keys start late, skip days, and one sum is exact money.
-//   BGN: days 01-02, 01-03, 01-07, 02-01; keys a (from 01-02), b (from 01-07)
-//   EUR: days 01-03, 01-05;              key a (from 01-05)
+// Keys start late, skip days, stop early, and one sum is exact money (the calendar is every day with a row):
+//   BGN a: 01-02, 01-03, 02-01   BGN b: 01-07, 02-01   EUR c: 01-03   EUR a: 01-05
 interface SourceRow { currency: string; item: string; day: string; amount: string; n: number }
 const SOURCE: SourceRow[] = [
   { currency: 'BGN', item: 'a', day: '2024-01-02', amount: '10.10', n: 1 },
@@ -28,8 +27,7 @@ const SOURCE: SourceRow[] = [
 
 const SHAPE: WindowSums = {
   table: 'test_sums',
-  partitionBy: ['currency'],
-  keys: ['item'],
+  keys: ['currency', 'item'],
   sums: { amount: 'DECIMAL(38,2)', n: 'BIGINT' },
 };
 
@@ -68,12 +66,8 @@ before(async () => {
 });
 after(() => db.close());
 
-const WINDOW_SQL = `WITH bounds AS (${windowBoundsSql(SHAPE, {
-  from: 'CAST($from AS DATE)',
-  to: 'CAST($to AS DATE)',
-  where: "($currency = '' OR currency = $currency)",
-})})
-  SELECT * FROM (${windowTotalsSql(SHAPE, 'bounds')}) ORDER BY currency, item`;
+const WINDOW_SQL = `WITH bounds AS (${windowBoundsSql(SHAPE, { from: 'CAST($from AS DATE)', to: 'CAST($to AS DATE)' })})
+  SELECT * FROM (${windowTotalsSql(SHAPE, 'bounds')}) WHERE $currency = '' OR currency = $currency ORDER BY currency, item`;
 
 async function windowTotals(from: string, to: string, currency = '') {
   const rows = await db.all(WINDOW_SQL, { from, to, currency });
@@ -81,31 +75,34 @@ async function windowTotals(from: string, to: string, currency = '') {
 }
 
 describe('windowSums', () => {
-  test('the calendar numbers each partition\'s days in one run', async () => {
-    const days = await db.all(`SELECT currency, strftime(day, '%m-%d') AS day, position FROM ${calendarTable(SHAPE)} ORDER BY position`);
+  test('the calendar numbers the days with a row in date order', async () => {
+    const days = await db.all(`SELECT strftime(day, '%m-%d') AS day, position FROM ${calendarTable(SHAPE)} ORDER BY position`);
     assert.deepEqual(days, [
-      { currency: 'BGN', day: '01-02', position: 1 },
-      { currency: 'BGN', day: '01-03', position: 2 },
-      { currency: 'BGN', day: '01-07', position: 3 },
-      { currency: 'BGN', day: '02-01', position: 4 },
-      { currency: 'EUR', day: '01-03', position: 5 },
-      { currency: 'EUR', day: '01-05', position: 6 },
+      { day: '01-02', position: 1 },
+      { day: '01-03', position: 2 },
+      { day: '01-05', position: 3 },
+      { day: '01-07', position: 4 },
+      { day: '02-01', position: 5 },
     ]);
   });
 
-  test('running totals: one row per key and partition day from its first row on', async () => {
-    const rows = await db.all(`SELECT position, item, days, amount, n FROM ${SHAPE.table} ORDER BY position, item`);
-    // a (BGN) from position 1; b (BGN) from position 3; c (EUR) from 5; a (EUR) from 6.
+  test('running totals: one row per key and calendar day from its first row on', async () => {
+    const rows = await db.all(`SELECT position, currency, item, days, amount, n FROM ${SHAPE.table} ORDER BY position, currency, item`);
     assert.deepEqual(rows, [
-      { position: 1, item: 'a', days: 1, amount: '10.10', n: 1 },
-      { position: 2, item: 'a', days: 2, amount: '10.10', n: 3 },
-      { position: 3, item: 'a', days: 2, amount: '10.10', n: 3 },
-      { position: 3, item: 'b', days: 1, amount: '5.25', n: 3 },
-      { position: 4, item: 'a', days: 3, amount: '9.05', n: 7 },
-      { position: 4, item: 'b', days: 2, amount: '100000000000005.26', n: 8 },
-      { position: 5, item: 'c', days: 1, amount: '7.00', n: 6 },
-      { position: 6, item: 'a', days: 1, amount: '2.50', n: 7 },
-      { position: 6, item: 'c', days: 1, amount: '7.00', n: 6 },
+      { position: 1, currency: 'BGN', item: 'a', days: 1, amount: '10.10', n: 1 },
+      { position: 2, currency: 'BGN', item: 'a', days: 2, amount: '10.10', n: 3 },
+      { position: 2, currency: 'EUR', item: 'c', days: 1, amount: '7.00', n: 6 },
+      { position: 3, currency: 'BGN', item: 'a', days: 2, amount: '10.10', n: 3 },
+      { position: 3, currency: 'EUR', item: 'a', days: 1, amount: '2.50', n: 7 },
+      { position: 3, currency: 'EUR', item: 'c', days: 1, amount: '7.00', n: 6 },
+      { position: 4, currency: 'BGN', item: 'a', days: 2, amount: '10.10', n: 3 },
+      { position: 4, currency: 'BGN', item: 'b', days: 1, amount: '5.25', n: 3 },
+      { position: 4, currency: 'EUR', item: 'a', days: 1, amount: '2.50', n: 7 },
+      { position: 4, currency: 'EUR', item: 'c', days: 1, amount: '7.00', n: 6 },
+      { position: 5, currency: 'BGN', item: 'a', days: 3, amount: '9.05', n: 7 },
+      { position: 5, currency: 'BGN', item: 'b', days: 2, amount: '100000000000005.26', n: 8 },
+      { position: 5, currency: 'EUR', item: 'a', days: 1, amount: '2.50', n: 7 },
+      { position: 5, currency: 'EUR', item: 'c', days: 1, amount: '7.00', n: 6 },
     ]);
   });
 
@@ -121,40 +118,31 @@ describe('windowSums', () => {
     }
   });
 
-  test('a window without any day in a partition leaves that partition out', async () => {
+  test('bounds: the positions around the window, and no row when it has no day', async () => {
     const bounds = await db.all(
-      `SELECT currency, lo, hi, strftime(first_day, '%Y-%m-%d') AS first_day, strftime(last_day, '%Y-%m-%d') AS last_day
-       FROM (${windowBoundsSql(SHAPE, { from: "DATE '2024-01-04'", to: "DATE '2024-01-31'" })}) ORDER BY currency`,
+      `SELECT lo, hi, strftime(first_day, '%Y-%m-%d') AS first_day, strftime(last_day, '%Y-%m-%d') AS last_day
+       FROM (${windowBoundsSql(SHAPE, { from: "DATE '2024-01-04'", to: "DATE '2024-01-31'" })})`,
     );
-    // BGN: 01-07 only (position 3, after position 2); EUR: 01-05 (position 6, after 5).
-    assert.deepEqual(bounds, [
-      { currency: 'BGN', lo: 2, hi: 3, first_day: '2024-01-07', last_day: '2024-01-07' },
-      { currency: 'EUR', lo: 5, hi: 6, first_day: '2024-01-05', last_day: '2024-01-05' },
-    ]);
+    // Days 01-05 (position 3) and 01-07 (4) are inside; 01-03 (2) is the last before.
+    assert.deepEqual(bounds, [{ lo: 2, hi: 4, first_day: '2024-01-05', last_day: '2024-01-07' }]);
     const none = await db.all(`SELECT * FROM (${windowBoundsSql(SHAPE, { from: "DATE '2024-01-08'", to: "DATE '2024-01-31'" })})`);
     assert.deepEqual(none, []);
   });
 
   test('spans: totals between arbitrary positions, e.g. month by month', async () => {
-    // BGN January = positions (null, 3], February = (3, 4].
-    const rows = await db.all(`WITH spans AS (SELECT * FROM (VALUES ('jan', NULL, 3), ('feb', 3, 4)) v(span, before_position, upto_position))
-      SELECT span, item, days, amount, n FROM (${spanTotalsSql(SHAPE, { from: 'spans', carry: ['span'], upto: 'upto_position', before: 'before_position' })})
-      ORDER BY span DESC, item`);
+    // January = positions (null, 4], February = (4, 5].
+    const rows = await db.all(`WITH spans AS (SELECT * FROM (VALUES ('jan', NULL, 4), ('feb', 4, 5)) v(span, before_position, upto_position))
+      SELECT span, currency, item, days, amount, n
+      FROM (${spanTotalsSql(SHAPE, { from: 'spans', carry: ['span'], upto: 'upto_position', before: 'before_position' })})
+      ORDER BY span DESC, currency, item`);
     assert.deepEqual(rows, [
-      { span: 'jan', item: 'a', days: 2, amount: '10.10', n: 3 },
-      { span: 'jan', item: 'b', days: 1, amount: '5.25', n: 3 },
-      { span: 'feb', item: 'a', days: 1, amount: '-1.05', n: 4 },
-      { span: 'feb', item: 'b', days: 1, amount: '100000000000000.01', n: 5 },
+      { span: 'jan', currency: 'BGN', item: 'a', days: 2, amount: '10.10', n: 3 },
+      { span: 'jan', currency: 'BGN', item: 'b', days: 1, amount: '5.25', n: 3 },
+      { span: 'jan', currency: 'EUR', item: 'a', days: 1, amount: '2.50', n: 7 },
+      { span: 'jan', currency: 'EUR', item: 'c', days: 1, amount: '7.00', n: 6 },
+      { span: 'feb', currency: 'BGN', item: 'a', days: 1, amount: '-1.05', n: 4 },
+      { span: 'feb', currency: 'BGN', item: 'b', days: 1, amount: '100000000000000.01', n: 5 },
     ]);
-  });
-
-  test('one calendar (no partition columns) works the same', async () => {
-    const shape: WindowSums = { table: 'test_flat', partitionBy: [], keys: ['item'], sums: { n: 'BIGINT' } };
-    for (const sql of buildWindowSumsSql(shape, "SELECT item, day, n FROM test_source WHERE currency = 'BGN'")) await db.run(sql);
-    const rows = await db.all(`WITH bounds AS (${windowBoundsSql(shape, { from: "DATE '2024-01-03'", to: "DATE '2024-02-01'" })})
-      SELECT item, days, n FROM (${windowTotalsSql(shape, 'bounds')}) ORDER BY item`);
-    // a: 01-03 (2) + 02-01 (4) = 6 over 2 days; b: 01-07 (3) + 02-01 (5) = 8 over 2 days.
-    assert.deepEqual(rows, [{ item: 'a', days: 2, n: 6 }, { item: 'b', days: 2, n: 8 }]);
   });
 
   test('a lookup reads the looked-up slices only (dynamic filters on position)', async () => {

@@ -6,7 +6,7 @@ import { currencyParam, rankedLimit, type CurrencyParams } from './params.ts';
 import { periodsResponse } from './schemas.ts';
 import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { PERIOD_SUMS } from './tables.ts';
-import { sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
+import { CURRENCY_SQL, sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
 import type { Row } from '../../../engine/json.ts';
 
 export type Period = 'days' | 'months' | 'weekdays';
@@ -78,7 +78,7 @@ function periodsSql(period: Period, shape: PeriodShape): string {
     totals AS (${windowTotalsSql(PERIOD_SUMS, 'bounds')}),
     grouped AS (
       SELECT ${shape.keySelect}, currency, total_amount AS amount, payment_count, days AS observed_days
-      FROM totals WHERE period = '${period}'
+      FROM totals WHERE period = '${period}' AND ${CURRENCY_SQL}
     ), ranked AS (
       SELECT *, ${rank(`amount DESC, payment_count DESC, ${shape.keyColumns}`, 'currency')} AS rank FROM grouped
     )

@@ -7,15 +7,16 @@ import { currencyParam, rankedLimit, yearOrWindow, type CurrencyParams } from '.
 import { programmesResponse } from './schemas.ts';
 import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { PROGRAMME_SUMS } from './tables.ts';
-import { sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
+import { CURRENCY_SQL, sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
 
 // Every programme's window totals are two lookups in PROGRAMME_SUMS (O(programmes), whatever the
 // window). Ranked per currency by total amount, then payment count, then name (a total order).
 const PROGRAMMES_SQL = `
   WITH bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
   totals AS (
-    SELECT p.programme, t.currency, t.payment_count, t.total_amount AS amount
+    SELECT p.programme, p.currency, t.payment_count, t.total_amount AS amount
     FROM (${windowTotalsSql(PROGRAMME_SUMS, 'bounds')}) t JOIN sebra_programmes p USING (programme_id)
+    WHERE ${CURRENCY_SQL}
   ), ranked AS (
     SELECT *, ${rank('amount DESC, payment_count DESC, programme', 'currency')} AS rank FROM totals
   )

@@ -3,32 +3,33 @@
 //
 // Shapes (each keyed by what the questions filter on, so a request costs O(result), not O(lines)):
 //   sebra_daily               one row per day and currency (the z-scores of days, the 404 rule)
-//   sebra_programme_daily     one row per programme, currency and day, sorted by programme: the days
-//                             of a few chosen programmes (unusual programme payouts)
-//   PROGRAMME_SUMS            running totals per programme and day (count, payments, sum, sum of squares)
-//   sebra_programme_month_max the largest daily payout of each programme over every run of 2^level
-//                             months: the largest payout of any window of months is two lookups
-//   ACCOUNT_SUMS              running totals per account (code, description, bucket) and day
-//   PERIOD_SUMS               running totals per day of month, weekday and calendar month
+//   sebra_programmes          one id per programme and currency (the key of the programme shapes)
+//   sebra_programme_daily     one row per programme id and day, sorted by id: the days of a few
+//                             chosen programmes (unusual programme payouts)
+//   PROGRAMME_SUMS            running totals per programme id and day (days, payments, sum, sum of squares)
+//   sebra_programme_month_max the largest daily payout of each programme id over every run of 2^level
+//                             months: the largest payout over any run of months is two lookups
+//   sebra_accounts            one id per account (code, description, bucket) and currency
+//   sebra_account_daily       one row per account id and day (the source of ACCOUNT_SUMS)
+//   ACCOUNT_SUMS              running totals per account id and day
+//   PERIOD_SUMS               running totals per currency and day of month, weekday and calendar month
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { buildWindowSumsSql, type WindowSums } from '../../../queries/shared/windowSums.ts';
 import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { CATEGORIES, categoryKeyFor } from './categories.ts';
 
-/** Per programme (an id of sebra_programmes) and currency: paying days, payments, amount and the sum of squared daily amounts in cents. */
+/** Per programme id (sebra_programmes): paying days, payments, amount and the sum of squared daily amounts in cents. */
 export const PROGRAMME_SUMS: WindowSums = {
   table: 'sebra_programme_sums',
-  partitionBy: ['currency'],
   keys: ['programme_id'],
   sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)', amount_cents_squared: 'HUGEINT' },
 };
 
-/** Per account and currency: days with spend, payments and amount. */
+/** Per account id (sebra_accounts): days with spend, payments and amount. */
 export const ACCOUNT_SUMS: WindowSums = {
   table: 'sebra_account_sums',
-  partitionBy: ['currency'],
-  keys: ['category_key', 'account_code', 'account_description'],
+  keys: ['account_id'],
   sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)' },
 };
 
@@ -38,8 +39,7 @@ export const ACCOUNT_SUMS: WindowSums = {
  */
 export const PERIOD_SUMS: WindowSums = {
   table: 'sebra_period_sums',
-  partitionBy: ['currency'],
-  keys: ['period', 'period_year', 'period_value'],
+  keys: ['currency', 'period', 'period_year', 'period_value'],
   sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)' },
 };
 
@@ -89,16 +89,19 @@ async function loadAccountCategories(db: Database): Promise<void> {
 }
 
 async function loadProgrammeShapes(db: Database): Promise<void> {
-  // Programmes by id, so the running totals (one row per programme and day) carry an integer, not a name.
+  await db.run(`CREATE TABLE sebra_programme_days_named AS
+    SELECT currency, programme, payment_date, CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
+    FROM sebra_lines GROUP BY ALL`);
+  // Programme ids, so the shapes (one row per programme and day) carry an integer, not a name.
   await db.run(`CREATE TABLE sebra_programmes AS
-    SELECT CAST(row_number() OVER (ORDER BY programme) AS INTEGER) AS programme_id, programme
-    FROM (SELECT DISTINCT programme FROM sebra_lines) ORDER BY programme_id`);
+    SELECT CAST(row_number() OVER (ORDER BY currency, programme) AS INTEGER) AS programme_id, currency, programme
+    FROM (SELECT DISTINCT currency, programme FROM sebra_programme_days_named) ORDER BY programme_id`);
   await db.run(`CREATE TABLE sebra_programme_daily AS
-    SELECT p.programme_id, l.currency, l.payment_date,
-           CAST(sum(l.amount) AS DECIMAL(38,2)) AS total_amount, sum(l.payment_count)::BIGINT AS payment_count
-    FROM sebra_lines l JOIN sebra_programmes p USING (programme)
-    GROUP BY ALL ORDER BY p.programme_id, l.currency, l.payment_date`);
-  const source = `SELECT currency, programme_id, payment_date AS day, payment_count, total_amount,
+    SELECT p.programme_id, d.payment_date, d.total_amount, d.payment_count
+    FROM sebra_programme_days_named d JOIN sebra_programmes p USING (currency, programme)
+    ORDER BY p.programme_id, d.payment_date`);
+  await db.run('DROP TABLE sebra_programme_days_named');
+  const source = `SELECT programme_id, payment_date AS day, payment_count, total_amount,
       CAST(total_amount * 100 AS HUGEINT) * CAST(total_amount * 100 AS HUGEINT) AS amount_cents_squared
     FROM sebra_programme_daily`;
   for (const sql of buildWindowSumsSql(PROGRAMME_SUMS, source)) await db.run(sql);
@@ -107,31 +110,29 @@ async function loadProgrammeShapes(db: Database): Promise<void> {
 
 /**
  * A sparse table for range maxima over months: at level L, the row of month position m holds each
- * programme's largest daily payout over the months m .. m + 2^L - 1 (of one currency). The months
- * a..b are covered by the two runs of length 2^L starting at a and at b - 2^L + 1 (L = floor(log2(b - a + 1))).
+ * programme's largest daily payout over the months m .. m + 2^L - 1. The months a..b are covered by
+ * the two runs of length 2^L starting at a and at b - 2^L + 1 (L = floor(log2(b - a + 1))).
  */
 async function loadProgrammeMonthMax(db: Database): Promise<void> {
-  await db.run(`CREATE TABLE sebra_programme_months AS
-    SELECT currency, month, CAST(row_number() OVER (ORDER BY currency, month) AS INTEGER) AS month_position
-    FROM (SELECT DISTINCT currency, CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_daily)
+  await db.run(`CREATE TABLE sebra_months AS
+    SELECT month, CAST(row_number() OVER (ORDER BY month) AS INTEGER) AS month_position
+    FROM (SELECT DISTINCT CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_daily)
     ORDER BY month_position`);
   await db.run(`CREATE TABLE sebra_month_runs AS
     SELECT 0 AS level, m.month_position, d.programme_id, max(d.total_amount) AS max_amount
-    FROM sebra_programme_daily d
-    JOIN sebra_programme_months m ON m.currency = d.currency AND m.month = date_trunc('month', d.payment_date)
+    FROM sebra_programme_daily d JOIN sebra_months m ON m.month = date_trunc('month', d.payment_date)
     GROUP BY ALL`);
-  const [{ months }] = await db.all('SELECT coalesce(max(n), 0) AS months FROM (SELECT count(*) AS n FROM sebra_programme_months GROUP BY currency)');
+  const [{ months }] = await db.all('SELECT count(*) AS months FROM sebra_months');
   for (let level = 1; 2 ** level <= Number(months); level++) {
-    const half = 2 ** (level - 1);
-    // Runs that end inside their currency's months; each is the two runs of the level below.
+    // Runs that end inside the calendar; each is the two runs of the level below.
     await db.run(
       `INSERT INTO sebra_month_runs
        SELECT $level, s.month_position, r.programme_id, max(r.max_amount)
-       FROM sebra_programme_months s
-       JOIN sebra_programme_months e ON e.currency = s.currency AND e.month_position = s.month_position + $span - 1
+       FROM sebra_months s
        JOIN sebra_month_runs r ON r.level = $level - 1 AND r.month_position IN (s.month_position, s.month_position + $half)
+       WHERE s.month_position + 2 * $half - 1 <= $months
        GROUP BY ALL`,
-      { level, span: 2 * half, half },
+      { level, half: 2 ** (level - 1), months: Number(months) },
     );
   }
   await db.run(`CREATE TABLE sebra_programme_month_max AS
@@ -141,9 +142,21 @@ async function loadProgrammeMonthMax(db: Database): Promise<void> {
 }
 
 async function loadAccountShapes(db: Database): Promise<void> {
-  const source = `SELECT currency, category_key, account_code, account_description, payment_date AS day,
-      CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
-    FROM sebra_lines GROUP BY ALL`;
+  await db.run(`CREATE TABLE sebra_account_days_named AS
+    SELECT currency, category_key, account_code, account_description, payment_date,
+           CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
+    FROM sebra_lines GROUP BY ALL`);
+  await db.run(`CREATE TABLE sebra_accounts AS
+    SELECT CAST(row_number() OVER (ORDER BY currency, category_key, account_code, account_description) AS INTEGER) AS account_id,
+           currency, category_key, account_code, account_description
+    FROM (SELECT DISTINCT currency, category_key, account_code, account_description FROM sebra_account_days_named)
+    ORDER BY account_id`);
+  await db.run(`CREATE TABLE sebra_account_daily AS
+    SELECT a.account_id, d.payment_date, d.total_amount, d.payment_count
+    FROM sebra_account_days_named d JOIN sebra_accounts a USING (currency, category_key, account_code, account_description)
+    ORDER BY a.account_id, d.payment_date`);
+  await db.run('DROP TABLE sebra_account_days_named');
+  const source = 'SELECT account_id, payment_date AS day, total_amount, payment_count FROM sebra_account_daily';
   for (const sql of buildWindowSumsSql(ACCOUNT_SUMS, source)) await db.run(sql);
 }
 

@@ -9,7 +9,7 @@ import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
 import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { ACCOUNT_SUMS } from './tables.ts';
-import { WINDOW_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
+import { CURRENCY_SQL, WINDOW_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
 
 // Every account's window totals are two lookups in ACCOUNT_SUMS. Buckets: the always-present ones
 // for every currency of the window (the asked currency too, when the window has any payment day),
@@ -18,13 +18,14 @@ import { WINDOW_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.
 const TAXONOMY_SQL = `
   WITH bounds AS (${sebraBoundsSql(ACCOUNT_SUMS)}),
   spend AS (
-    SELECT currency, category_key, account_code, account_description, total_amount AS amount, payment_count
-    FROM (${windowTotalsSql(ACCOUNT_SUMS, 'bounds')})
+    SELECT a.currency, a.category_key, a.account_code, a.account_description, t.total_amount AS amount, t.payment_count
+    FROM (${windowTotalsSql(ACCOUNT_SUMS, 'bounds')}) t JOIN sebra_accounts a USING (account_id)
+    WHERE ${CURRENCY_SQL}
   ), accounts AS (
     SELECT *, ${rank('amount DESC, account_code, account_description', 'currency, category_key')} AS account_rank FROM spend
   ), currencies AS (
-    SELECT currency FROM bounds
-    UNION SELECT $currency WHERE $currency <> '' AND EXISTS (SELECT 1 FROM sebra_daily WHERE ${WINDOW_SQL})
+    SELECT DISTINCT currency FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
+    UNION SELECT $currency WHERE $currency <> '' AND EXISTS (SELECT 1 FROM bounds)
   ), buckets AS (
     SELECT c.currency, k.category_key FROM currencies c CROSS JOIN sebra_categories k WHERE k.always_present
     UNION SELECT DISTINCT currency, category_key FROM spend

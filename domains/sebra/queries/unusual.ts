@@ -1,6 +1,7 @@
 // getUnusualPayments: four lists of payment activity that stands out in the window.
 // Scores are dimensionless, so each list is ranked across currencies (each currency scored
 // against its own days) and capped by `limit`.
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
@@ -71,80 +72,136 @@ const UNUSUAL_COUNTS_SQL = unusualDaysSql(
 
 // Unusual programme payouts without reading every programme's days:
 // 1. each programme's days n, sum S and sum of squares Q over the window: two lookups in PROGRAMME_SUMS;
-// 2. a bound on its best score: z <= (n * M - S) / sqrt(n * Q - S^2), M = its largest daily payout over the
-//    months the window touches (two lookups in sebra_programme_month_max; exact when the window is whole months);
-// 3. the days of the $candidates programmes with the highest bounds only, scored as before (DuckDB's avg and
-//    stddev_pop over the programme's days in the window), ranked and capped.
-// The answer is complete when no programme left out could rank: the next bound is below the last item's
-// score (or nothing is left). Otherwise the caller asks again with more candidates.
-const PROGRAMME_CTES = `
+// 2. a bound on its best score: z <= (n * M - S) / sqrt(n * Q - S^2), M = its largest daily payout over
+//    the months the window touches (two lookups in sebra_programme_month_max; exact for whole months);
+// 3. (programmeDaysSql) the days of the programmes with the highest bounds only, scored as before
+//    (DuckDB's avg and stddev_pop over the programme's days in the window), ranked and capped.
+// The answer is complete when no programme left out could rank: the next bound is below the last
+// item's score, or nothing is left (the handler widens the candidates until then).
+const CANDIDATE_CTES = `
   programme_bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
   programme_stats AS (
-    SELECT t.currency, t.programme_id, t.days AS n, CAST(t.total_amount * 100 AS HUGEINT) AS s, t.amount_cents_squared AS q,
-           b.first_day, b.last_day
-    FROM (${windowTotalsSql(PROGRAMME_SUMS, 'programme_bounds')}) t JOIN programme_bounds b USING (currency)
-    WHERE t.days >= ${MIN_PROGRAMME_DAYS}
-  ), programme_spread AS (
-    SELECT *, n * q - s * s AS spread FROM programme_stats
+    SELECT t.programme_id, p.currency, t.days AS n, CAST(t.total_amount * 100 AS HUGEINT) AS s, t.amount_cents_squared AS q
+    FROM (${windowTotalsSql(PROGRAMME_SUMS, 'programme_bounds')}) t JOIN sebra_programmes p USING (programme_id)
+    WHERE t.days >= ${MIN_PROGRAMME_DAYS} AND ${CURRENCY_SQL}
   ), month_span AS (
-    SELECT b.currency, f.month_position AS first_month, l.month_position AS last_month,
-           CAST(floor(log2(l.month_position - f.month_position + 1) + 1e-9) AS INTEGER) AS level
-    FROM programme_bounds b
-    JOIN sebra_programme_months f ON f.currency = b.currency AND f.month = date_trunc('month', b.first_day)
-    JOIN sebra_programme_months l ON l.currency = b.currency AND l.month = date_trunc('month', b.last_day)
+    SELECT level, first_month, last_month - (1 << level) + 1 AS second_start FROM (
+      SELECT f.month_position AS first_month, l.month_position AS last_month,
+             CAST(floor(log2(l.month_position - f.month_position + 1) + 1e-9) AS INTEGER) AS level
+      FROM programme_bounds b
+      JOIN sebra_months f ON f.month = date_trunc('month', b.first_day)
+      JOIN sebra_months l ON l.month = date_trunc('month', b.last_day)
+    )
   ), month_runs AS (
-    SELECT currency, level, first_month AS run_start FROM month_span
-    UNION SELECT currency, level, last_month - (1 << level) + 1 FROM month_span
+    SELECT level, first_month AS run_start FROM month_span UNION ALL SELECT level, second_start FROM month_span
   ), month_max AS (
-    SELECT r.currency, m.programme_id, max(m.max_amount) AS max_amount
+    SELECT m.programme_id, max(m.max_amount) AS max_amount
     FROM month_runs r JOIN sebra_programme_month_max m ON m.level = r.level AND m.month_position = r.run_start
-    GROUP BY ALL
-  ), bounded AS (
-    SELECT p.*, CAST(p.n * CAST(m.max_amount * 100 AS HUGEINT) - p.s AS DOUBLE) / sqrt(CAST(p.spread AS DOUBLE)) AS z_bound
-    FROM programme_spread p JOIN month_max m USING (currency, programme_id)
-    WHERE p.spread > 0
-  ), ordered AS (
-    SELECT *, row_number() OVER (ORDER BY z_bound DESC, currency, programme_id) AS bound_rank
-    FROM bounded WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK}
-  ), candidate_days AS (
-    SELECT p.programme, d.payment_date, d.currency, d.total_amount
-    FROM (SELECT * FROM ordered WHERE bound_rank <= $candidates) c
-    JOIN sebra_programme_daily d
-      ON d.programme_id = c.programme_id AND d.currency = c.currency AND d.payment_date BETWEEN c.first_day AND c.last_day
-    JOIN sebra_programmes p ON p.programme_id = c.programme_id
-  ), programme_days AS (
-    SELECT programme, payment_date, currency, total_amount,
-           ${partitionMean('total_amount', 'programme, currency')} AS mean_amount,
-           ${zScore('total_amount', 'programme, currency')} AS z,
-           count(*) OVER (PARTITION BY programme, currency) AS observed_days
-    FROM candidate_days
-  ), unusual_programmes AS (
+    GROUP BY m.programme_id
+  ), candidates AS (
+    SELECT programme_id, currency,
+           CAST(n * CAST(max_amount * 100 AS HUGEINT) - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)) AS z_bound
+    FROM programme_stats JOIN month_max USING (programme_id)
+    WHERE n * q - s * s > 0
+  )`;
+
+/** Programmes that may hold an unusual payout, best bound first, at most $candidates + 1 (the extra one bounds the rest). */
+const CANDIDATES_SELECT = `
+  SELECT programme_id, z_bound, row_number() OVER (ORDER BY z_bound DESC, programme_id) AS rank
+  FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK}
+  ORDER BY rank LIMIT CAST($candidates AS BIGINT) + 1`;
+
+const CANDIDATES_SQL = `WITH ${CANDIDATE_CTES} ${CANDIDATES_SELECT}`;
+
+/** The most candidates looked up by value (an IN list of bound ids, which zone maps prune); more go through a semi-join. */
+const MAX_LISTED_CANDIDATES = 64;
+const LISTED_SIZES = [8, 16, 32, MAX_LISTED_CANDIDATES];
+
+/** The unusual payouts among the given programmes: their days in the window, scored against each other, ranked, capped. */
+function programmeDaysSql(chosen: string): string {
+  return `
+    WITH programme_days AS (
+      SELECT p.programme, d.payment_date, p.currency, d.total_amount
+      FROM sebra_programme_daily d JOIN sebra_programmes p USING (programme_id)
+      WHERE ${chosen} AND d.${WINDOW_SQL}
+    ), scored AS (
+      SELECT programme, payment_date, currency, total_amount,
+             ${partitionMean('total_amount', 'programme, currency')} AS mean_amount,
+             ${zScore('total_amount', 'programme, currency')} AS z,
+             count(*) OVER (PARTITION BY programme, currency) AS observed_days
+      FROM programme_days
+    )
     SELECT programme, payment_date, currency, total_amount, ${money('mean_amount')} AS mean_amount, ${decimal2('z')} AS zscore,
            observed_days::BIGINT AS observed_days, ${rank('z DESC, payment_date, programme, currency')} AS rank, z
-    FROM programme_days WHERE z >= ${Z_MIN} AND observed_days >= ${MIN_PROGRAMME_DAYS}
-    ORDER BY rank LIMIT CAST($limit AS BIGINT)
-  ), programmes_complete AS (
-    SELECT NOT EXISTS (SELECT 1 FROM ordered WHERE bound_rank > $candidates)
-           OR coalesce((SELECT max(z_bound) FROM ordered WHERE bound_rank > $candidates)
-                       < (SELECT min(z) - ${BOUND_SLACK} FROM unusual_programmes HAVING count(*) = CAST($limit AS BIGINT)), false) AS complete
-  )`;
+    FROM scored WHERE z >= ${Z_MIN} AND observed_days >= ${MIN_PROGRAMME_DAYS}
+    ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
+}
+
+/** Statement per IN-list size (ids padded with 0, which no programme has), and the semi-join form for more. */
+const PROGRAMME_DAYS_SQL = new Map(
+  LISTED_SIZES.map((size) => [
+    size,
+    programmeDaysSql(`d.programme_id IN (${Array.from({ length: size }, (_, i) => `$p${i}`).join(', ')})`),
+  ]),
+);
+const PROGRAMME_DAYS_JOINED_SQL = programmeDaysSql(
+  "d.programme_id IN (SELECT CAST(unnest(string_split($programmes, ',')) AS INTEGER))",
+);
+
+/** The unusual payouts of the given programme ids (bound parameters only). */
+function programmeDays(db: Database, ids: number[], { from, to, limit }: UnusualBindings): Promise<Row[]> {
+  const size = LISTED_SIZES.find((n) => n >= ids.length);
+  if (size === undefined) return db.all(PROGRAMME_DAYS_JOINED_SQL, { from, to, limit, programmes: ids.join(',') });
+  const listed = Object.fromEntries(Array.from({ length: size }, (_, i) => [`p${i}`, ids[i] ?? 0]));
+  return db.all(PROGRAMME_DAYS_SQL.get(size)!, { from, to, limit, ...listed });
+}
+
+type UnusualBindings = ReturnType<typeof sebraBindings> & { limit: number };
+
+/** Candidates fetched with the first statement: enough that widening rarely needs another. */
+const FIRST_CANDIDATES = (limit: number): number => 4 * (limit + 2);
+
+/**
+ * unusual_programmes: score the best-bounded candidates, and more while a programme left out could
+ * still rank (its bound reaches the last item's score).
+ */
+async function unusualProgrammes(db: Database, firstCandidates: Row[], bindings: UnusualBindings): Promise<Row[]> {
+  if (firstCandidates.length === 0) return [];
+  let candidates = firstCandidates;
+  let fetched = FIRST_CANDIDATES(bindings.limit);
+  let scored = Math.min(bindings.limit + 2, fetched);
+  for (;;) {
+    const items = await programmeDays(db, candidates.slice(0, scored).map((c) => Number(c.programme_id)), bindings);
+    const next = candidates[scored];
+    const last = items[items.length - 1];
+    if (next === undefined || (items.length === bindings.limit && Number(last.z) - BOUND_SLACK > Number(next.z_bound))) {
+      return items.map(({ z, ...item }) => item);
+    }
+    scored *= 4;
+    if (scored >= candidates.length && candidates.length > fetched) {
+      fetched = scored * 4;
+      candidates = await db.all(CANDIDATES_SQL, { from: bindings.from, to: bindings.to, currency: bindings.currency, candidates: fetched });
+    }
+    scored = Math.min(scored, fetched);
+  }
+}
 
 // Monthly totals per category inside the window: for each month, every account's totals between the
 // month's last window day and the previous month's (two lookups in ACCOUNT_SUMS per account and month).
 const SPIKE_CTES = `
   spike_bounds AS (${sebraBoundsSql(ACCOUNT_SUMS)}),
-  spike_months AS (
-    SELECT d.currency, date_trunc('month', d.day) AS month_start, max(d.position) AS upto
-    FROM ${calendarTable(ACCOUNT_SUMS)} d JOIN spike_bounds b USING (currency)
-    WHERE d.day BETWEEN CAST($from AS DATE) AND CAST($to AS DATE)
-    GROUP BY ALL
-  ), spike_spans AS (
-    SELECT m.currency AS span_currency, m.month_start AS span_month, m.upto,
-           coalesce(lag(m.upto) OVER (PARTITION BY m.currency ORDER BY m.month_start), b.lo) AS before
-    FROM spike_months m JOIN spike_bounds b USING (currency)
+  spike_spans AS (
+    SELECT month_start AS span_month, upto, coalesce(lag(upto) OVER (ORDER BY month_start), (SELECT lo FROM spike_bounds)) AS before
+    FROM (
+      SELECT date_trunc('month', day) AS month_start, max(position) AS upto
+      FROM ${calendarTable(ACCOUNT_SUMS)} WHERE day BETWEEN CAST($from AS DATE) AND CAST($to AS DATE)
+      GROUP BY ALL
+    )
   ), monthly AS (
-    SELECT span_currency AS currency, category_key, span_month AS month_start, sum(total_amount) AS amount
-    FROM (${spanTotalsSql(ACCOUNT_SUMS, { from: 'spike_spans', carry: ['span_currency', 'span_month'], upto: 'upto', before: 'before' })})
+    SELECT a.currency, a.category_key, t.span_month AS month_start, sum(t.total_amount) AS amount
+    FROM (${spanTotalsSql(ACCOUNT_SUMS, { from: 'spike_spans', carry: ['span_month'], upto: 'upto', before: 'before' })}) t
+    JOIN sebra_accounts a USING (account_id)
+    WHERE ${CURRENCY_SQL}
     GROUP BY ALL
   ), paired AS (
     SELECT *,
@@ -163,28 +220,18 @@ const SPIKE_CTES = `
     ORDER BY rank LIMIT CAST($limit AS BIGINT)
   )`;
 
-/** The four lists in one statement, told apart by `list`, and one `meta` row (window days, completeness). */
+/** Three lists, the programme candidates and one `meta` row (the window's payment days) in one statement, told apart by `list`. */
 const UNUSUAL_SQL = `
-  WITH ${PROGRAMME_CTES}, ${SPIKE_CTES},
+  WITH ${CANDIDATE_CTES}, ${SPIKE_CTES},
   unusual_days AS (${UNUSUAL_DAYS_SQL}),
-  unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL})
+  unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL}),
+  programme_candidates AS (${CANDIDATES_SELECT})
   SELECT 0 AS list_order, 'unusual_days' AS list, * FROM unusual_days
-  UNION ALL BY NAME SELECT 1 AS list_order, 'unusual_programmes' AS list, * FROM unusual_programmes
+  UNION ALL BY NAME SELECT 1 AS list_order, 'candidate' AS list, * FROM programme_candidates
   UNION ALL BY NAME SELECT 2 AS list_order, 'expense_spikes' AS list, * FROM expense_spikes
   UNION ALL BY NAME SELECT 3 AS list_order, 'unusual_payment_counts' AS list, * FROM unusual_payment_counts
-  UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, (${WINDOW_DAYS_SQL}) AS window_days, complete FROM programmes_complete
+  UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, (${WINDOW_DAYS_SQL}) AS window_days
   ORDER BY list_order, rank`;
-
-/** The programme list alone, asked again with more candidates when the first answer was not complete. */
-const PROGRAMMES_AGAIN_SQL = `
-  WITH ${PROGRAMME_CTES}
-  SELECT 1 AS list_order, 'unusual_programmes' AS list, * FROM unusual_programmes
-  UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, complete FROM programmes_complete
-  ORDER BY list_order, rank`;
-
-/** Programmes whose days are scored in the first answer: a few beyond the limit, so ties and loose bounds rarely need a second one. */
-const FIRST_CANDIDATES = 16;
-const CANDIDATE_GROWTH = 8;
 
 const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
 type List = (typeof LISTS)[number];
@@ -194,12 +241,14 @@ const LIST_FIELDS = Object.fromEntries(
   LISTS.map((list) => [list, Object.keys(unusualResponse.properties?.[list]?.items?.properties ?? {})]),
 ) as Record<List, string[]>;
 
-/** The union's rows -> each list's items (its own fields, in order) and the meta row. */
-function splitLists(rows: Row[]): Record<List | 'meta', Row[]> {
-  const lists: Record<List | 'meta', Row[]> = { unusual_days: [], unusual_programmes: [], expense_spikes: [], unusual_payment_counts: [], meta: [] };
+/** The union's rows -> each list's items (its own fields, in order), the programme candidates and the meta row. */
+function splitLists(rows: Row[]): Record<List | 'candidate' | 'meta', Row[]> {
+  const lists: Record<List | 'candidate' | 'meta', Row[]> = {
+    unusual_days: [], unusual_programmes: [], expense_spikes: [], unusual_payment_counts: [], candidate: [], meta: [],
+  };
   for (const row of rows) {
-    const list = row.list as List | 'meta';
-    if (list === 'meta') lists.meta.push(row);
+    const list = row.list as List | 'candidate' | 'meta';
+    if (list === 'meta' || list === 'candidate') lists[list].push(row);
     else lists[list].push(Object.fromEntries(LIST_FIELDS[list].map((field) => [field, row[field]])));
   }
   return lists;
@@ -243,15 +292,9 @@ export const getUnusualPayments = defineRoute<CurrencyParams & Resolved<typeof u
     rejectEmptyWindow(window);
     const limit = params.list.limit ?? DEFAULT_LIST_LIMIT;
     const bindings = { ...sebraBindings(window, params.currency), limit };
-    let candidates = limit + FIRST_CANDIDATES;
-    const lists = splitLists(await db.all(UNUSUAL_SQL, { ...bindings, candidates }));
+    const lists = splitLists(await db.all(UNUSUAL_SQL, { ...bindings, candidates: FIRST_CANDIDATES(limit) }));
     if (lists.meta[0].window_days === 0) throw noPaymentDays(window);
-    while (lists.meta[0].complete !== true) {
-      candidates *= CANDIDATE_GROWTH;
-      const again = splitLists(await db.all(PROGRAMMES_AGAIN_SQL, { ...bindings, candidates }));
-      lists.unusual_programmes = again.unusual_programmes;
-      lists.meta = again.meta;
-    }
+    lists.unusual_programmes = await unusualProgrammes(db, lists.candidate, bindings);
     const { currency, year, from, to } = windowFilters(params.window, params.currency);
     return {
       endpoint: 'getUnusualPayments',

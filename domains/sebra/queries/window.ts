@@ -17,9 +17,9 @@ export const CURRENCY_SQL = "($currency = '' OR currency = $currency)";
 /** The number of payment days (in any currency) inside the window, as `days`. */
 export const WINDOW_DAYS_SQL = `SELECT count(*) AS days FROM sebra_daily WHERE ${WINDOW_SQL}`;
 
-/** Per currency of the filter with a day in the window: lo, hi (positions in the shape), first_day, last_day. */
+/** The window's bounds in a shape (lo, hi, first_day, last_day): one row when the shape has a day in it. */
 export function sebraBoundsSql(shape: WindowSums): string {
-  return windowBoundsSql(shape, { from: 'CAST($from AS DATE)', to: 'CAST($to AS DATE)', where: CURRENCY_SQL });
+  return windowBoundsSql(shape, { from: 'CAST($from AS DATE)', to: 'CAST($to AS DATE)' });
 }
 
 /** 404 when year and from/to do not overlap (known without a query). */
