@@ -14,7 +14,11 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { CsvError, parse } from 'csv-parse';
+import { Database } from '../../engine/database.ts';
+import type { Row } from '../../engine/json.ts';
+import {
+  firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql, trimmedFieldSql, type BadRecord, type CsvHeadRecord,
+} from '../duckdbCsv.ts';
 import { MalformedSourceError } from '../errors.ts';
 import { MalformedCellError } from '../eurostat/errors.ts';
 
@@ -91,7 +95,6 @@ async function firstNonBlankChar(path: string): Promise<string> {
   return '';
 }
 
-type Row = { record: string[]; info: { lines: number } };
 
 /** Header cells without the empty ones a trailing comma leaves at the end. */
 function trimHeader(record: string[]): string[] {
@@ -105,107 +108,238 @@ function blankToNull(text: string | undefined): string | null {
   return t === '' ? null : t;
 }
 
-async function readCsv(path: string, file: string, onBatch: (batch: WdiObservation[]) => void | Promise<void>, batchSize: number): Promise<WdiFileSummary> {
-  const parser = createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }));
-  let vintage: string | null = null;
-  let kind: 'data' | 'country-metadata' | 'indicator-metadata' | null = null;
-  let header: string[] = [];
+type CsvKind = 'data' | 'country-metadata' | 'indicator-metadata';
+
+/** What the lines above the first record say: the kind of file, its header and the vintage. */
+interface CsvHead {
+  kind: CsvKind;
+  /** Header cells, without the empty ones of a trailing comma. */
+  header: string[];
   /** Cells of the header line including the empty one(s) of a trailing comma: every line must have as many. */
-  let headerWidth = 0;
-  let years: Array<number | null> = [];
-  const indicators = new Map<string, string>();
-  const countries = new Map<string, string>();
-  const seen = new Map<string, number>();
-  const countryMeta: WdiCountryMetadata[] = [];
-  const indicatorMeta: WdiIndicatorMetadata[] = [];
-  let batch: WdiObservation[] = [];
-  let count = 0;
-  for await (const { record, info } of parser as AsyncIterable<Row>) {
-    const line = info.lines;
-    if (kind === null) {
-      const cells = trimHeader(record);
-      headerWidth = record.length;
-      const first = cells[0] ?? '';
-      if (first === 'Country Name') {
-        kind = 'data';
-        header = cells;
-        const expected = ['Country Name', 'Country Code', 'Indicator Name', 'Indicator Code'];
-        expected.forEach((name, i) => {
-          if (cells[i] !== name) throw new MalformedCellError(file, line, i + 1, null, `header ${JSON.stringify(cells[i] ?? '')} where ${name} was expected`);
-        });
-        years = cells.slice(4).map((label, i) => {
-          if (!YEAR.test(label)) throw new MalformedCellError(file, line, i + 5, null, `header ${JSON.stringify(label)} is not a year`);
-          return Number(label);
-        });
-        if (years.length === 0) throw new MalformedSourceError(file, line, 'the header has no year column');
-      } else if (first === 'Country Code' && cells.includes('Region')) {
-        kind = 'country-metadata';
-        header = cells;
-      } else if (first === 'INDICATOR_CODE') {
-        kind = 'indicator-metadata';
-        header = cells;
-      } else if (first === 'Last Updated Date') {
-        vintage = isoDate(cells[1] ?? '');
-        if (vintage === null) throw new MalformedCellError(file, line, 2, 'Last Updated Date', `${JSON.stringify(cells[1] ?? '')} is not a YYYY-MM-DD date`);
-      } else if (first === 'Data Source' || (line <= 6 && cells.length <= 2)) {
-        // preamble line
-      } else {
-        throw new MalformedSourceError(file, line, `not a World Bank WDI file: expected a "Country Name" header, found ${JSON.stringify(cells.slice(0, 4).join(','))}`);
-      }
-      continue;
-    }
-    // Lines have as many cells as the header line (both end with the empty cell of the trailing comma).
-    if (record.length !== headerWidth) {
-      throw new MalformedCellError(file, line, Math.min(record.length, headerWidth) + 1, null, `the line has ${record.length} cells, the header ${headerWidth}`);
-    }
-    if (record.slice(header.length).some((c) => c.trim() !== '')) {
-      throw new MalformedCellError(file, line, header.length + 1, null, 'a value past the last header column');
-    }
-    const cell = (i: number) => record[i]!.trim();
-    const column = (name: string) => header.indexOf(name);
-    if (kind === 'country-metadata') {
-      const code = cell(0);
-      if (!COUNTRY_CODE.test(code)) throw new MalformedCellError(file, line, 1, 'Country Code', `${JSON.stringify(code)} is not a country code`);
-      const get = (name: string) => (column(name) >= 0 ? blankToNull(record[column(name)]) : null);
-      countryMeta.push({ code, region: get('Region'), income_group: get('IncomeGroup'), special_notes: get('SpecialNotes'), name: get('TableName') });
-      continue;
-    }
-    if (kind === 'indicator-metadata') {
-      const code = cell(0);
-      if (!INDICATOR_CODE.test(code)) throw new MalformedCellError(file, line, 1, 'INDICATOR_CODE', `${JSON.stringify(code)} is not an indicator code`);
-      const get = (name: string) => (column(name) >= 0 ? blankToNull(record[column(name)]) : null);
-      indicatorMeta.push({ code, name: get('INDICATOR_NAME') ?? code, source_note: get('SOURCE_NOTE'), source_organization: get('SOURCE_ORGANIZATION') });
-      continue;
-    }
-    const [countryName, countryCode, indicatorName, indicatorCode] = [cell(0), cell(1), cell(2), cell(3)];
-    if (!COUNTRY_CODE.test(countryCode)) throw new MalformedCellError(file, line, 2, 'Country Code', `${JSON.stringify(countryCode)} is not a country code`);
-    if (!INDICATOR_CODE.test(indicatorCode)) throw new MalformedCellError(file, line, 4, 'Indicator Code', `${JSON.stringify(indicatorCode)} is not an indicator code`);
-    const key = `${indicatorCode}|${countryCode}`;
-    const earlier = seen.get(key);
-    if (earlier !== undefined) throw new MalformedCellError(file, line, 2, 'Country Code', `${countryCode} ${indicatorCode} also on line ${earlier}`);
-    seen.set(key, line);
-    if (!indicators.has(indicatorCode)) indicators.set(indicatorCode, indicatorName);
-    if (!countries.has(countryCode)) countries.set(countryCode, countryName);
-    for (let i = 0; i < years.length; i++) {
-      const text = cell(i + 4);
-      if (text === '') continue;
-      if (!NUMBER.test(text)) throw new MalformedCellError(file, line, i + 5, String(years[i]), `${JSON.stringify(text)} is not a number`);
-      batch.push({
-        indicator_code: indicatorCode, indicator_name: indicatorName, country_code: countryCode, country_name: countryName,
-        year: years[i]!, value: Number(text), vintage, line,
+  headerWidth: number;
+  /** Line of the header. */
+  headerLine: number;
+  /** Year of each column after the four name and code columns (data files). */
+  years: number[];
+  vintage: string | null;
+}
+
+/** The preamble and header of a WDI CSV from its first records; a MalformedSourceError names the problem. */
+function readHead(records: readonly CsvHeadRecord[], file: string): CsvHead {
+  let vintage: string | null = null;
+  for (const { record, line } of records) {
+    const cells = trimHeader(record);
+    const head = (kind: CsvKind, years: number[] = []): CsvHead => ({ kind, header: cells, headerWidth: record.length, headerLine: line, years, vintage });
+    const first = cells[0] ?? '';
+    if (first === 'Country Name') {
+      const expected = ['Country Name', 'Country Code', 'Indicator Name', 'Indicator Code'];
+      expected.forEach((name, i) => {
+        if (cells[i] !== name) throw new MalformedCellError(file, line, i + 1, null, `header ${JSON.stringify(cells[i] ?? '')} where ${name} was expected`);
       });
-      count++;
-    }
-    if (batch.length >= batchSize) {
-      await onBatch(batch);
-      batch = [];
+      const years = cells.slice(4).map((label, i) => {
+        if (!YEAR.test(label)) throw new MalformedCellError(file, line, i + 5, null, `header ${JSON.stringify(label)} is not a year`);
+        return Number(label);
+      });
+      if (years.length === 0) throw new MalformedSourceError(file, line, 'the header has no year column');
+      return head('data', years);
+    } else if (first === 'Country Code' && cells.includes('Region')) {
+      return head('country-metadata');
+    } else if (first === 'INDICATOR_CODE') {
+      return head('indicator-metadata');
+    } else if (first === 'Last Updated Date') {
+      vintage = isoDate(cells[1] ?? '');
+      if (vintage === null) throw new MalformedCellError(file, line, 2, 'Last Updated Date', `${JSON.stringify(cells[1] ?? '')} is not a YYYY-MM-DD date`);
+    } else if (first === 'Data Source' || (line <= 6 && cells.length <= 2)) {
+      // preamble line
+    } else {
+      throw new MalformedSourceError(file, line, `not a World Bank WDI file: expected a "Country Name" header, found ${JSON.stringify(cells.slice(0, 4).join(','))}`);
     }
   }
-  if (kind === null) throw new MalformedSourceError(file, null, 'no "Country Name" (data), "Country Code" (country metadata) or "INDICATOR_CODE" header found');
-  if (kind === 'country-metadata') return { kind, file, countries: countryMeta };
-  if (kind === 'indicator-metadata') return { kind, file, indicators: indicatorMeta };
-  if (batch.length > 0) await onBatch(batch);
-  return { kind: 'data', file, format: 'wdi-bulk-csv', vintage, indicators, countries, observationCount: count, page: null, pages: null };
+  throw new MalformedSourceError(file, null, 'no "Country Name" (data), "Country Code" (country metadata) or "INDICATOR_CODE" header found');
+}
+
+/** The checks every line after the header gets: as many cells as the header line, nothing past the last header column. */
+function checkWidth(record: string[], line: number, head: CsvHead, file: string): void {
+  if (record.length !== head.headerWidth) {
+    throw new MalformedCellError(file, line, Math.min(record.length, head.headerWidth) + 1, null, `the line has ${record.length} cells, the header ${head.headerWidth}`);
+  }
+  if (record.slice(head.header.length).some((c) => c.trim() !== '')) {
+    throw new MalformedCellError(file, line, head.header.length + 1, null, 'a value past the last header column');
+  }
+}
+
+/** A data line's codes and names, checked (the repeated-key check is the caller's). */
+function dataLine(record: string[], line: number, file: string) {
+  const cell = (i: number) => record[i]!.trim();
+  const [countryName, countryCode, indicatorName, indicatorCode] = [cell(0), cell(1), cell(2), cell(3)];
+  if (!COUNTRY_CODE.test(countryCode)) throw new MalformedCellError(file, line, 2, 'Country Code', `${JSON.stringify(countryCode)} is not a country code`);
+  if (!INDICATOR_CODE.test(indicatorCode)) throw new MalformedCellError(file, line, 4, 'Indicator Code', `${JSON.stringify(indicatorCode)} is not an indicator code`);
+  return { countryName, countryCode, indicatorName, indicatorCode, cell };
+}
+
+/** A data line's observations (blank years give none); a cell that is not a number is refused. */
+function dataObservations(record: string[], line: number, head: CsvHead, file: string, vintage: string | null): WdiObservation[] {
+  const { countryName, countryCode, indicatorName, indicatorCode, cell } = dataLine(record, line, file);
+  const observations: WdiObservation[] = [];
+  head.years.forEach((year, i) => {
+    const text = cell(i + 4);
+    if (text === '') return;
+    if (!NUMBER.test(text)) throw new MalformedCellError(file, line, i + 5, String(year), `${JSON.stringify(text)} is not a number`);
+    observations.push({ indicator_code: indicatorCode, indicator_name: indicatorName, country_code: countryCode, country_name: countryName, year, value: Number(text), vintage, line });
+  });
+  return observations;
+}
+
+/** A metadata file's lines, read in JavaScript (a few hundred lines, read by DuckDB). */
+function readMetadata(rows: readonly Row[], head: CsvHead, file: string): WdiFileSummary {
+  const countryMeta: WdiCountryMetadata[] = [];
+  const indicatorMeta: WdiIndicatorMetadata[] = [];
+  const column = (name: string) => head.header.indexOf(name);
+  for (const row of rows) {
+    const line = Number(row.line);
+    const record = recordOf(row, head.headerWidth);
+    checkWidth(record, line, head, file);
+    const code = record[0]!.trim();
+    const get = (name: string) => (column(name) >= 0 ? blankToNull(record[column(name)]) : null);
+    if (head.kind === 'country-metadata') {
+      if (!COUNTRY_CODE.test(code)) throw new MalformedCellError(file, line, 1, 'Country Code', `${JSON.stringify(code)} is not a country code`);
+      countryMeta.push({ code, region: get('Region'), income_group: get('IncomeGroup'), special_notes: get('SpecialNotes'), name: get('TableName') });
+    } else {
+      if (!INDICATOR_CODE.test(code)) throw new MalformedCellError(file, line, 1, 'INDICATOR_CODE', `${JSON.stringify(code)} is not an indicator code`);
+      indicatorMeta.push({ code, name: get('INDICATOR_NAME') ?? code, source_note: get('SOURCE_NOTE'), source_organization: get('SOURCE_ORGANIZATION') });
+    }
+  }
+  return head.kind === 'country-metadata' ? { kind: 'country-metadata', file, countries: countryMeta } : { kind: 'indicator-metadata', file, indicators: indicatorMeta };
+}
+
+/** A staged record's cells (see readCsvInto): its fields up to the first padding NULL. */
+function recordOf(row: Row, width: number): string[] {
+  const record: string[] = [];
+  for (let i = 0; i < width && row[`c${i}`] !== null && row[`c${i}`] !== undefined; i++) record.push(String(row[`c${i}`]));
+  return record;
+}
+
+// The data lines in SQL: a line whose codes and cells are in the forms below is read by the SQL (the
+// same values); every other line goes through dataObservations, which reads it or names the problem.
+const COUNTRY_CODE_SQL = "'[A-Z0-9]{2,3}'";
+const INDICATOR_CODE_SQL = "'[A-Za-z0-9][A-Za-z0-9._]*'";
+/** Numbers read as DuckDB reads them and as Number() does (no exponent, no negative zero: Number gives 0, DuckDB -0). */
+const PLAIN_NUMBER_SQL = "'-?\\d{1,20}(\\.\\d{1,20})?'";
+
+/** The query over a data file's records: names and codes, the year cells (y0..), and `ok`. */
+function dataSql(source: string, head: CsvHead): string {
+  const width = head.headerWidth;
+  const cell = (i: number) => trimmedFieldSql(i);
+  const years = head.years.map((_, i) => `y${i}`);
+  const past = Array.from({ length: width - head.header.length }, (_, i) => `${cell(head.header.length + i)} = ''`);
+  return `WITH raw AS (
+      SELECT c${width - 1} IS NOT NULL AS full_width, ${past.length > 0 ? past.join(' AND ') : 'true'} AS nothing_past,
+        ${cell(0)} AS country_name, ${cell(1)} AS country_code, ${cell(2)} AS indicator_name, ${cell(3)} AS indicator_code,
+        ${head.years.map((_, i) => `${cell(i + 4)} AS y${i}`).join(', ')}
+      FROM ${trimCheckedSql(source, width)}
+    )
+    SELECT full_width AND nothing_past AND regexp_full_match(country_code, ${COUNTRY_CODE_SQL}) AND regexp_full_match(indicator_code, ${INDICATOR_CODE_SQL})
+        AND ${years.map((y) => `(${y} = '' OR regexp_full_match(${y}, ${PLAIN_NUMBER_SQL}) AND (NOT starts_with(${y}, '-') OR regexp_matches(${y}, '[1-9]')))`).join(' AND ')} AS ok,
+      country_name, country_code, indicator_name, indicator_code, ${years.join(', ')}
+    FROM raw`;
+}
+
+/** The staged observations of a data file's table: one row per non-blank year cell of a line read. */
+function observationsSql(lined: string, head: CsvHead): string {
+  const cells = head.years.map((year, i) => `(${year}, y${i})`).join(', ');
+  return `SELECT indicator_code, indicator_name, country_code, country_name, cell.year, cell.value, line
+    FROM ${lined}, LATERAL (VALUES ${cells}) AS cell(year, value) WHERE ok AND cell.value <> ''`;
+}
+
+export interface StagedWdiCsv {
+  summary: WdiFileSummary;
+  /** A data file: the query of its observations (indicator_code, indicator_name, country_code, country_name, year, value as text, line). */
+  observations: string | null;
+  drop: () => Promise<void>;
+}
+
+let fileCounter = 0;
+
+/** Reads a WDI CSV with DuckDB into a scratch table of `db` (data lines checked in SQL); throws MalformedSourceError on any problem. */
+async function stageCsv(db: Database, path: string, file: string): Promise<StagedWdiCsv> {
+  const head = readHead(await readCsvHead(path, 20), file);
+  const options = { skipLines: head.headerLine, fields: head.headerWidth, padShortRecords: true };
+  const table = `wdi_file_${++fileCounter}`;
+  if (head.kind !== 'data') {
+    const raw = await readCsvInto(db, path, table, options);
+    try {
+      const bad = raw.firstBadRecord;
+      const rows = await db.all(`SELECT * FROM ${raw.lined} ${bad?.line ? 'WHERE line < $before' : ''} ORDER BY line`, bad?.line ? { before: bad.line } : {});
+      const summary = readMetadata(rows, head, file);
+      if (bad) throw badRecordError(bad, head, file);
+      return { summary, observations: null, drop: async () => undefined };
+    } finally {
+      await raw.drop();
+    }
+  }
+  const read = await readCsvInto(db, path, table, options, (source) => dataSql(source, head));
+  try {
+    const problems: MalformedSourceError[] = [];
+    const bad = read.firstBadRecord;
+    if (bad) problems.push(badRecordError(bad, head, file));
+    // Lines the SQL does not read itself, in file order: dataObservations reads them or names the first problem.
+    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
+      bad?.line ? { before: bad.line } : {});
+    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
+    const accepted: Array<{ line: number; record: string[] }> = [];
+    for (const row of await rawRecords(db, path, options, [...rowIndex.keys()])) {
+      const line = Number(row.line);
+      const record = recordOf(row, head.headerWidth);
+      try {
+        checkWidth(record, line, head, file);
+        dataObservations(record, line, head, file, head.vintage);
+        accepted.push({ line, record });
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+        break;
+      }
+    }
+    if (accepted.length > 0) {
+      // The lines dataObservations read are marked read, with their cells as Number() reads them.
+      const columns = ['country_name', 'country_code', 'indicator_name', 'indicator_code', ...head.years.map((_, i) => `y${i}`)];
+      await db.run(`CREATE TABLE ${table}_js AS SELECT 0 AS row_index, ${columns.join(', ')} FROM ${table} LIMIT 0`);
+      await db.appendRows(`${table}_js`, accepted.map(({ line, record }) => {
+        const cells = record.map((c) => c.trim());
+        return [rowIndex.get(line)!, ...cells.slice(0, 4), ...head.years.map((_, i) => (cells[i + 4] === '' ? '' : String(Number(cells[i + 4]))))];
+      }));
+      await db.run(`UPDATE ${table} SET ok = true, ${columns.map((c) => `${c} = js.${c}`).join(', ')} FROM ${table}_js js WHERE ${table}.rowid = js.row_index`);
+      await db.run(`DROP TABLE ${table}_js`);
+    }
+    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${read.lined} WHERE ok)`, [['indicator_code', 'indicator_code'], ['country_code', 'country_code']]);
+    if (repeated) {
+      problems.push(new MalformedCellError(file, repeated.line, 2, 'Country Code', `${repeated.key.country_code} ${repeated.key.indicator_code} also on line ${repeated.firstLine}`));
+    }
+    const first = firstProblem(problems);
+    if (first) throw first;
+    // Names in file order: the first a code is given with.
+    const names = async (code: string, name: string) => new Map((await db.all(
+      `SELECT ${code} AS code, arg_min(${name}, line) AS name FROM ${read.lined} GROUP BY ${code} ORDER BY min(line)`,
+    )).map((r) => [String(r.code), String(r.name)]));
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM (${observationsSql(read.lined, head)})`);
+    const summary: WdiDataSummary = {
+      kind: 'data', file, format: 'wdi-bulk-csv', vintage: head.vintage, indicators: await names('indicator_code', 'indicator_name'),
+      countries: await names('country_code', 'country_name'), observationCount: Number(n), page: null, pages: null,
+    };
+    return { summary, observations: observationsSql(read.lined, head), drop: read.drop };
+  } catch (error) {
+    await read.drop();
+    throw error;
+  }
+}
+
+/** A record DuckDB could not read, as the JavaScript reader named it. */
+function badRecordError(bad: BadRecord, head: CsvHead, file: string): MalformedSourceError {
+  const found = /Found: (\d+)/.exec(bad.message)?.[1];
+  if (bad.kind === 'TOO MANY COLUMNS' && found && bad.line !== null) {
+    return new MalformedCellError(file, bad.line, head.headerWidth + 1, null, `the line has ${found} cells, the header ${head.headerWidth}`);
+  }
+  return new MalformedSourceError(file, bad.line, `not valid CSV: ${bad.message}`);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -268,35 +402,41 @@ async function readJson(path: string, file: string, onBatch: (batch: WdiObservat
 }
 
 /**
- * Reads one WDI file (bulk CSV, Metadata_Country / Metadata_Indicator CSV or JSON API page).
- * Observations of a data file go to onBatch in file order. Throws MalformedSourceError on any problem.
+ * Reads one WDI file (bulk CSV, Metadata_Country / Metadata_Indicator CSV or JSON API page) into `db`:
+ * a CSV through DuckDB (its observations are the returned query, over scratch tables `drop` removes),
+ * a JSON page in JavaScript (its observations go to onBatch). Throws MalformedSourceError on any problem.
  */
-export async function readWdiFile(
+export async function stageWdiFile(
+  db: Database,
   path: string,
   onBatch: (batch: WdiObservation[]) => void | Promise<void>,
-  options: { batchSize?: number } = {},
-): Promise<WdiFileSummary> {
+): Promise<StagedWdiCsv> {
   const file = basename(path);
-  try {
-    const first = await firstNonBlankChar(path);
-    if (first === '') throw new MalformedSourceError(file, null, 'the file is empty');
-    if (first === '[' || first === '{') return await readJson(path, file, onBatch);
-    return await readCsv(path, file, onBatch, options.batchSize ?? 50_000);
-  } catch (error) {
-    if (error instanceof CsvError) {
-      const e = error as CsvError & { lines?: number; column?: number | string };
-      if (typeof e.lines === 'number' && typeof e.column === 'number') throw new MalformedCellError(file, e.lines, e.column + 1, null, `not valid CSV: ${e.message}`);
-      throw new MalformedSourceError(file, e.lines ?? null, `not valid CSV: ${e.message}`);
-    }
-    throw error;
-  }
+  const first = await firstNonBlankChar(path);
+  if (first === '') throw new MalformedSourceError(file, null, 'the file is empty');
+  if (first === '[' || first === '{') return { summary: await readJson(path, file, onBatch), observations: null, drop: async () => undefined };
+  return stageCsv(db, path, file);
 }
 
 /** Reads a whole file into memory (tests, small files). */
 export async function parseWdiFile(path: string): Promise<WdiFileSummary & { observations: WdiObservation[] }> {
-  const observations: WdiObservation[] = [];
-  const summary = await readWdiFile(path, (batch) => {
-    for (const o of batch) observations.push(o);
-  });
-  return { ...summary, observations };
+  const db = await Database.open({ connections: 1 });
+  try {
+    const observations: WdiObservation[] = [];
+    const staged = await stageWdiFile(db, path, (batch) => {
+      for (const o of batch) observations.push(o);
+    });
+    if (staged.observations !== null) {
+      const vintage = staged.summary.kind === 'data' ? staged.summary.vintage : null;
+      for (const r of await db.all(`${staged.observations} ORDER BY line, year`)) {
+        observations.push({
+          indicator_code: String(r.indicator_code), indicator_name: String(r.indicator_name), country_code: String(r.country_code),
+          country_name: String(r.country_name), year: Number(r.year), value: Number(r.value), vintage, line: Number(r.line),
+        });
+      }
+    }
+    return { ...staged.summary, observations };
+  } finally {
+    await db.close();
+  }
 }

@@ -18,7 +18,7 @@ import {
 import { rejectRepeatedObservations } from '../errors.ts';
 import { checkShrink } from '../shrink.ts';
 import { WDI_AGGREGATE_CODES } from './aggregates.ts';
-import { readWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
+import { stageWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
 import {
   CREATE_WDI_TABLES, WDI_COUNTRIES, WDI_COUNTRY_COLUMNS, WDI_INDICATOR_COLUMNS, WDI_INDICATORS, WDI_OBSERVATION_COLUMNS, WDI_OBSERVATIONS, WDI_ORDER,
 } from './tables.ts';
@@ -88,7 +88,15 @@ export async function ingestWorldBankFiles(options: WorldBankIngestOptions): Pro
       const name = basename(file);
       const stage = (batch: WdiObservation[]) =>
         db.appendRows('stage_obs', batch.map((o) => [o.indicator_code, o.country_code, o.year, String(o.value), o.vintage, name, o.line]));
-      const summary = await readWdiFile(file, stage);
+      // A CSV is read by DuckDB: its observations go to stage_obs in SQL; a JSON page's through the appender.
+      const staged = await stageWdiFile(db, file, stage);
+      const summary = staged.summary;
+      if (staged.observations !== null) {
+        await db.run(`INSERT INTO stage_obs SELECT indicator_code, country_code, year, value, $vintage, $file, line FROM (${staged.observations})`, {
+          vintage: summary.kind === 'data' ? summary.vintage : null, file: name,
+        });
+      }
+      await staged.drop();
       options.log?.(`worldbank: ${name}: ${summary.kind === 'data' ? `${summary.format}, ${[...summary.indicators.keys()].join(', ')}, ${summary.observationCount} observation(s)` : `${summary.kind}, ${rowCount(summary)} row(s)`}`);
       return summary;
     });
