@@ -188,16 +188,12 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
     const g = parseGeo(params.geo, 'geo');
     const unit = params.unit ?? 'KTOE';
     const siec = parseSiec(params.siec, 'TOTAL');
-    // One statement: the year's balance row, that year's import dependency (TOTAL KTOE) and, for view=mix, its fuel mix.
+    // The year's balance row with that year's import dependency (TOTAL KTOE): one row of energy_balance_card.
     const [row] = await db.all(
-      `SELECT b.*, d.import_dependency_pct AS dependency_pct, d.gae AS dependency_gae,
-          CASE WHEN $mix THEN (SELECT list({'siec': m.siec, 'value': m.value, 'share_pct': m.share_pct} ORDER BY m.value DESC, m.siec)
-                                 FROM energy_mix m WHERE m.geo = b.geo AND m.unit = b.unit AND m.year = b.year) END AS mix
-         FROM (SELECT * FROM energy_balance WHERE geo = $geo AND siec = $siec AND unit = $unit
-                  AND (CAST($period AS INTEGER) IS NULL OR year = $period)
-                ORDER BY complete DESC, year DESC LIMIT 1) b
-         LEFT JOIN energy_dependency d ON d.geo = b.geo AND d.year = b.year`,
-      { geo: g.code, siec, unit, period: params.period ?? null, mix: params.view === 'mix' },
+      `SELECT * FROM energy_balance_card WHERE geo = $geo AND siec = $siec AND unit = $unit
+         AND (CAST($period AS INTEGER) IS NULL OR year = $period)
+       ORDER BY complete DESC, year DESC LIMIT 1`,
+      { geo: g.code, siec, unit, period: params.period ?? null },
     );
     const year = row ? Number(row.year) : (params.period ?? null);
     const metrics: Record<string, JsonValue> = {};
@@ -214,7 +210,9 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
       derived: { import_dependency_pct: dep.import_dependency_pct, gross_available_energy_ktoe: dep.gae, period: row ? year : null },
     };
     if (params.view === 'mix') {
-      const mix = listItems(row?.mix);
+      const mix = row
+        ? await db.all('SELECT siec, value, share_pct FROM energy_mix WHERE geo = $geo AND unit = $unit AND year = $year ORDER BY value DESC, siec', { geo: g.code, unit, year })
+        : [];
       body.mix = mix.map((m) => ({ siec: m.siec, label: Object.hasOwn(SIEC_LABELS, String(m.siec)) ? SIEC_LABELS[String(m.siec)] : null, value: m.value, share_pct: m.share_pct }));
     }
     return body;

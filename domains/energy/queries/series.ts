@@ -339,15 +339,17 @@ export const compareEnergy = defineRoute<CompareParams>({
     const where = `dataset_id = $dataset AND list_contains(string_split($geos, ','), geo)
       AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dims.sql}`;
     const bindings = { dataset, geos: geos.join(','), unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
-    // The period asked for, else the latest with a value among the matching series; then its observations, ranked.
+    // The period asked for (a constant the scan prunes on), else the latest with a value among the matching
+    // series (joined in); then that period's observations, ranked.
+    const chosen = requested === null ? `(${LATEST_PERIOD_SQL(where)})` : 'SELECT CAST($period AS VARCHAR) AS period';
     const rows = await db.all(
-      `WITH chosen AS (SELECT coalesce(CAST($period AS VARCHAR), (${LATEST_PERIOD_SQL(where)})) AS period)
+      `WITH chosen AS (${chosen})
        SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag,
           CASE WHEN obs_value IS NOT NULL THEN rank() OVER (PARTITION BY signature ORDER BY obs_value DESC NULLS LAST) END::INTEGER AS rank, period
         FROM (SELECT o.*, c.period, array_to_string(list_transform(list_filter(map_entries(dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
-                FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period WHERE ${where})
+                FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period WHERE ${where}${requested === null ? '' : ' AND o.time_period = $period'})
        ORDER BY signature, rank NULLS LAST, geo`,
-      { ...bindings, period: requested },
+      requested === null ? bindings : { ...bindings, period: requested },
     );
     if (rows.length === 0) await requireDatasetHeld(db, dataset);
     // Rows exist whenever a latest period was found (the observation that gave it matches), so no rows and no period asked = none.

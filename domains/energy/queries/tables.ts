@@ -7,6 +7,7 @@
 //   energy_series_latest   per (dataset_id, series_key): its attributes and latest period with a value, sorted by (dataset_id, geo)
 //   energy_balance         nrg_bal_s annual, per (geo, siec, unit, year): PPRD, GIC, FC_E, IMP, EXP, GAE, complete
 //   energy_dependency      per (geo, year): import_dependency_pct = (IMP - EXP) / GAE * 100 on TOTAL KTOE
+//   energy_balance_card    energy_balance with the import dependency (and GAE) of the row's year
 //   energy_mix             per (geo, unit, year, siec): GIC and its share of TOTAL GIC
 //   energy_electricity     nrg_cb_e annual, per (geo, siec, unit, year): GEP, NEP, FC, IMP, EXP, self-sufficiency, trade balance
 //   energy_card_series     the indicator cards' series (renewables_share, energy_intensity, electricity_price)
@@ -71,6 +72,11 @@ export async function buildEnergyTables(db: Database, worldBank: WorldBankSource
   await db.run(`CREATE TABLE energy_dependency AS
     SELECT geo, year, imp, exp, gae, round((imp - exp) / nullif(gae, 0) * 100, 2) AS import_dependency_pct
     FROM energy_balance WHERE siec = 'TOTAL' AND unit = 'KTOE' ORDER BY geo, year`);
+  // The balance card's row: a balance row with the import dependency of its year (TOTAL KTOE), so the card reads one row.
+  await db.run(`CREATE TABLE energy_balance_card AS
+    SELECT b.*, d.import_dependency_pct AS dependency_pct, d.gae AS dependency_gae
+      FROM energy_balance b LEFT JOIN energy_dependency d ON d.geo = b.geo AND d.year = b.year
+     ORDER BY b.geo, b.siec, b.unit, b.year`);
   await db.run(`CREATE TABLE energy_mix AS
     SELECT b.geo, b.unit, b.year, b.siec, b.gic AS value, round(b.gic / nullif(t.gic, 0) * 100, 2) AS share_pct
     FROM energy_balance b JOIN energy_balance t ON t.geo = b.geo AND t.unit = b.unit AND t.year = b.year AND t.siec = 'TOTAL'
