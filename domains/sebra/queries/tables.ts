@@ -12,6 +12,7 @@
 //   sebra_accounts            one id per account (code, description, bucket) and currency
 //   sebra_account_daily       one row per account id and day (the source of ACCOUNT_SUMS)
 //   ACCOUNT_SUMS              running totals per account id and day
+//   sebra_category_daily      one row per day, currency and bucket (monthly expense spikes)
 //   PERIOD_SUMS               running totals per currency and day of month, weekday and calendar month
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
@@ -156,6 +157,10 @@ async function loadAccountShapes(db: Database): Promise<void> {
     FROM sebra_account_days_named d JOIN sebra_accounts a USING (currency, category_key, account_code, account_description)
     ORDER BY a.account_id, d.payment_date`);
   await db.run('DROP TABLE sebra_account_days_named');
+  await db.run(`CREATE TABLE sebra_category_daily AS
+    SELECT a.currency, a.category_key, d.payment_date, CAST(sum(d.total_amount) AS DECIMAL(38,2)) AS total_amount
+    FROM sebra_account_daily d JOIN sebra_accounts a USING (account_id)
+    GROUP BY ALL ORDER BY d.payment_date, a.currency, a.category_key`);
   const source = 'SELECT account_id, payment_date AS day, total_amount, payment_count FROM sebra_account_daily';
   for (const sql of buildWindowSumsSql(ACCOUNT_SUMS, source)) await db.run(sql);
 }

@@ -6,10 +6,10 @@ import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/shared/sql.ts';
-import { calendarTable, spanTotalsSql, windowTotalsSql } from '../../../queries/shared/windowSums.ts';
+import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { currencyParam, yearOrWindow, type CurrencyParams } from './params.ts';
 import { unusualResponse } from './schemas.ts';
-import { ACCOUNT_SUMS, PROGRAMME_SUMS } from './tables.ts';
+import { PROGRAMME_SUMS } from './tables.ts';
 import {
   CURRENCY_SQL,
   WINDOW_DAYS_SQL,
@@ -42,32 +42,35 @@ export const METHOD =
   `unusual_payment_counts: a day's number of payments with z >= ${Z_THRESHOLD}. Lists are ordered by z-score ` +
   `(spikes by ratio), highest first, ties by date; each list holds at most limit items.`;
 
-/**
- * Days of the window whose `scored` column (the day's amount or its payment count) has z >= 2
- * against the other days of its currency. `columns` is the item's SELECT list, in field order.
- * sebra_daily has one row per day and currency: this reads the window's days, not payment lines.
- */
-function unusualDaysSql(scored: 'total_amount' | 'payment_count', columns: string): string {
+// The window's days (sebra_daily: one row per day and currency, so this reads days, not payment lines),
+// each with its amount's and its payment count's mean and population z-score against the days of its
+// currency (one window pass for both lists).
+const SCORED_DAYS_CTE = `
+  scored_days AS (
+    SELECT payment_date, currency, total_amount, payment_count,
+           ${partitionMean('total_amount', 'currency')} AS mean_amount_value,
+           ${zScore('total_amount', 'currency')} AS amount_z,
+           ${partitionMean('payment_count', 'currency')} AS mean_count_value,
+           ${zScore('payment_count', 'currency')} AS count_z
+    FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
+  )`;
+
+/** Days whose `z` column has z >= 2; `columns` is the item's SELECT list, in field order. */
+function unusualDaysSql(z: 'amount_z' | 'count_z', columns: string): string {
   return `
-    SELECT ${columns}, ${rank('z DESC, payment_date, currency')} AS rank
-    FROM (
-      SELECT payment_date, currency, total_amount, payment_count,
-             ${partitionMean(scored, 'currency')} AS mean_value,
-             ${zScore(scored, 'currency')} AS z
-      FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-    )
-    WHERE z >= ${Z_MIN}
+    SELECT ${columns}, ${rank(`${z} DESC, payment_date, currency`)} AS rank
+    FROM scored_days WHERE ${z} >= ${Z_MIN}
     ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
 }
 
 const UNUSUAL_DAYS_SQL = unusualDaysSql(
-  'total_amount',
-  `payment_date, currency, total_amount, ${money('mean_value')} AS mean_amount, ${decimal2('z')} AS zscore, payment_count`,
+  'amount_z',
+  `payment_date, currency, total_amount, ${money('mean_amount_value')} AS mean_amount, ${decimal2('amount_z')} AS zscore, payment_count`,
 );
 
 const UNUSUAL_COUNTS_SQL = unusualDaysSql(
-  'payment_count',
-  `payment_date, currency, payment_count, ${decimal2('mean_value')} AS mean_count, ${decimal2('z')} AS zscore, total_amount`,
+  'count_z',
+  `payment_date, currency, payment_count, ${decimal2('mean_count_value')} AS mean_count, ${decimal2('count_z')} AS zscore, total_amount`,
 );
 
 // Unusual programme payouts without reading every programme's days:
@@ -107,9 +110,8 @@ const CANDIDATE_CTES = `
 
 /** Programmes that may hold an unusual payout, best bound first, at most $candidates + 1 (the extra one bounds the rest). */
 const CANDIDATES_SELECT = `
-  SELECT programme_id, z_bound, row_number() OVER (ORDER BY z_bound DESC, programme_id) AS rank
-  FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK}
-  ORDER BY rank LIMIT CAST($candidates AS BIGINT) + 1`;
+  SELECT programme_id, z_bound FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK}
+  ORDER BY z_bound DESC, programme_id LIMIT CAST($candidates AS BIGINT) + 1`;
 
 const CANDIDATES_SQL = `WITH ${CANDIDATE_CTES} ${CANDIDATES_SELECT}`;
 
@@ -186,22 +188,12 @@ async function unusualProgrammes(db: Database, firstCandidates: Row[], bindings:
   }
 }
 
-// Monthly totals per category inside the window: for each month, every account's totals between the
-// month's last window day and the previous month's (two lookups in ACCOUNT_SUMS per account and month).
+// Monthly totals per category inside the window, from sebra_category_daily (one row per day, currency
+// and category: at most 7 rows per day, whatever the number of payment lines).
 const SPIKE_CTES = `
-  spike_bounds AS (${sebraBoundsSql(ACCOUNT_SUMS)}),
-  spike_spans AS (
-    SELECT month_start AS span_month, upto, coalesce(lag(upto) OVER (ORDER BY month_start), (SELECT lo FROM spike_bounds)) AS before
-    FROM (
-      SELECT date_trunc('month', day) AS month_start, max(position) AS upto
-      FROM ${calendarTable(ACCOUNT_SUMS)} WHERE day BETWEEN CAST($from AS DATE) AND CAST($to AS DATE)
-      GROUP BY ALL
-    )
-  ), monthly AS (
-    SELECT a.currency, a.category_key, t.span_month AS month_start, sum(t.total_amount) AS amount
-    FROM (${spanTotalsSql(ACCOUNT_SUMS, { from: 'spike_spans', carry: ['span_month'], upto: 'upto', before: 'before' })}) t
-    JOIN sebra_accounts a USING (account_id)
-    WHERE ${CURRENCY_SQL}
+  monthly AS (
+    SELECT currency, category_key, date_trunc('month', payment_date) AS month_start, sum(total_amount) AS amount
+    FROM sebra_category_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
     GROUP BY ALL
   ), paired AS (
     SELECT *,
@@ -222,7 +214,7 @@ const SPIKE_CTES = `
 
 /** Three lists, the programme candidates and one `meta` row (the window's payment days) in one statement, told apart by `list`. */
 const UNUSUAL_SQL = `
-  WITH ${CANDIDATE_CTES}, ${SPIKE_CTES},
+  WITH ${CANDIDATE_CTES}, ${SPIKE_CTES}, ${SCORED_DAYS_CTE},
   unusual_days AS (${UNUSUAL_DAYS_SQL}),
   unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL}),
   programme_candidates AS (${CANDIDATES_SELECT})
@@ -231,7 +223,7 @@ const UNUSUAL_SQL = `
   UNION ALL BY NAME SELECT 2 AS list_order, 'expense_spikes' AS list, * FROM expense_spikes
   UNION ALL BY NAME SELECT 3 AS list_order, 'unusual_payment_counts' AS list, * FROM unusual_payment_counts
   UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, (${WINDOW_DAYS_SQL}) AS window_days
-  ORDER BY list_order, rank`;
+  ORDER BY list_order, rank, z_bound DESC, programme_id`;
 
 const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
 type List = (typeof LISTS)[number];
