@@ -5,46 +5,17 @@
 import type { Row } from '../../../engine/json.ts';
 import type { Database } from '../../../engine/database.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { aliased, knownId, pagedBody, pagedList, paginate, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
+import { aliased, knownId, pagedBody, pagedList, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
-import { decimal2 } from '../../../queries/shared/sql.ts';
-import { priceProductsOf, productAlias, PRODUCTS, WORLD } from './codes.ts';
-import { exactText, inListSql, joinList } from './format.ts';
+import { priceProductsOf, productAlias, PRODUCTS } from './codes.ts';
+import { MARKET_CHANGES, MARKET_CHANGES_COLUMNS, PRICE_CHANGES, PRICE_CHANGES_COLUMNS } from './marketShapes.ts';
+import { copyFor, givenKeys, inList, pageOfShape } from './paging.ts';
 import { periodsWindow, reporter, resolveProduct, yearRange } from './params.ts';
 import { changesResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
 const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
 
-
-const MARKET_CHANGES_SQL = `SELECT s.metric, NULL AS dataset, s.country, c.name AS country_name, s.product AS commodity,
-    p.name AS commodity_name, CASE WHEN s.metric = 'price' THEN NULL ELSE '${WORLD}' END AS partner,
-    NULL AS market, NULL AS stage, CASE WHEN s.metric = 'price' THEN 'EUR/t' ELSE 'EUR' END AS unit,
-    CAST(s.year AS VARCHAR) AS period, CAST(s.previous_period AS VARCHAR) AS previous_period,
-    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.value')} AS current_value,
-    ${decimal2('s.absolute_change')} AS absolute_change, ${decimal2('s.percent_change')} AS percentage_change
-  FROM market_stats s
-  LEFT JOIN (SELECT code, name FROM trade_country_names) c ON c.code = s.country
-  LEFT JOIN trade_products p ON p.code = s.product
-  WHERE s.previous_value IS NOT NULL
-    AND (CAST($country AS VARCHAR) IS NULL OR s.country = $country)
-    AND (CAST($product AS VARCHAR) IS NULL OR s.product = $product)
-    AND (CAST($metric AS VARCHAR) IS NULL OR s.metric = $metric)
-    AND s.year BETWEEN $first_year AND $last_year
-  ORDER BY s.year DESC, s.country, s.product, list_position(['price', 'imports', 'exports', 'trade_balance'], s.metric)`;
-
-const PRICE_CHANGES_SQL = `SELECT 'price' AS metric, dataset, member_state_code AS country, member_state_name AS country_name,
-    commodity_id AS commodity, product_name AS commodity_name, NULL AS partner, market_name AS market, stage_name AS stage, unit,
-    CAST(begin_date AS VARCHAR) AS period, CAST(previous_period AS VARCHAR) AS previous_period,
-    ${exactText('previous_value')} AS previous_value, ${exactText('price')} AS current_value,
-    ${exactText('absolute_change')} AS absolute_change, ${decimal2('percent_change')} AS percentage_change
-  FROM changes_agri_prices
-  WHERE dataset = $dataset
-    AND (CAST($country AS VARCHAR) IS NULL OR member_state_code = $country)
-    AND ${inListSql('$commodities', 'commodity_id')}
-    AND (CAST($date_from AS DATE) IS NULL OR begin_date >= CAST($date_from AS DATE))
-    AND (CAST($date_to AS DATE) IS NULL OR begin_date <= CAST($date_to AS DATE))
-  ORDER BY begin_date DESC, dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST, source_row`;
 
 const changesInputs = {
   country: reporter(['country', 'reporter']),
@@ -114,15 +85,36 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
     const country = params.country?.code ?? null;
     if (dataset !== null) {
       const commodities = commodity === null ? null : await agrifoodCommodities(db, dataset, commodity.text, commodity.param);
-      const result = await paginate(db, PRICE_CHANGES_SQL, {
-        dataset, country, commodities: joinList(commodities), date_from: window.from, date_to: window.to,
+      const inCommodities = commodities === null ? null : inList('commodity', 'commodity', commodities);
+      const conditions = [
+        'dataset = $dataset',
+        ...(country === null ? [] : ['country = $country']),
+        ...(inCommodities === null ? [] : [inCommodities.sql]),
+        ...(window.from === null ? [] : ['begin_date >= CAST($date_from AS DATE)']),
+        ...(window.to === null ? [] : ['begin_date <= CAST($date_to AS DATE)']),
+      ];
+      const result = await pageOfShape(db, {
+        table: copyFor(PRICE_CHANGES, givenKeys({ dataset, country })),
+        columns: PRICE_CHANGES_COLUMNS,
+        conditions,
+        bindings: { dataset, country, ...inCommodities?.bindings, date_from: window.from, date_to: window.to },
       }, params.page);
       return body('agrifood', { country, commodity: commodity?.text ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
     }
     const product = commodity === null ? null : (await resolveProduct(db, commodity.text, commodity.param)).code;
     const years = yearRange(window);
-    const result = await paginate(db, MARKET_CHANGES_SQL, {
-      country, product, metric, first_year: years.first, last_year: years.last,
+    const conditions = [
+      ...(country === null ? [] : ['country = $country']),
+      ...(product === null ? [] : ['commodity = $product']),
+      ...(metric === null ? [] : ['metric = $metric']),
+      // The whole range is every year: no condition, so the page is a range of positions.
+      ...(years.first === 0 && years.last === 9999 ? [] : ['year BETWEEN $first_year AND $last_year']),
+    ];
+    const result = await pageOfShape(db, {
+      table: copyFor(MARKET_CHANGES, givenKeys({ country, commodity: product, metric })),
+      columns: MARKET_CHANGES_COLUMNS,
+      conditions,
+      bindings: { country, product, metric, first_year: years.first, last_year: years.last },
     }, params.page);
     return body('markets', { country, commodity: product, metric, dataset: null, date_from: window.from, date_to: window.to }, result);
   },
@@ -141,9 +133,8 @@ async function agrifoodCommodities(db: Database, dataset: string, value: string,
   const code = productAlias(text) ?? PRODUCTS.find((p) => p.code === text || p.name === text)?.code;
   const names = dataset === 'cereals_prices' && code ? priceProductsOf(code).map((n) => n.toLowerCase()) : [text];
   const rows = await db.all(
-    `SELECT DISTINCT commodity_id FROM agri_prices
-      WHERE dataset = $dataset AND (lower(commodity_id) = $text OR list_contains(string_split($names, chr(31)), lower(product_name))
-         OR lower(pig_class) = $text)
+    `SELECT DISTINCT commodity_id FROM trade_price_commodities
+      WHERE dataset = $dataset AND (id_lower = $text OR list_contains(string_split($names, chr(31)), name_lower) OR class_lower = $text)
       ORDER BY commodity_id`,
     { dataset, text, names: names.join('\u001f') },
   );

@@ -1,13 +1,14 @@
 // Markets across countries and products: /api/v1/markets/changes (year-over-year moves),
 // /api/v1/markets/anomalies (large moves or z-score outliers on price or imports) and
 // /api/v1/markets/compare (several countries side by side for one product).
+import type { SqlParams } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { pagedBody, pagedList, pageOfRows, paginate, threshold, type Resolved } from '../../../queries/kinds/index.ts';
-import { decimal2 } from '../../../queries/shared/sql.ts';
+import { pagedBody, pagedList, pageOfRows, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { WORLD } from './codes.ts';
-import { inListSql, joinList } from './format.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
+import { MARKET_ANOMALIES, MARKET_ANOMALIES_COLUMNS, MARKET_MOVES, MARKET_MOVES_COLUMNS } from './marketShapes.ts';
+import { inList, pageOfShape } from './paging.ts';
 import {
   countryList, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, periodsWindow, priceProducts, productList,
   requiredProduct, yearRange,
@@ -30,25 +31,19 @@ const listInputs = {
 const minPercent = (fallback: number) =>
   threshold({ name: 'min_percent', description: `Threshold on the absolute year-over-year percent change (default ${fallback}).`, default: fallback });
 
-/** The codes of the listed countries and products (null: all), as the filters echo them and the SQL binds them. */
+/** The codes of the listed countries and products (null: all), as the filters echo them. */
 function listFilters(params: Resolved<typeof listInputs>) {
-  const countries = params.countries?.map((c) => c.code) ?? null;
-  const commodities = params.commodities?.map((p) => p.code) ?? null;
-  return { filters: { countries, commodities }, bindings: { countries: joinList(countries), commodities: joinList(commodities) } };
+  return { countries: params.countries?.map((c) => c.code) ?? null, commodities: params.commodities?.map((p) => p.code) ?? null };
 }
 
-const SERIES_FIELDS = `s.country, c.name AS country_name, s.product AS commodity, p.name AS commodity_name, s.metric`;
-const SERIES_JOINS = `LEFT JOIN trade_country_names c ON c.code = s.country LEFT JOIN trade_products p ON p.code = s.product`;
-const SERIES_FILTER = `${inListSql('$countries', 's.country')} AND ${inListSql('$commodities', 's.product')}`;
-const METRIC_ORDER = `list_position(['price', 'imports', 'exports', 'trade_balance'], s.metric)`;
-
-const CHANGES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, s.previous_period,
-    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.value')} AS current_value,
-    ${decimal2('s.absolute_change')} AS absolute_change, ${decimal2('s.percent_change')} AS percent_change,
-    CASE WHEN s.absolute_change > 0 THEN 'up' WHEN s.absolute_change < 0 THEN 'down' ELSE 'flat' END AS direction
-  FROM market_stats s ${SERIES_JOINS}
-  WHERE s.previous_value IS NOT NULL AND abs(s.percent_change) >= $min_percent AND ${SERIES_FILTER}
-  ORDER BY abs(s.percent_change) DESC, s.year DESC, s.country, s.product, ${METRIC_ORDER}`;
+/** The conditions and bindings of the country and commodity lists (none for a list not given). */
+function listConditions(filters: ReturnType<typeof listFilters>): { conditions: string[]; bindings: SqlParams } {
+  const lists = [
+    filters.countries === null ? null : inList('country', 'country', filters.countries),
+    filters.commodities === null ? null : inList('commodity', 'commodity', filters.commodities),
+  ].filter((list) => list !== null);
+  return { conditions: lists.map((list) => list.sql), bindings: Object.assign({}, ...lists.map((list) => list.bindings)) };
+}
 
 const changesInputs = { ...listInputs, minPercent: minPercent(MARKET_CHANGES_MIN_PERCENT), page: pagedList() };
 
@@ -70,11 +65,17 @@ export const listMarketChanges = defineRoute<Resolved<typeof changesInputs>>({
   response: marketChangesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { filters, bindings } = listFilters(params);
+    const filters = listFilters(params);
+    const lists = listConditions(filters);
     return {
       endpoint: 'listMarketChanges',
       filters: { ...filters, min_percent: params.minPercent },
-      ...pagedBody(await paginate(db, CHANGES_SQL, { ...bindings, min_percent: params.minPercent }, params.page)),
+      ...pagedBody(await pageOfShape(db, {
+        table: MARKET_MOVES.table,
+        columns: MARKET_MOVES_COLUMNS,
+        conditions: ['abs_percent >= $min_percent', ...lists.conditions],
+        bindings: { ...lists.bindings, min_percent: params.minPercent },
+      }, params.page)),
     };
   },
 });
@@ -86,14 +87,11 @@ const anomalyInputs = {
   page: pagedList(),
 };
 
-const ANOMALIES_SQL = `SELECT ${SERIES_FIELDS}, s.year AS period, ${decimal2('s.value')} AS value, s.previous_period,
-    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.percent_change')} AS percent_change, ${decimal2('s.zscore')} AS zscore,
+/** The anomaly columns, with the reasons met (thresholds compared with the unrounded magnitudes). */
+const ANOMALY_COLUMNS = `${MARKET_ANOMALIES_COLUMNS},
     list_filter(['percent_change', 'zscore'], reason ->
-      (reason = 'percent_change' AND coalesce(abs(s.percent_change) >= $min_percent, false)) OR
-      (reason = 'zscore' AND coalesce(abs(s.zscore) >= $z, false))) AS reasons
-  FROM market_stats s ${SERIES_JOINS}
-  WHERE s.metric IN ('price', 'imports') AND (abs(s.percent_change) >= $min_percent OR abs(s.zscore) >= $z) AND ${SERIES_FILTER}
-  ORDER BY s.year DESC, s.country, s.product, ${METRIC_ORDER}`;
+      (reason = 'percent_change' AND coalesce(abs_percent >= $min_percent, false)) OR
+      (reason = 'zscore' AND coalesce(abs_zscore >= $z, false))) AS reasons`;
 
 export const listMarketAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
   id: 'listMarketAnomalies',
@@ -114,12 +112,18 @@ export const listMarketAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
   response: marketAnomaliesResponse,
   listRows: (body) => (body.items as Row[]).map((row) => ({ ...row, reasons: (row.reasons as string[]).join('; ') })),
   async handle(params, { db }) {
-    const { filters, bindings } = listFilters(params);
+    const filters = listFilters(params);
+    const lists = listConditions(filters);
     const { minPercent, z } = params;
     return {
       endpoint: 'listMarketAnomalies',
       filters: { ...filters, min_percent: minPercent, z },
-      ...pagedBody(await paginate(db, ANOMALIES_SQL, { ...bindings, min_percent: minPercent, z }, params.page)),
+      ...pagedBody(await pageOfShape(db, {
+        table: MARKET_ANOMALIES.table,
+        columns: ANOMALY_COLUMNS,
+        conditions: ['(abs_percent >= $min_percent OR abs_zscore >= $z)', ...lists.conditions],
+        bindings: { ...lists.bindings, min_percent: minPercent, z },
+      }, params.page)),
     };
   },
 });

@@ -1,40 +1,56 @@
 // The annual market rows the market views share: per country and year, the average annual agri-food
 // price of the product (from market_years) and the trade of one partner (default WORLD) from
-// trade_periods, with percent changes against the previous calendar year. Missing values stay null.
+// trade_market_annual, with percent changes against the previous calendar year. Missing values stay
+// null. The WORLD rows with both flows are built once at load (trade_market_world); other partners
+// and a single flow are computed per request from the market's few annual rows.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { decimal2, money } from '../../../queries/shared/sql.ts';
-import { inListSql, joinList } from './format.ts';
+import { WORLD } from './codes.ts';
+import { inList } from './paging.ts';
 
-const flowMask = (flow: 1 | 2, column: string) => `CASE WHEN CAST($flow AS INTEGER) IS NULL OR CAST($flow AS INTEGER) = ${flow} THEN ${column} END`;
 const change = (column: string) => `${decimal2(`(r.${column} - prev.${column}) / nullif(abs(prev.${column}), 0) * 100`)}`;
 
-const MARKET_ROWS_SQL = `WITH trade AS (
-    SELECT reporter AS country, year,
-           max(value) FILTER (WHERE flow = 1) AS imports, max(value) FILTER (WHERE flow = 2) AS exports,
-           max(quantity) FILTER (WHERE flow = 1) AS imports_quantity, max(quantity) FILTER (WHERE flow = 2) AS exports_quantity
-      FROM trade_periods
-     WHERE freq = 'A' AND ${inListSql('$countries', 'reporter')} AND product = $product AND partner = $partner
-     GROUP BY reporter, year),
+/** The columns of a market row after its country and product. */
+export const MARKET_ROW_COLUMNS = `period, price, price_observations, imports, exports, trade_balance, imports_quantity, exports_quantity,
+  previous_period, price_change, imports_change, exports_change`;
+
+export interface MarketRowsSpec {
+  /** Condition on trade_market_annual and market_years (country, product), fixed SQL with placeholders. */
+  market: string;
+  /** The partner: a placeholder or a literal. */
+  partner: string;
+  /** The flow kept (1 imports, 2 exports; SQL NULL both): a placeholder or a literal. */
+  flow: string;
+}
+
+/**
+ * SQL: one row per (country, product, year) with any value, the changes against the year before
+ * whatever window is asked (years are filtered on the result).
+ */
+export function marketRowsSql(spec: MarketRowsSpec): string {
+  const flow = `CAST(${spec.flow} AS INTEGER)`;
+  const flowMask = (kept: 1 | 2, column: string) => `CASE WHEN ${flow} IS NULL OR ${flow} = ${kept} THEN ${column} END`;
+  return `WITH trade AS (
+    SELECT country, product, year, imports, exports, imports_quantity, exports_quantity
+      FROM trade_market_annual WHERE ${spec.market} AND partner = ${spec.partner}),
   prices AS (
-    SELECT country, year, price, price_observations FROM market_years
-     WHERE ${inListSql('$countries', 'country')} AND product = $product AND price IS NOT NULL),
-  keyed AS (SELECT country, year FROM trade UNION SELECT country, year FROM prices),
+    SELECT country, product, year, price, price_observations FROM market_years WHERE ${spec.market} AND price IS NOT NULL),
+  keyed AS (SELECT country, product, year FROM trade UNION SELECT country, product, year FROM prices),
   market AS (
-    SELECT k.country, k.year, p.price, coalesce(p.price_observations, 0)::INTEGER AS price_observations,
+    SELECT k.country, k.product, k.year, p.price, coalesce(p.price_observations, 0)::INTEGER AS price_observations,
            ${flowMask(1, 't.imports')} AS imports, ${flowMask(2, 't.exports')} AS exports,
-           CASE WHEN CAST($flow AS INTEGER) IS NULL THEN t.exports - t.imports END AS trade_balance,
+           CASE WHEN ${flow} IS NULL THEN t.exports - t.imports END AS trade_balance,
            ${flowMask(1, 't.imports_quantity')} AS imports_quantity, ${flowMask(2, 't.exports_quantity')} AS exports_quantity
-      FROM keyed k LEFT JOIN prices p USING (country, year) LEFT JOIN trade t USING (country, year))
-SELECT r.country, r.year AS period, ${decimal2('r.price')} AS price, r.price_observations,
+      FROM keyed k LEFT JOIN prices p USING (country, product, year) LEFT JOIN trade t USING (country, product, year))
+SELECT r.country, r.product, r.year AS period, ${decimal2('r.price')} AS price, r.price_observations,
        ${money('r.imports')} AS imports, ${money('r.exports')} AS exports, ${money('r.trade_balance')} AS trade_balance,
        ${money('r.imports_quantity')} AS imports_quantity, ${money('r.exports_quantity')} AS exports_quantity,
        prev.year AS previous_period, ${change('price')} AS price_change, ${change('imports')} AS imports_change,
        ${change('exports')} AS exports_change
-  FROM market r LEFT JOIN market prev ON prev.country = r.country AND prev.year = r.year - 1
- WHERE (r.price IS NOT NULL OR r.imports IS NOT NULL OR r.exports IS NOT NULL)
-   AND r.year BETWEEN $first_year AND $last_year
- ORDER BY r.country, r.year`;
+  FROM market r LEFT JOIN market prev ON prev.country = r.country AND prev.product = r.product AND prev.year = r.year - 1
+ WHERE r.price IS NOT NULL OR r.imports IS NOT NULL OR r.exports IS NOT NULL`;
+}
 
 export interface MarketRowsQuery {
   countries: readonly string[];
@@ -47,14 +63,19 @@ export interface MarketRowsQuery {
 
 /** One row per (country, year) with any value, oldest year first within each country. */
 export function marketRows(db: Database, query: MarketRowsQuery): Promise<Row[]> {
-  return db.all(MARKET_ROWS_SQL, {
-    countries: joinList(query.countries),
-    product: query.product,
-    partner: query.partner,
-    flow: query.flow,
-    first_year: query.firstYear,
-    last_year: query.lastYear,
-  });
+  const countries = inList('country', 'country', query.countries);
+  const bindings = { ...countries.bindings, product: query.product, first_year: query.firstYear, last_year: query.lastYear };
+  const market = `product = $product AND ${countries.sql}`;
+  if (query.partner === WORLD && query.flow === null) {
+    return db.all(
+      `SELECT country, ${MARKET_ROW_COLUMNS} FROM trade_market_world
+        WHERE ${market} AND period BETWEEN $first_year AND $last_year ORDER BY country, period`,
+      bindings,
+    );
+  }
+  const sql = `SELECT country, ${MARKET_ROW_COLUMNS} FROM (${marketRowsSql({ market, partner: '$partner', flow: '$flow' })})
+    WHERE period BETWEEN $first_year AND $last_year ORDER BY country, period`;
+  return db.all(sql, { ...bindings, partner: query.partner, flow: query.flow });
 }
 
 /** The fields of a market row without its changes (history items). */

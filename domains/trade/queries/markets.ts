@@ -3,7 +3,6 @@
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, pageOfRows, plain, threshold, yearSpec, type Resolved } from '../../../queries/kinds/index.ts';
-import { decimal2 } from '../../../queries/shared/sql.ts';
 import { FLOW_NAMES, WORLD } from './codes.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
 import { flow, MARKET_Z_DEFAULT, marketPath, partner, periodsWindow, yearRange } from './params.ts';
@@ -94,12 +93,10 @@ const insightsInputs = {
   z: threshold({ name: 'z', description: `Threshold on the absolute z-score (default ${MARKET_Z_DEFAULT}).`, default: MARKET_Z_DEFAULT }),
 };
 
-const INSIGHTS_SQL = `SELECT metric, year AS period, ${decimal2('value')} AS value, previous_period,
-    ${decimal2('previous_value')} AS previous_value, ${decimal2('percent_change')} AS yoy_percent, ${decimal2('zscore')} AS zscore,
-    coalesce(abs(zscore) >= $z, false) AS is_anomaly, percent_change AS raw_percent,
-    ${decimal2('avg(value) OVER (PARTITION BY metric)')} AS series_mean
-  FROM market_stats WHERE country = $country AND product = $product
-  ORDER BY list_position(['price', 'imports', 'exports', 'trade_balance'], metric), year`;
+const INSIGHTS_SQL = `SELECT metric, period, value, previous_period, previous_value, yoy_percent, zscore,
+    coalesce(abs_zscore >= $z, false) AS is_anomaly, raw_percent, series_mean
+  FROM trade_market_insights WHERE country = $country AND product = $product
+  ORDER BY pos`;
 
 export const getMarketInsights = defineRoute<Resolved<typeof insightsInputs>>({
   id: 'getMarketInsights',

@@ -6,30 +6,38 @@ import type { Database, SqlParams } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
 
-/** A shape table and the copies of it sorted by leading keys (the table itself is sorted by pos). */
+/** A shape table and its copies: each sorted by its leading keys, then pos. */
 export interface SortedCopies {
   table: string;
+  /** The keys the table itself is sorted by before pos (default none: pos order). */
+  sortedBy?: readonly string[];
   /** Each copy is `${table}_by_${keys.join('_')}`, sorted by (keys..., pos): it serves requests that filter on its first keys. */
   keyed: ReadonlyArray<readonly string[]>;
 }
 
 export const copyName = (table: string, keys: readonly string[]) => (keys.length === 0 ? table : `${table}_by_${keys.join('_')}`);
 
-/** SQL: the keyed copies of a shape table (already created sorted by pos). */
-export function sortedCopiesSql(copies: SortedCopies): string[] {
-  return copies.keyed.map((keys) => `CREATE TABLE ${copyName(copies.table, keys)} AS SELECT * FROM ${copies.table} ORDER BY ${[...keys, 'pos'].join(', ')}`);
+/** SQL: the shape table from `select` (which yields pos) and its keyed copies, each sorted by its keys then pos. */
+export function sortedShapeSql(copies: SortedCopies, select: string): string[] {
+  const orderBy = (keys: readonly string[]) => [...keys, 'pos'].join(', ');
+  return [
+    `CREATE TABLE ${copies.table} AS SELECT * FROM (${select}) ORDER BY ${orderBy(copies.sortedBy ?? [])}`,
+    ...copies.keyed.map((keys) => `CREATE TABLE ${copyName(copies.table, keys)} AS SELECT * FROM ${copies.table} ORDER BY ${orderBy(keys)}`),
+  ];
 }
 
 /** The copy to read when the request filters on `given` keys: the one with the longest leading run of given keys (none: the table). */
 export function copyFor(copies: SortedCopies, given: ReadonlySet<string>): string {
-  let best: readonly string[] = [];
-  let bestRun = 0;
-  for (const keys of copies.keyed) {
+  const givenRun = (keys: readonly string[]) => {
     const run = keys.findIndex((key) => !given.has(key));
-    const length = run === -1 ? keys.length : run;
-    if (length > bestRun) [best, bestRun] = [keys, length];
+    return run === -1 ? keys.length : run;
+  };
+  let best = copies.table;
+  let bestRun = givenRun(copies.sortedBy ?? []);
+  for (const keys of copies.keyed) {
+    if (givenRun(keys) > bestRun) [best, bestRun] = [copyName(copies.table, keys), givenRun(keys)];
   }
-  return copyName(copies.table, best);
+  return best;
 }
 
 /** The names of the filters a request gives (those not null). */

@@ -3,7 +3,7 @@
 // route filters on and sorted by those keys, with `pos`, the row's place in the route's order, so a
 // request reads only its keys' rows and stops at its page (paging.ts).
 import type { Database } from '../../../engine/database.ts';
-import { sortedCopiesSql, type SortedCopies } from './paging.ts';
+import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
 /**
  * /api/v1/trade: one row per published fact, in the route's order (newest period first, then annual
@@ -19,15 +19,42 @@ export const TRADE_LIST: SortedCopies = {
 export const TRADE_LIST_COLUMNS = `reporter, reporter_name, partner, product, product_name, flow, flow_name, freq, period, period_start,
   period_end, value, quantity, value_flag, quantity_flag, last_update`;
 
-const TRADE_LIST_SQL = `CREATE TABLE trade_list AS
-  SELECT row_number() OVER (ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow)::INTEGER AS pos,
+const TRADE_LIST_SQL = `SELECT row_number() OVER (ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow)::INTEGER AS pos,
     f.reporter, c.name AS reporter_name, f.partner, f.product, p.name AS product_name, f.flow,
     CASE f.flow WHEN 1 THEN 'import' ELSE 'export' END AS flow_name, f.freq, f.period, f.period_start, f.period_end,
     f.value, f.quantity, f.value_flag, f.quantity_flag, strftime(f.last_update, '%Y-%m-%dT%H:%M:%S') AS last_update
   FROM trade_facts f
   LEFT JOIN trade_countries c ON c.code = f.reporter
-  LEFT JOIN trade_products p ON p.code = f.product
-  ORDER BY pos`;
+  LEFT JOIN trade_products p ON p.code = f.product`;
+
+/**
+ * /api/v1/trade/balance: per reporter, product, partner and period, imports, exports, the balance and
+ * quantities; pos runs in (reporter, product, partner, period_start, freq) order, so one market's
+ * periods are adjacent and already in the route's order.
+ */
+export const TRADE_BALANCE_COLUMNS = `freq, period, period_start, period_end, imports, exports, trade_balance, imports_quantity,
+  exports_quantity, derived_from_months`;
+
+export const TRADE_BALANCE: SortedCopies = { table: 'trade_balance', keyed: [] };
+
+const TRADE_BALANCE_SQL = `SELECT row_number() OVER (ORDER BY reporter, product, partner, period_start, freq)::INTEGER AS pos, *
+  FROM (
+    SELECT reporter, product, partner, freq, period, period_start, period_end,
+      max(value) FILTER (WHERE flow = 1) AS imports, max(value) FILTER (WHERE flow = 2) AS exports,
+      max(value) FILTER (WHERE flow = 2) - max(value) FILTER (WHERE flow = 1) AS trade_balance,
+      max(quantity) FILTER (WHERE flow = 1) AS imports_quantity, max(quantity) FILTER (WHERE flow = 2) AS exports_quantity,
+      bool_or(derived) AS derived_from_months
+    FROM trade_periods
+    GROUP BY reporter, product, partner, freq, period, period_start, period_end)`;
+
+/**
+ * /api/v1/trade/partners: the annual and monthly rows (published and derived) sorted by reporter,
+ * product, frequency and period, so a ranking reads only its market's selected periods.
+ */
+const TRADE_PARTNER_PERIODS_SQL = `CREATE TABLE trade_partner_periods AS
+  SELECT reporter, product, freq, period_start, period_end, period, partner, flow, value, quantity
+  FROM trade_periods
+  ORDER BY reporter, product, freq, period_start, partner, flow`;
 
 /** Codes a request may name, one row each: what the parameter lookups read instead of the facts. */
 const LOOKUP_SQL = [
@@ -39,5 +66,6 @@ const LOOKUP_SQL = [
 ];
 
 export async function buildServedShapes(db: Database): Promise<void> {
-  for (const sql of [...LOOKUP_SQL, TRADE_LIST_SQL, ...sortedCopiesSql(TRADE_LIST)]) await db.run(sql);
+  for (const sql of [...LOOKUP_SQL, ...sortedShapeSql(TRADE_LIST, TRADE_LIST_SQL), ...sortedShapeSql(TRADE_BALANCE, TRADE_BALANCE_SQL),
+    TRADE_PARTNER_PERIODS_SQL]) await db.run(sql);
 }

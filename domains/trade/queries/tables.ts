@@ -12,13 +12,15 @@
 //                   with the LAG change against the previous observed year and a leave-one-out z-score;
 //   changes_agri_prices  the weekly agri-food price LAG changes that /api/v1/changes serves when `dataset`
 //                   is set (same series as the agri-food endpoints), built from agri_prices;
-// and from them the served shapes of shapes.ts (each route's rows, rendered and sorted by its keys).
+// and from them the served shapes of shapes.ts and marketShapes.ts (each route's rows, rendered and
+// sorted by its keys).
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
 import { MEMBER_STATES } from '../../../reference/countries.ts';
 import { TRADE_OBSERVATIONS } from '../datasets.ts';
 import { PRICE_DATASET, PRICE_PRODUCTS, PRODUCTS, REPORTER_AGGREGATES, WORLD } from './codes.ts';
+import { buildMarketShapes } from './marketShapes.ts';
 import { buildServedShapes } from './shapes.ts';
 
 export const MARKET_METRICS = ['price', 'imports', 'exports', 'trade_balance'] as const;
@@ -133,4 +135,5 @@ export async function loadTrade(db: Database, dataDir: string): Promise<void> {
      ORDER BY begin_date DESC, dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST, source_row`);
 
   await buildServedShapes(db);
+  await buildMarketShapes(db);
 }

@@ -10,12 +10,17 @@ import { FLOW_NAMES, isAggregatePartnerSql, WORLD } from './codes.ts';
 import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
 } from './params.ts';
-import { copyFor, givenKeys, pageOfShape } from './paging.ts';
+import { copyFor, givenKeys, pageOfShape, usedBindings } from './paging.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
-import { TRADE_LIST, TRADE_LIST_COLUMNS } from './shapes.ts';
+import { TRADE_BALANCE_COLUMNS, TRADE_LIST, TRADE_LIST_COLUMNS } from './shapes.ts';
 
-const WINDOW_SQL = `(CAST($date_from AS DATE) IS NULL OR period_start >= CAST($date_from AS DATE))
-  AND (CAST($date_to AS DATE) IS NULL OR period_end <= CAST($date_to AS DATE))`;
+/** Periods lying entirely inside the window: only the bounds given. */
+function windowConditions(window: PeriodWindow): string[] {
+  const conditions: string[] = [];
+  if (window.from !== null) conditions.push('period_start >= CAST($date_from AS DATE)');
+  if (window.to !== null) conditions.push('period_end <= CAST($date_to AS DATE)');
+  return conditions;
+}
 const windowBindings = (window: PeriodWindow) => ({ date_from: window.from, date_to: window.to });
 
 const tradeInputs = {
@@ -34,9 +39,7 @@ function tradeListConditions(filters: { reporter: string | null; partner: string
   if (filters.partner !== null) conditions.push('partner = $partner');
   if (filters.product !== null) conditions.push('product = $product');
   if (filters.flow !== null) conditions.push('flow = $flow');
-  if (window.from !== null) conditions.push('period_start >= CAST($date_from AS DATE)');
-  if (window.to !== null) conditions.push('period_end <= CAST($date_to AS DATE)');
-  return conditions;
+  return [...conditions, ...windowConditions(window)];
 }
 
 export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
@@ -74,16 +77,6 @@ export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
   },
 });
 
-const BALANCE_SQL = `SELECT freq, period, period_start, period_end,
-    max(value) FILTER (WHERE flow = 1) AS imports, max(value) FILTER (WHERE flow = 2) AS exports,
-    max(value) FILTER (WHERE flow = 2) - max(value) FILTER (WHERE flow = 1) AS trade_balance,
-    max(quantity) FILTER (WHERE flow = 1) AS imports_quantity, max(quantity) FILTER (WHERE flow = 2) AS exports_quantity,
-    bool_or(derived) AS derived_from_months
-  FROM trade_periods
-  WHERE reporter = $reporter AND product = $product AND partner = $partner AND ${WINDOW_SQL}
-  GROUP BY freq, period, period_start, period_end
-  ORDER BY period_start, freq`;
-
 const balanceInputs = {
   country: requiredReporter(['country', 'reporter']),
   commodity: requiredProduct(['commodity', 'product']),
@@ -114,12 +107,13 @@ export const getTradeBalance = defineRoute<Resolved<typeof balanceInputs>>({
     const partner = params.partner ?? WORLD;
     const { window } = params;
     const bindings = { reporter: country.code, product: product.code, partner, ...windowBindings(window) };
+    const conditions = ['reporter = $reporter', 'product = $product', 'partner = $partner', ...windowConditions(window)];
     return {
       endpoint: 'getTradeBalance',
       country,
       commodity: product,
       filters: { country: country.code, commodity: product.code, partner, date_from: window.from, date_to: window.to },
-      ...pagedBody(await paginate(db, BALANCE_SQL, bindings, params.page)),
+      ...pagedBody(await pageOfShape(db, { table: 'trade_balance', columns: TRADE_BALANCE_COLUMNS, conditions, bindings }, params.page)),
     };
   },
 });
@@ -149,62 +143,65 @@ type PartnersParams = Resolved<typeof partnersInputs>;
 /** The periods a partners ranking sums over: one frequency, those lying inside from..to. */
 type Selection = Pick<TradePeriod, 'freq' | 'from' | 'to'>;
 
-async function partnersSelection(db: Database, params: PartnersParams, bindings: Record<string, string | number | null>): Promise<Selection | null> {
+/** The periods asked for: `period`, or the annual periods of the window; null: the latest period (found in SQL). */
+function requestedSelection(params: PartnersParams): Selection | null {
   if (params.period !== null) return params.period;
   const { window } = params;
-  if (window.from !== null || window.to !== null) {
-    // A window sums annual periods, so months and years are never counted twice.
-    return { freq: 'A', from: window.from ?? '0001-01-01', to: window.to ?? '9999-12-31' };
-  }
-  // Neither: the latest period of the reporter and product (annual when there is one).
-  const [latest] = await db.all(
-    `SELECT freq, CAST(max(period_start) AS VARCHAR) AS start, CAST(max(period_end) AS VARCHAR) AS finish FROM trade_periods
-      WHERE reporter = $reporter AND product = $product AND (CAST($flow AS INTEGER) IS NULL OR flow = CAST($flow AS INTEGER))
-      GROUP BY freq ORDER BY freq LIMIT 1`,
-    bindings,
-  );
-  return latest ? { freq: latest.freq as 'A' | 'M', from: String(latest.start), to: String(latest.finish) } : null;
+  // A window sums annual periods, so months and years are never counted twice.
+  if (window.from !== null || window.to !== null) return { freq: 'A', from: window.from ?? '0001-01-01', to: window.to ?? '9999-12-31' };
+  return null;
 }
-
-const SELECTED = `SELECT * FROM trade_periods
-  WHERE reporter = $reporter AND product = $product AND (CAST($flow AS INTEGER) IS NULL OR flow = CAST($flow AS INTEGER))
-    AND freq = $freq AND period_start >= CAST($from AS DATE) AND period_end <= CAST($to AS DATE)`;
 
 // A partner's sum is null when one of its parts is missing (confidential): never a partial total.
 const complete = (column: string, filter = 'true') =>
   `CASE WHEN count(${column}) FILTER (WHERE ${filter}) = count(*) FILTER (WHERE ${filter}) THEN sum(${column}) FILTER (WHERE ${filter}) END`;
 
-const PER_PARTNER = `SELECT partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
-    ${complete('value', 'flow = 1')} AS import_value, ${complete('value', 'flow = 2')} AS export_value,
-    count(DISTINCT period)::INTEGER AS periods
-  FROM (${SELECTED}) GROUP BY partner`;
+const AGGREGATE = isAggregatePartnerSql('partner');
 
-const WORLD_SQL = `(SELECT value FROM (${PER_PARTNER}) WHERE partner = '${WORLD}')`;
-const WORLD_QUANTITY_SQL = `(SELECT quantity FROM (${PER_PARTNER}) WHERE partner = '${WORLD}')`;
-
-const PARTNERS_SQL = `WITH per_partner AS (${PER_PARTNER}),
+/**
+ * The whole partners answer in one statement over the market's rows of trade_partner_periods: the
+ * selection (given, or the latest period: annual when there is one), each partner's sums, the ranked
+ * page, the data-quality figures and the periods summed.
+ */
+function partnersSql(options: { latest: boolean; flow: boolean }): string {
+  const market = (alias: string) => `${alias}reporter = $reporter AND ${alias}product = $product${options.flow ? ` AND ${alias}flow = $flow` : ''}`;
+  const selection = options.latest
+    ? `SELECT freq, max(period_start) AS first, max(period_end) AS last FROM trade_partner_periods WHERE ${market('')} GROUP BY freq ORDER BY freq LIMIT 1`
+    : 'SELECT CAST($freq AS VARCHAR) AS freq, CAST($from AS DATE) AS first, CAST($to AS DATE) AS last';
+  return `WITH selection AS (${selection}),
+  selected AS (
+    SELECT t.partner, t.flow, t.period, t.period_start, t.value, t.quantity FROM trade_partner_periods t, selection s
+     WHERE ${market('t.')} AND t.freq = s.freq AND t.period_start >= s.first AND t.period_end <= s.last),
+  per_partner AS (
+    SELECT partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
+      ${complete('value', 'flow = 1')} AS import_value, ${complete('value', 'flow = 2')} AS export_value,
+      count(DISTINCT period)::INTEGER AS periods
+    FROM selected GROUP BY partner),
   world AS (SELECT value AS world_value, quantity AS world_quantity FROM per_partner WHERE partner = '${WORLD}'),
   ranked AS (
-    SELECT p.*, p.value / nullif(w.world_value, 0) * 100 AS share_raw, p.quantity / nullif(w.world_quantity, 0) * 100 AS quantity_share_raw
+    SELECT row_number() OVER (ORDER BY CASE WHEN $sort = 'quantity' THEN quantity ELSE value END DESC NULLS LAST, partner)::INTEGER AS rank,
+           partner, value, quantity, ${decimal2('value / nullif(w.world_value, 0) * 100')} AS share,
+           ${decimal2('quantity / nullif(w.world_quantity, 0) * 100')} AS quantity_share, import_value, export_value, periods
       FROM per_partner p LEFT JOIN world w ON true
-     WHERE NOT ${isAggregatePartnerSql('p.partner')})
-  SELECT row_number() OVER (ORDER BY CASE WHEN $sort = 'quantity' THEN quantity ELSE value END DESC NULLS LAST, partner)::INTEGER AS rank,
-         partner, value, quantity, ${decimal2('share_raw')} AS share, ${decimal2('quantity_share_raw')} AS quantity_share,
-         import_value, export_value, periods
-    FROM ranked
-   ORDER BY rank`;
-
-const QUALITY_SQL = `WITH per_partner AS (${PER_PARTNER})
-  SELECT ${WORLD_SQL} AS world_value, ${WORLD_QUANTITY_SQL} AS world_quantity,
-    sum(value) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}) AS listed_value,
-    sum(quantity) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}) AS listed_quantity,
-    ${decimal2(`sum(value) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}) / nullif(${WORLD_SQL}, 0) * 100`)} AS coverage_percent,
-    (count(*) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')}))::INTEGER AS partners,
-    (count(*) FILTER (WHERE NOT ${isAggregatePartnerSql('partner')} AND value IS NULL))::INTEGER AS partners_missing_value,
-    coalesce(list(partner ORDER BY partner) FILTER (WHERE ${isAggregatePartnerSql('partner')}), []) AS excluded_aggregates
-  FROM per_partner`;
-
-const PERIODS_SQL = `SELECT DISTINCT period, period_start FROM (${SELECTED}) ORDER BY period_start`;
+     WHERE NOT ${isAggregatePartnerSql('p.partner')}),
+  quality AS (
+    SELECT (SELECT world_value FROM world) AS world_value, (SELECT world_quantity FROM world) AS world_quantity,
+      sum(value) FILTER (WHERE NOT ${AGGREGATE}) AS listed_value,
+      sum(quantity) FILTER (WHERE NOT ${AGGREGATE}) AS listed_quantity,
+      ${decimal2(`sum(value) FILTER (WHERE NOT ${AGGREGATE}) / nullif((SELECT world_value FROM world), 0) * 100`)} AS coverage_percent,
+      (count(*) FILTER (WHERE NOT ${AGGREGATE}))::INTEGER AS partners,
+      (count(*) FILTER (WHERE NOT ${AGGREGATE} AND value IS NULL))::INTEGER AS partners_missing_value,
+      coalesce(list(partner ORDER BY partner) FILTER (WHERE ${AGGREGATE}), []) AS excluded_aggregates
+    FROM per_partner)
+  SELECT (SELECT freq FROM selection) AS selection_freq,
+    (SELECT list(period ORDER BY period_start) FROM (SELECT DISTINCT period, period_start FROM selected)) AS selection_periods,
+    (SELECT count(*) FROM ranked)::INTEGER AS total,
+    (SELECT list({'rank': rank, 'partner': partner, 'value': value, 'quantity': quantity, 'share': share, 'quantity_share': quantity_share,
+                  'import_value': import_value, 'export_value': export_value, 'periods': periods} ORDER BY rank)
+       FROM ranked WHERE rank > $page_offset AND rank <= $page_offset + $page_limit) AS items,
+    quality.*
+  FROM quality`;
+}
 
 export const getTradePartners = defineRoute<PartnersParams>({
   id: 'getTradePartners',
@@ -235,19 +232,21 @@ export const getTradePartners = defineRoute<PartnersParams>({
     const flowChoice = params.flow ?? 'both';
     const flow = flowChoice === 'both' ? null : flowChoice === 'import' ? 1 : 2;
     const sort = params.sort ?? 'value';
-    const base = { reporter: country.code, product: product.code, flow };
-    const selection = await partnersSelection(db, params, base);
-    const { window } = params;
+    const requested = requestedSelection(params);
+    const { window, page } = params;
     const filters = { reporter: country.code, product: product.code, flow: flowChoice, period: params.period?.label ?? null, date_from: window.from, date_to: window.to, sort };
-    const bindings = { ...base, freq: selection?.freq ?? 'A', from: selection?.from ?? '9999-12-31', to: selection?.to ?? '0001-01-01' };
-    const ranked = await paginate(db, PARTNERS_SQL, { ...bindings, sort }, params.page);
-    const [quality] = await db.all(QUALITY_SQL, bindings);
-    const periods = selection ? (await db.all(PERIODS_SQL, bindings)).map((row) => String(row.period)) : [];
+    const sql = partnersSql({ latest: requested === null, flow: flow !== null });
+    const [quality] = await db.all(sql, usedBindings({
+      reporter: country.code, product: product.code, flow, freq: requested?.freq ?? null, from: requested?.from ?? null, to: requested?.to ?? null,
+      sort, page_limit: page.limit, page_offset: page.offset,
+    }, sql));
+    const periods = (quality.selection_periods ?? []) as string[];
+    const items = (quality.items ?? []) as Row[];
     return {
       endpoint: 'getTradePartners',
       reporter: country,
       product,
-      selection: { freq: periods.length > 0 ? selection!.freq : null, periods },
+      selection: { freq: periods.length > 0 ? quality.selection_freq : null, periods },
       filters,
       data_quality: {
         world_value: quality.world_value,
@@ -260,7 +259,7 @@ export const getTradePartners = defineRoute<PartnersParams>({
         excluded_aggregates: quality.excluded_aggregates,
         note: 'WORLD and aggregate partners are excluded from the ranking; share = partner value / WORLD value * 100.',
       },
-      ...pagedBody(ranked),
+      ...pagedBody({ rows: items, limit: page.limit, offset: page.offset, total: Number(quality.total) }),
     };
   },
 });
