@@ -13,10 +13,12 @@
 // Installations are keyed on (registry, identifier): an identifier is unique only within a registry.
 // Registry codes are upper-cased; EL is stored as GR (the Union Registry's code for Greece), so both
 // spellings are one registry. XI (Northern Ireland) and GB (until 2020) are registries of their own.
-import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
+import { Database } from '../../../engine/database.ts';
+import {
+  csvParseMessage, firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql,
+} from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 
 export interface EtsInstallation {
@@ -227,55 +229,157 @@ function csvKind(header: string[]): EtsFileKind | null {
   return null;
 }
 
-/** installation.csv or compliance.csv of the relational re-publication (told apart by their header). */
-export async function parseEutlCsv(file: string): Promise<EtsFile> {
+/** A relational CSV's rows read in JavaScript: the rows the SQL leaves to it (see stageEutlCsv). */
+function eutlRowReader(kind: EtsFileKind, index: Map<string, number>, seen: Set<string>) {
+  return (record: string[], line: number): EtsInstallation | EtsYearRow => {
+    const get = (column: string) => record[index.get(column)!]!;
+    if (kind === 'eutl-compliance-csv') {
+      const { registry, identifier } = splitInstallationId(get('installation_id'));
+      const yearText = get('year');
+      if (!/^\d{4}$/.test(yearText) || Number(yearText) < MIN_YEAR || Number(yearText) > MAX_YEAR) throw new FieldError(`year ${JSON.stringify(yearText)} is not a year from ${MIN_YEAR}`);
+      const key = `${registry}\u0000${identifier}\u0000${yearText}`;
+      if (seen.has(key)) throw new FieldError(`installation ${registry} ${identifier} has year ${yearText} twice`);
+      seen.add(key);
+      return { registry, identifier, year: Number(yearText), verified: amountOf(get('emission'), 'emission'), allocation: amountOf(get('free'), 'free'), sourceRow: line };
+    }
+    const { registry, identifier } = splitInstallationId(get('id'));
+    const key = `${registry}\u0000${identifier}`;
+    if (seen.has(key)) throw new FieldError(`installation ${registry} ${identifier} appears twice`);
+    seen.add(key);
+    return { registry, identifier, name: textOf(get('name')), permitIdentifier: null, activityCode: null, city: textOf(get('city')), sourceRow: line };
+  };
+}
+
+// The relational CSVs in SQL: a row with no field starting or ending with whitespace (csv-parse trims
+// fewer characters than JavaScript's trim), an id `<2 letters>_<identifier>`, a year of four digits and
+// amounts that are whole numbers or markers is read by the SQL (the same values); every other row goes
+// through eutlRowReader, which reads it or names the problem.
+const ID_SQL = "'[A-Za-z]{2}_[0-9A-Za-z][0-9A-Za-z._/-]{0,39}'";
+
+/** Registry and identifier of an id the SQL reads (ID_SQL): upper case, EL -> GR. */
+const ID_PARTS_SQL = (id: string) => `CASE upper(${id}[1:2]) WHEN 'EL' THEN 'GR' ELSE upper(${id}[1:2]) END AS registry, ${id}[4:] AS identifier`;
+
+/** amountOf in SQL for the forms it reads: a whole number of up to 15 digits (as text), or a marker (NULL). */
+const AMOUNT_READ = (v: string) => `(regexp_full_match(${v}, '\\d{1,15}') OR NOT regexp_full_match(${v}, '-?\\d+(\\.\\d+)?'))`;
+const AMOUNT_SQL = (v: string) => `CASE WHEN regexp_full_match(${v}, '\\d{1,15}') THEN CAST(CAST(${v} AS BIGINT) AS VARCHAR) END`;
+
+function eutlSql(source: string, kind: EtsFileKind, index: Map<string, number>, fields: number): string {
+  const field = (column: string) => `coalesce(c${index.get(column)!}, '')`;
+  if (kind === 'eutl-compliance-csv') {
+    return `SELECT NOT needs_trim AND regexp_full_match(${field('installation_id')}, ${ID_SQL})
+        AND regexp_full_match(${field('year')}, '\\d{4}') AND ${field('year')} BETWEEN '${MIN_YEAR}' AND '${MAX_YEAR}'
+        AND ${AMOUNT_READ(field('emission'))} AND ${AMOUNT_READ(field('free'))} AS ok,
+      ${ID_PARTS_SQL(field('installation_id'))}, TRY_CAST(${field('year')} AS INTEGER) AS year,
+      ${AMOUNT_SQL(field('emission'))} AS verified, ${AMOUNT_SQL(field('free'))} AS allocation
+    FROM ${trimCheckedSql(source, fields)}`;
+  }
+  const text = (column: string) => `CASE WHEN ${field(column)} IN ('', '-') THEN NULL ELSE ${field(column)} END`;
+  return `SELECT NOT needs_trim AND regexp_full_match(${field('id')}, ${ID_SQL}) AS ok,
+      ${ID_PARTS_SQL(field('id'))}, ${text('name')} AS name, ${text('city')} AS city
+    FROM ${trimCheckedSql(source, fields)}`;
+}
+
+/** A relational CSV staged in a scratch table (one row per record: `ok` and the row's values). */
+export interface StagedEutlCsv {
+  kind: 'eutl-installation-csv' | 'eutl-compliance-csv';
+  /** The table with each record's `line` and `row_index` first; the file's rows are those WHERE ok. */
+  lined: string;
+  rows: number;
+  drop: () => Promise<void>;
+}
+
+/** The staged columns of each relational kind, after line (verified and allocation as the text of whole numbers). */
+export const STAGED_EUTL_COLUMNS = {
+  'eutl-compliance-csv': ['registry', 'identifier', 'year', 'verified', 'allocation'],
+  'eutl-installation-csv': ['registry', 'identifier', 'name', 'city'],
+} as const;
+
+let fileCounter = 0;
+
+/** installation.csv or compliance.csv of the relational re-publication (told apart by their header), read by DuckDB into `db`. */
+export async function stageEutlCsv(db: Database, file: string): Promise<StagedEutlCsv> {
   const name = basename(file);
-  const installations: EtsInstallation[] = [];
-  const years: EtsYearRow[] = [];
-  const seen = new Set<string>();
-  let kind: EtsFileKind | null = null;
-  let index = new Map<string, number>();
-  let line = 0;
-  const parser = createReadStream(file).pipe(parse({ bom: true, relax_column_count: false, skip_empty_lines: true, trim: true, info: true }));
+  const [head] = await readCsvHead(file, 1, { trim: true });
+  if (!head) throw new MalformedSourceError(name, null, 'the file is empty');
+  const kind = csvKind(head.record);
+  if (kind === null || kind === 'registry-xlsx') {
+    throw new MalformedSourceError(name, head.line, `header is neither installation.csv (${INSTALLATION_HEADER.join(',')}, ...) nor compliance.csv (${COMPLIANCE_HEADER.join(',')})`);
+  }
+  const index = new Map(head.record.map((h, i) => [h.trim().toLowerCase(), i]));
+  const width = head.record.length;
+  const options = { skipLines: head.line, fields: width };
+  const read = await readCsvInto(db, file, `eutl_file_${++fileCounter}`, options, (source) => eutlSql(source, kind, index, width));
+  const columns = STAGED_EUTL_COLUMNS[kind];
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      line = info.lines;
-      if (kind === null) {
-        kind = csvKind(record);
-        if (kind === null) {
-          throw new MalformedSourceError(name, line, `header is neither installation.csv (${INSTALLATION_HEADER.join(',')}, ...) nor compliance.csv (${COMPLIANCE_HEADER.join(',')})`);
-        }
-        index = new Map(record.map((h, i) => [h.trim().toLowerCase(), i]));
-        continue;
-      }
-      const get = (column: string) => record[index.get(column)!];
+    const problems: MalformedSourceError[] = [];
+    const bad = read.firstBadRecord;
+    if (bad) problems.push(new MalformedSourceError(name, bad.line, csvParseMessage(bad, width)));
+    // Rows the SQL does not read itself, in file order: eutlRowReader reads them or names the first problem.
+    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
+      bad?.line ? { before: bad.line } : {});
+    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
+    const reader = eutlRowReader(kind, index, new Set());
+    const accepted: Array<EtsInstallation | EtsYearRow> = [];
+    for (const row of await rawRecords(db, file, options, [...rowIndex.keys()])) {
+      const line = Number(row.line);
+      // csv-parse's trim: CR, LF, form feed, space and tab before a field, trimEnd() after it.
+      const record = Array.from({ length: width }, (_, i) => String(row[`c${i}`] ?? '').replace(/^[\r\n\f \t]+/, '').trimEnd());
       try {
-        if (kind === 'eutl-compliance-csv') {
-          const { registry, identifier } = splitInstallationId(get('installation_id'));
-          const yearText = get('year');
-          if (!/^\d{4}$/.test(yearText) || Number(yearText) < MIN_YEAR || Number(yearText) > MAX_YEAR) throw new FieldError(`year ${JSON.stringify(yearText)} is not a year from ${MIN_YEAR}`);
-          const key = `${registry}\u0000${identifier}\u0000${yearText}`;
-          if (seen.has(key)) throw new FieldError(`installation ${registry} ${identifier} has year ${yearText} twice`);
-          seen.add(key);
-          years.push({ registry, identifier, year: Number(yearText), verified: amountOf(get('emission'), 'emission'), allocation: amountOf(get('free'), 'free'), sourceRow: line });
-        } else {
-          const { registry, identifier } = splitInstallationId(get('id'));
-          const key = `${registry}\u0000${identifier}`;
-          if (seen.has(key)) throw new FieldError(`installation ${registry} ${identifier} appears twice`);
-          seen.add(key);
-          installations.push({ registry, identifier, name: textOf(get('name')), permitIdentifier: null, activityCode: null, city: textOf(get('city')), sourceRow: line });
-        }
+        accepted.push(reader(record, line));
       } catch (error) {
-        if (error instanceof FieldError) throw new MalformedSourceError(name, line, error.message);
-        throw error;
+        if (!(error instanceof FieldError)) throw error;
+        problems.push(new MalformedSourceError(name, line, error.message));
+        break;
       }
     }
+    if (accepted.length > 0) {
+      // The rows eutlRowReader read are marked read, with its values.
+      await db.run(`CREATE TABLE ${read.table}_js AS SELECT 0 AS row_index, ${columns.join(', ')} FROM ${read.table} LIMIT 0`);
+      await db.appendRows(`${read.table}_js`, accepted.map((r) => [rowIndex.get(r.sourceRow)!, ...('year' in r
+        ? [r.registry, r.identifier, r.year, r.verified === null ? null : String(r.verified), r.allocation === null ? null : String(r.allocation)]
+        : [r.registry, r.identifier, r.name, r.city])]));
+      await db.run(`UPDATE ${read.table} SET ok = true, ${columns.map((c) => `${c} = js.${c}`).join(', ')}
+        FROM ${read.table}_js js WHERE ${read.table}.rowid = js.row_index`);
+      await db.run(`DROP TABLE ${read.table}_js`);
+    }
+    const key = kind === 'eutl-compliance-csv' ? ['registry', 'identifier', 'year'] : ['registry', 'identifier'];
+    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${read.lined} WHERE ok)`, key.map((c) => [c, c] as const));
+    if (repeated) {
+      const { registry, identifier, year } = repeated.key;
+      problems.push(new MalformedSourceError(name, repeated.line, kind === 'eutl-compliance-csv'
+        ? `installation ${registry} ${identifier} has year ${year} twice` : `installation ${registry} ${identifier} appears twice`));
+    }
+    const first = firstProblem(problems);
+    if (first) throw first;
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${read.table} WHERE ok`);
+    return { kind, lined: read.lined, rows: Number(n), drop: read.drop };
   } catch (error) {
-    if (error instanceof CsvError) throw new MalformedSourceError(name, line + 1, error.message);
+    await read.drop();
     throw error;
   }
-  if (kind === null) throw new MalformedSourceError(name, null, 'the file is empty');
-  return { kind, installations, years };
+}
+
+/** installation.csv or compliance.csv (see stageEutlCsv), read into rows. */
+export async function parseEutlCsv(file: string): Promise<EtsFile> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    const staged = await stageEutlCsv(db, file);
+    const rows = await db.all(`SELECT * FROM ${staged.lined} WHERE ok ORDER BY line`);
+    if (staged.kind === 'eutl-compliance-csv') {
+      const years = rows.map((r): EtsYearRow => ({
+        registry: String(r.registry), identifier: String(r.identifier), year: Number(r.year),
+        verified: r.verified === null ? null : Number(r.verified), allocation: r.allocation === null ? null : Number(r.allocation), sourceRow: Number(r.line),
+      }));
+      return { kind: staged.kind, installations: [], years };
+    }
+    const installations = rows.map((r): EtsInstallation => ({
+      registry: String(r.registry), identifier: String(r.identifier), name: r.name === null ? null : String(r.name),
+      permitIdentifier: null, activityCode: null, city: r.city === null ? null : String(r.city), sourceRow: Number(r.line),
+    }));
+    return { kind: staged.kind, installations, years: [] };
+  } finally {
+    await db.close();
+  }
 }
 
 /** Either form, by extension: .xlsx is the registry workbook, .csv a relational file. */

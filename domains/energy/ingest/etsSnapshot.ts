@@ -12,7 +12,7 @@ import { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { ETS_EMISSIONS as ETS_EMISSIONS_DATASET, ETS_INSTALLATIONS as ETS_INSTALLATIONS_DATASET } from '../datasets.ts';
 import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
-import { parseEtsFile } from './etsParse.ts';
+import { parseEtsFile, stageEutlCsv, type EtsFile, type StagedEutlCsv } from './etsParse.ts';
 
 export const ETS_SOURCE_URL = 'https://climate.ec.europa.eu/eu-action/eu-emissions-trading-system-eu-ets/union-registry_en';
 const ETS_INSTALLATIONS = ETS_INSTALLATIONS_DATASET.name;
@@ -43,14 +43,15 @@ export async function ingestEtsFiles(files: readonly string[], options: EtsInges
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === ETS_EMISSIONS || r.dataset === ETS_INSTALLATIONS).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseEtsFile(file), options.onProgress);
+    // A relational CSV is read by DuckDB into a scratch table of this database; a workbook in JavaScript.
+    const { parsed, skipped } = await parseNewFiles<EtsFile | StagedEutlCsv>(files, known, (file) => stageEtsFile(db, file), options.onProgress);
     if (parsed.length === 0) return { imported: [], skipped, emissions: 0, installations: 0 };
 
     const imported = importRecordsOf(parsed, options, (p) => ({
       dataset: p.kind === 'eutl-installation-csv' ? ETS_INSTALLATIONS : ETS_EMISSIONS,
       source: SOURCE_FORMAT[p.kind],
       defaultUrl: ETS_SOURCE_URL,
-      rowCount: p.kind === 'eutl-installation-csv' ? p.installations.length : p.years.length,
+      rowCount: 'rows' in p ? p.rows : p.kind === 'eutl-installation-csv' ? p.installations.length : p.years.length,
     }));
 
     await loadDataset(db, ETS_INSTALLATIONS_DATASET, options.dataDir);
@@ -62,6 +63,18 @@ export async function ingestEtsFiles(files: readonly string[], options: EtsInges
       allocation VARCHAR, source_file VARCHAR, source_row INTEGER, file_hash VARCHAR, file_order INTEGER)`);
     for (const [order, { file, hash, parsed: p }] of parsed.entries()) {
       const name = basename(file);
+      if ('lined' in p) {
+        const params = { name, hash, order };
+        if (p.kind === 'eutl-installation-csv') {
+          await db.run(`INSERT INTO stage_inst SELECT registry, identifier, name, NULL, NULL, city, $name, $hash, CAST($order AS INTEGER)
+            FROM ${p.lined} WHERE ok`, params);
+        } else {
+          await db.run(`INSERT INTO stage_em SELECT registry, identifier, year, verified, allocation, $name, line, $hash, CAST($order AS INTEGER)
+            FROM ${p.lined} WHERE ok`, params);
+        }
+        await p.drop();
+        continue;
+      }
       await db.appendRows('stage_inst', p.installations.map((i) => [
         i.registry, i.identifier, i.name, i.permitIdentifier, i.activityCode, i.city, name, hash, order,
       ]));
@@ -107,6 +120,11 @@ async function merge(db: Database): Promise<void> {
   await db.run(`INSERT INTO ${ETS_EMISSIONS} SELECT registry_code, installation_identifier, year, CAST(verified_emissions AS BIGINT),
     CAST(allocation AS BIGINT), source_file, source_row, file_hash FROM em_new`);
   for (const table of ['inst_new', 'inst_merged', 'em_new', 'stage_inst', 'stage_em']) await db.run(`DROP TABLE ${table}`);
+}
+
+/** A relational CSV staged by DuckDB, any other file (a workbook) parsed in JavaScript by parseEtsFile. */
+function stageEtsFile(db: Database, file: string): Promise<EtsFile | StagedEutlCsv> {
+  return /\.csv$/i.test(file) ? stageEutlCsv(db, file) : parseEtsFile(file);
 }
 
 /** Creates ets_installations and ets_emissions in a served database and fills them from the snapshot (empty when absent). */
