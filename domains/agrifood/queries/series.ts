@@ -25,9 +25,13 @@ function seriesFilter(params: SeriesParams) {
 const SERIES_FILTER_SQL = `(CAST($dataset AS VARCHAR) IS NULL OR dataset = $dataset)
   AND (CAST($country AS VARCHAR) IS NULL OR member_state_code = $country)`;
 
-/** The rows of agri_price_stats at the CTE `page` (aliased `st`) with their text columns (`k`). */
-const pageRowsSql = (slots: number) =>
-  `(${rowsAtPageSql('agri_price_stats', slots)}) AS st JOIN agri_price_keys k ON k.key_id = st.key_id`;
+/**
+ * The CTE `picked`: the rows of agri_price_stats at the CTE `page`. Materialized, so that no other
+ * join of the statement pushes a filter into those scans (which would make them scans, not lookups).
+ */
+const pickedSql = (slots: number) => `picked AS MATERIALIZED (
+    ${rowsAtPageSql('agri_price_stats', slots)}
+  )`;
 
 // The filter's group (all, a dataset, a member state, both) has its changes numbered in price order:
 // the page is a range of positions. A group that does not exist has no changes (no row: total 0).
@@ -37,12 +41,12 @@ const changesSql = sqlPerSliceCount((slots) => `WITH grp AS (
   ), page AS (
     SELECT price_order, position - $page_first + 1 AS slot FROM agri_change_positions
      WHERE group_id IN (SELECT group_id FROM grp) AND position BETWEEN $page_first AND $page_last
-  )
+  ), ${pickedSql(slots)}
   SELECT grp.total, c.* EXCLUDE (price_order) FROM grp LEFT JOIN (
     SELECT st.price_order, 'price' AS metric, ${SERIES_ITEM_SQL}, st.begin_date AS period, st.previous_period, st.week_number,
            st.marketing_year, ${priceText('st.previous_value')} AS previous_value, ${priceText('st.price')} AS current_value,
            ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change
-      FROM ${pageRowsSql(slots)}
+      FROM picked st JOIN agri_price_keys k ON k.key_id = st.key_id
   ) AS c ON true
   ORDER BY c.price_order`);
 
@@ -87,7 +91,7 @@ const anomaliesSql = sqlPerSliceCount((slots) => `WITH series AS (
   ), page AS (
     SELECT price_order, row_number() OVER (ORDER BY price_order) AS slot
       FROM (SELECT price_order FROM hits ORDER BY price_order LIMIT $page_limit OFFSET $page_offset)
-  )
+  ), ${pickedSql(slots)}
   SELECT counted.total, a.* EXCLUDE (price_order) FROM counted LEFT JOIN (
     SELECT st.price_order, ${SERIES_ITEM_SQL}, st.begin_date, st.week_number, st.marketing_year, ${priceText('st.price')} AS price,
            ${priceText('st.previous_value')} AS previous_value, st.previous_period,
@@ -97,7 +101,7 @@ const anomaliesSql = sqlPerSliceCount((slots) => `WITH series AS (
            list_filter(['percent_change', 'zscore'], reason ->
              (reason = 'percent_change' AND coalesce(abs(st.percent_change) >= $min_percent, false)) OR
              (reason = 'zscore' AND coalesce(abs(st.zscore) >= $z, false))) AS reasons
-      FROM ${pageRowsSql(slots)} JOIN agri_series se ON se.series_id = st.series_id
+      FROM picked st JOIN agri_price_keys k ON k.key_id = st.key_id JOIN agri_series se ON se.series_id = st.series_id
   ) AS a ON true
   ORDER BY a.price_order`);
 

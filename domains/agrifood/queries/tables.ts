@@ -50,14 +50,6 @@ const KEY_COLUMNS = [
 const KEY_ORDER = KEY_COLUMNS.map((column) => `${column} NULLS FIRST`).join(', ');
 const SAME_KEY = KEY_COLUMNS.map((column) => `p.${column} IS NOT DISTINCT FROM k.${column}`).join(' AND ');
 
-/** The groups /api/v1/prices/changes pages through: every combination of its dataset and country filters. */
-const CHANGE_GROUPINGS = [
-  { dataset: 'NULL', country: 'NULL' },
-  { dataset: 'dataset', country: 'NULL' },
-  { dataset: 'NULL', country: 'member_state_code' },
-  { dataset: 'dataset', country: 'member_state_code' },
-];
-
 export async function loadAgrifood(db: Database, dataDir: string): Promise<void> {
   // The three files have the same columns: one table holds them all.
   await db.run(createTableSql(AGRIFOOD_PRICES.cereals_prices, 'agri_prices'));
@@ -114,24 +106,24 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   await db.run('CREATE UNIQUE INDEX agri_price_stats_order ON agri_price_stats (price_order)');
 
   // Changes: the priced rows with a previous priced row. Each belongs to four groups (all, its
-  // dataset, its member state, both); its position in a group counts in price_order.
-  // (A plain table, dropped after: a temporary one would live on one pooled connection only.)
-  await db.run(`CREATE TABLE agri_changes_grouped AS
-    WITH changed AS (
-      SELECT st.price_order, se.dataset, se.member_state_code
-        FROM agri_price_stats st JOIN agri_series se USING (series_id) WHERE st.previous_value IS NOT NULL
-    )
-    ${CHANGE_GROUPINGS.map((g) => `SELECT ${g.dataset}::VARCHAR AS dataset, ${g.country}::VARCHAR AS member_state_code, price_order FROM changed`).join(' UNION ALL ')}`);
+  // dataset, its member state, both: the combinations of the dataset and country filters); its
+  // position in a group counts in price_order.
   await db.run(`CREATE TABLE agri_change_groups AS
     SELECT row_number() OVER (ORDER BY dataset NULLS FIRST, member_state_code NULLS FIRST)::INTEGER AS group_id,
            dataset, member_state_code, count(*)::INTEGER AS total
-      FROM agri_changes_grouped GROUP BY dataset, member_state_code ORDER BY group_id`);
+      FROM agri_price_stats st JOIN agri_series se USING (series_id)
+     WHERE st.previous_value IS NOT NULL
+     GROUP BY GROUPING SETS ((), (dataset), (member_state_code), (dataset, member_state_code))
+     ORDER BY group_id`);
   await db.run(`CREATE TABLE agri_change_positions AS
-    SELECT g.group_id, row_number() OVER (PARTITION BY g.group_id ORDER BY c.price_order)::INTEGER AS position, c.price_order
-      FROM agri_changes_grouped c
-      JOIN agri_change_groups g ON g.dataset IS NOT DISTINCT FROM c.dataset AND g.member_state_code IS NOT DISTINCT FROM c.member_state_code
-     ORDER BY g.group_id, position`);
-  await db.run('DROP TABLE agri_changes_grouped');
+    WITH series_groups AS (
+      SELECT se.series_id, g.group_id FROM agri_series se JOIN agri_change_groups g
+        ON (g.dataset IS NULL OR g.dataset = se.dataset) AND (g.member_state_code IS NULL OR g.member_state_code = se.member_state_code)
+    )
+    SELECT sg.group_id, row_number() OVER (PARTITION BY sg.group_id ORDER BY st.price_order)::INTEGER AS position, st.price_order
+      FROM agri_price_stats st JOIN series_groups sg USING (series_id)
+     WHERE st.previous_value IS NOT NULL
+     ORDER BY sg.group_id, position`);
 
   await db.run(`CREATE TABLE agri_moves_by_percent AS
     SELECT abs(percent_change) AS size, price_order, series_id FROM agri_price_stats
