@@ -9,63 +9,119 @@ import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
 import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { ACCOUNT_SUMS } from './tables.ts';
-import { CURRENCY_SQL, WINDOW_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
+import { CATEGORIES, type Category } from './categories.ts';
+import { CURRENCY_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
 
-// Every account's window totals are two lookups in ACCOUNT_SUMS. Buckets: the always-present ones
-// for every currency of the window (the asked currency too, when the window has any payment day),
-// plus every bucket with spend. Ranked per currency by amount (ties: the bucket's fixed order);
-// accounts ranked inside their bucket. No window day at all: no row (the 404 rule).
-const TAXONOMY_SQL = `
+// One row per account with spend in the window (two lookups per account in ACCOUNT_SUMS), with its
+// rank inside its bucket and its bucket's and currency's totals, summed and divided exactly as before
+// in SQL. The buckets themselves (at most seven per currency) are assembled here.
+const ACCOUNTS_SQL = `
   WITH bounds AS (${sebraBoundsSql(ACCOUNT_SUMS)}),
   spend AS (
     SELECT a.currency, a.category_key, a.account_code, a.account_description, t.total_amount AS amount, t.payment_count
     FROM (${windowTotalsSql(ACCOUNT_SUMS, 'bounds')}) t JOIN sebra_accounts a USING (account_id)
     WHERE ${CURRENCY_SQL}
-  ), accounts AS (
-    SELECT *, ${rank('amount DESC, account_code, account_description', 'currency, category_key')} AS account_rank FROM spend
-  ), currencies AS (
-    SELECT DISTINCT currency FROM sebra_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
-    UNION SELECT $currency WHERE $currency <> '' AND EXISTS (SELECT 1 FROM bounds)
-  ), buckets AS (
-    SELECT c.currency, k.category_key FROM currencies c CROSS JOIN sebra_categories k WHERE k.always_present
-    UNION SELECT DISTINCT currency, category_key FROM spend
-  ), bucket_totals AS (
-    SELECT b.currency, b.category_key,
-           coalesce(sum(a.amount), 0) AS amount,
-           coalesce(sum(a.payment_count), 0)::BIGINT AS payment_count,
-           count(a.account_code)::BIGINT AS account_count,
-           coalesce(list({
-             'code': a.account_code, 'description': a.account_description,
-             'total_amount': ${money('a.amount')}, 'payment_count': a.payment_count, 'rank': a.account_rank
-           } ORDER BY a.account_rank) FILTER (WHERE a.account_code IS NOT NULL), []) AS accounts
-    FROM buckets b LEFT JOIN accounts a USING (currency, category_key)
-    GROUP BY b.currency, b.category_key
-  ), with_totals AS (
-    SELECT t.*, k.category, k.sort_order, sum(t.amount) OVER (PARTITION BY t.currency) AS currency_total
-    FROM bucket_totals t JOIN sebra_categories k USING (category_key)
+  ), totals AS (
+    SELECT *, ${rank('amount DESC, account_code, account_description', 'currency, category_key')} AS account_rank,
+           sum(amount) OVER (PARTITION BY currency, category_key) AS bucket_amount,
+           sum(payment_count) OVER (PARTITION BY currency, category_key) AS bucket_payment_count,
+           sum(amount) OVER (PARTITION BY currency) AS currency_total
+    FROM spend
   )
-  SELECT category, category_key, currency, ${money('amount')} AS total_amount,
-         ${decimal2('CASE WHEN currency_total = 0 THEN 0 ELSE 100 * amount / currency_total END')} AS share_percent,
-         payment_count, account_count,
-         ${rank('amount DESC, sort_order', 'currency')} AS rank,
-         accounts, ${money('currency_total')} AS currency_total
-  FROM with_totals
-  ORDER BY currency, rank`;
+  SELECT currency, category_key, account_code, account_description, ${money('amount')} AS total_amount, payment_count, account_rank,
+         ${money('bucket_amount')} AS bucket_amount, bucket_payment_count::BIGINT AS bucket_payment_count,
+         ${decimal2('CASE WHEN currency_total = 0 THEN 0 ELSE 100 * bucket_amount / currency_total END')} AS share_percent,
+         ${money('currency_total')} AS currency_total
+  FROM totals
+  ORDER BY currency, category_key, account_rank`;
+
+const ZERO = '0.00';
+
+/** Exact cents of a decimal string with two places ("-12.30" -> -1230n). */
+function cents(amount: string): bigint {
+  const negative = amount.startsWith('-');
+  const [whole, fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
+  const value = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+  return negative ? -value : value;
+}
+
+interface Bucket {
+  category: Category;
+  currency: string;
+  total_amount: string;
+  share_percent: string;
+  payment_count: number;
+  accounts: Row[];
+}
 
 interface Taxonomy {
   totals: Array<{ currency: JsonValue; total_amount: JsonValue }>;
   items: Row[];
 }
 
+/**
+ * Buckets: the always-present ones for every currency of the window (and the asked currency, when
+ * the window has any payment day), plus every bucket with spend. Ranked per currency by amount (ties:
+ * the bucket's fixed order); accounts ranked inside their bucket.
+ */
 async function taxonomy(db: Database, window: DateWindow, currency: Currency | undefined): Promise<Taxonomy> {
-  const rows = await windowRows(db, window, TAXONOMY_SQL, sebraBindings(window, currency));
-  const totals = new Map<JsonValue, JsonValue>();
-  const items = rows.map(({ currency_total, ...item }) => {
-    totals.set(item.currency, currency_total);
-    return item;
-  });
-  return { totals: [...totals].map(([code, total]) => ({ currency: code, total_amount: total })), items };
+  // No account row: either no payment day at all in the window (404) or none in the asked currency.
+  const rows = await windowRows(db, window, ACCOUNTS_SQL, sebraBindings(window, currency));
+  const buckets = new Map<string, Bucket>();
+  const currencyTotals = new Map<string, string>();
+  if (currency) currencyTotals.set(currency, ZERO);
+  for (const row of rows) {
+    const code = String(row.currency);
+    currencyTotals.set(code, String(row.currency_total));
+    const key = `${code}|${String(row.category_key)}`;
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = {
+        category: CATEGORY_BY_KEY.get(String(row.category_key))!,
+        currency: code,
+        total_amount: String(row.bucket_amount),
+        share_percent: String(row.share_percent),
+        payment_count: Number(row.bucket_payment_count),
+        accounts: [],
+      };
+      buckets.set(key, bucket);
+    }
+    bucket.accounts.push({
+      code: row.account_code, description: row.account_description, total_amount: row.total_amount,
+      payment_count: row.payment_count, rank: row.account_rank,
+    });
+  }
+  const items: Row[] = [];
+  for (const code of [...currencyTotals.keys()].sort()) {
+    const inCurrency = CATEGORIES.flatMap((category): Bucket[] => {
+      const bucket = buckets.get(`${code}|${category.key}`);
+      if (bucket) return [bucket];
+      if (!category.alwaysPresent) return [];
+      return [{ category, currency: code, total_amount: ZERO, share_percent: ZERO, payment_count: 0, accounts: [] }];
+    });
+    inCurrency.sort((a, b) => {
+      const difference = cents(b.total_amount) - cents(a.total_amount);
+      return difference !== 0n ? (difference > 0n ? 1 : -1) : a.category.order - b.category.order;
+    });
+    inCurrency.forEach((bucket, index) => {
+      items.push({
+        category: bucket.category.label,
+        category_key: bucket.category.key,
+        currency: bucket.currency,
+        total_amount: bucket.total_amount,
+        share_percent: bucket.share_percent,
+        payment_count: bucket.payment_count,
+        account_count: bucket.accounts.length,
+        rank: index + 1,
+        accounts: bucket.accounts,
+      });
+    });
+  }
+  const totals = [...currencyTotals.keys()].sort().map((code) => ({ currency: code, total_amount: currencyTotals.get(code)! }));
+  return { totals, items };
 }
+
+const CATEGORY_BY_KEY = new Map<string, Category>(CATEGORIES.map((category) => [category.key, category]));
 
 export const getTaxonomyForYear = defineRoute<{ year: number; currency?: Currency }>({
   id: 'getTaxonomyForYear',

@@ -167,10 +167,11 @@ const FIRST_CANDIDATES = (limit: number): number => 4 * (limit + 2);
  * unusual_programmes: score the best-bounded candidates, and more while a programme left out could
  * still rank (its bound reaches the last item's score).
  */
-async function unusualProgrammes(db: Database, firstCandidates: Row[], bindings: UnusualBindings): Promise<Row[]> {
-  if (firstCandidates.length === 0) return [];
-  let candidates = firstCandidates;
+async function unusualProgrammes(db: Database, bindings: UnusualBindings): Promise<Row[]> {
+  const { from, to, currency } = bindings;
   let fetched = FIRST_CANDIDATES(bindings.limit);
+  let candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: fetched });
+  if (candidates.length === 0) return [];
   let scored = Math.min(bindings.limit + 2, fetched);
   for (;;) {
     const items = await programmeDays(db, candidates.slice(0, scored).map((c) => Number(c.programme_id)), bindings);
@@ -182,7 +183,7 @@ async function unusualProgrammes(db: Database, firstCandidates: Row[], bindings:
     scored *= 4;
     if (scored >= candidates.length && candidates.length > fetched) {
       fetched = scored * 4;
-      candidates = await db.all(CANDIDATES_SQL, { from: bindings.from, to: bindings.to, currency: bindings.currency, candidates: fetched });
+      candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: fetched });
     }
     scored = Math.min(scored, fetched);
   }
@@ -212,18 +213,16 @@ const SPIKE_CTES = `
     ORDER BY rank LIMIT CAST($limit AS BIGINT)
   )`;
 
-/** Three lists, the programme candidates and one `meta` row (the window's payment days) in one statement, told apart by `list`. */
-const UNUSUAL_SQL = `
-  WITH ${CANDIDATE_CTES}, ${SPIKE_CTES}, ${SCORED_DAYS_CTE},
+/** Three lists and one `meta` row (the window's payment days) in one statement, told apart by `list`. */
+const LISTS_SQL = `
+  WITH ${SPIKE_CTES}, ${SCORED_DAYS_CTE},
   unusual_days AS (${UNUSUAL_DAYS_SQL}),
-  unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL}),
-  programme_candidates AS (${CANDIDATES_SELECT})
+  unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL})
   SELECT 0 AS list_order, 'unusual_days' AS list, * FROM unusual_days
-  UNION ALL BY NAME SELECT 1 AS list_order, 'candidate' AS list, * FROM programme_candidates
   UNION ALL BY NAME SELECT 2 AS list_order, 'expense_spikes' AS list, * FROM expense_spikes
   UNION ALL BY NAME SELECT 3 AS list_order, 'unusual_payment_counts' AS list, * FROM unusual_payment_counts
   UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, (${WINDOW_DAYS_SQL}) AS window_days
-  ORDER BY list_order, rank, z_bound DESC, programme_id`;
+  ORDER BY list_order, rank`;
 
 const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
 type List = (typeof LISTS)[number];
@@ -233,14 +232,12 @@ const LIST_FIELDS = Object.fromEntries(
   LISTS.map((list) => [list, Object.keys(unusualResponse.properties?.[list]?.items?.properties ?? {})]),
 ) as Record<List, string[]>;
 
-/** The union's rows -> each list's items (its own fields, in order), the programme candidates and the meta row. */
-function splitLists(rows: Row[]): Record<List | 'candidate' | 'meta', Row[]> {
-  const lists: Record<List | 'candidate' | 'meta', Row[]> = {
-    unusual_days: [], unusual_programmes: [], expense_spikes: [], unusual_payment_counts: [], candidate: [], meta: [],
-  };
+/** The union's rows -> each list's items (its own fields, in order) and the meta row. */
+function splitLists(rows: Row[]): Record<List | 'meta', Row[]> {
+  const lists: Record<List | 'meta', Row[]> = { unusual_days: [], unusual_programmes: [], expense_spikes: [], unusual_payment_counts: [], meta: [] };
   for (const row of rows) {
-    const list = row.list as List | 'candidate' | 'meta';
-    if (list === 'meta' || list === 'candidate') lists[list].push(row);
+    const list = row.list as List | 'meta';
+    if (list === 'meta') lists[list].push(row);
     else lists[list].push(Object.fromEntries(LIST_FIELDS[list].map((field) => [field, row[field]])));
   }
   return lists;
@@ -284,16 +281,17 @@ export const getUnusualPayments = defineRoute<CurrencyParams & Resolved<typeof u
     rejectEmptyWindow(window);
     const limit = params.list.limit ?? DEFAULT_LIST_LIMIT;
     const bindings = { ...sebraBindings(window, params.currency), limit };
-    const lists = splitLists(await db.all(UNUSUAL_SQL, { ...bindings, candidates: FIRST_CANDIDATES(limit) }));
+    // The programme list (its candidates, then their days) runs beside the other three.
+    const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammes(db, bindings)]);
+    const lists = splitLists(rows);
     if (lists.meta[0].window_days === 0) throw noPaymentDays(window);
-    lists.unusual_programmes = await unusualProgrammes(db, lists.candidate, bindings);
     const { currency, year, from, to } = windowFilters(params.window, params.currency);
     return {
       endpoint: 'getUnusualPayments',
       method: METHOD,
       filters: { year, from, to, currency, limit: params.list.limit },
       unusual_days: lists.unusual_days,
-      unusual_programmes: lists.unusual_programmes,
+      unusual_programmes: programmes,
       expense_spikes: lists.expense_spikes,
       unusual_payment_counts: lists.unusual_payment_counts,
     };
