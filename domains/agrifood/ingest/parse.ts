@@ -2,7 +2,6 @@
 // Field names differ per sector: cereals productName/marketName/stageName, oilseeds
 // product/productType/market/marketStage, pigmeat pigClass (no market or stage). The dataset is the
 // --dataset option when given, otherwise detected from the first record's field names.
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { findMemberState } from '../../../reference/countries.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
@@ -93,6 +92,36 @@ function fail(message: string): never {
   throw new Error(message);
 }
 
+/** The dataset of a file from its first record (a MalformedSourceError naming row 1 when it cannot be told), or the one given. */
+export function chooseDataset(first: unknown, name: string, dataset?: AgrifoodDataset): AgrifoodDataset {
+  if (first === null || typeof first !== 'object' || Array.isArray(first)) throw new MalformedSourceError(name, 1, 'a price record must be a JSON object');
+  const chosen = dataset ?? detectDataset(first as Record<string, unknown>);
+  if (!chosen) {
+    throw new MalformedSourceError(name, 1, 'cannot tell the sector from the field names (productName = cereals, product = oilseeds, pigClass = pigmeat); give --dataset');
+  }
+  return chosen;
+}
+
+/** One element of an export (`row` its 1-based position) as a record of the chosen dataset, or a MalformedSourceError naming the row. */
+export function recordOfElement(item: unknown, row: number, chosen: AgrifoodDataset, name: string): AgriPriceRecord {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new MalformedSourceError(name, row, 'a price record must be a JSON object');
+  const record = item as Record<string, unknown>;
+  if (!(SECTOR_FIELD[chosen] in record)) {
+    const looksLike = detectDataset(record);
+    throw new MalformedSourceError(name, row, `${SECTOR_FIELD[chosen]} is missing: not a ${chosen} record${looksLike ? ` (the fields are those of ${looksLike})` : ''}`);
+  }
+  try {
+    return toRecord(chosen, record, row);
+  } catch (error) {
+    throw new MalformedSourceError(name, row, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The field that identifies a dataset's records. */
+export function sectorField(dataset: AgrifoodDataset): string {
+  return SECTOR_FIELD[dataset];
+}
+
 /** Parses the text of one export; `file` names it in errors. */
 export function parseAgrifoodJson(text: string, file: string, dataset?: AgrifoodDataset): AgrifoodFile {
   const name = basename(file);
@@ -102,33 +131,12 @@ export function parseAgrifoodJson(text: string, file: string, dataset?: Agrifood
   } catch (error) {
     throw new MalformedSourceError(name, null, `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (!Array.isArray(data)) throw new MalformedSourceError(name, null, 'expected a JSON array of price records, as the portal returns');
-  if (data.length === 0) throw new MalformedSourceError(name, null, 'the file holds no price records');
-  const first = data[0];
-  if (first === null || typeof first !== 'object' || Array.isArray(first)) throw new MalformedSourceError(name, 1, 'a price record must be a JSON object');
-  const detected = detectDataset(first as Record<string, unknown>);
-  const chosen = dataset ?? detected;
-  if (!chosen) {
-    throw new MalformedSourceError(name, 1, 'cannot tell the sector from the field names (productName = cereals, product = oilseeds, pigClass = pigmeat); give --dataset');
-  }
-  const records: AgriPriceRecord[] = [];
-  data.forEach((item, index) => {
-    const row = index + 1;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw new MalformedSourceError(name, row, 'a price record must be a JSON object');
-    const record = item as Record<string, unknown>;
-    if (!(SECTOR_FIELD[chosen] in record)) {
-      const looksLike = detectDataset(record);
-      throw new MalformedSourceError(name, row, `${SECTOR_FIELD[chosen]} is missing: not a ${chosen} record${looksLike ? ` (the fields are those of ${looksLike})` : ''}`);
-    }
-    try {
-      records.push(toRecord(chosen, record, row));
-    } catch (error) {
-      throw new MalformedSourceError(name, row, error instanceof Error ? error.message : String(error));
-    }
-  });
+  if (!Array.isArray(data)) throw new MalformedSourceError(name, null, NOT_AN_ARRAY);
+  if (data.length === 0) throw new MalformedSourceError(name, null, NO_RECORDS);
+  const chosen = chooseDataset(data[0], name, dataset);
+  const records = data.map((item, index) => recordOfElement(item, index + 1, chosen, name));
   return { dataset: chosen, detectedBy: dataset ? 'option' : 'fields', records };
 }
 
-export async function parseAgrifoodFile(file: string, dataset?: AgrifoodDataset): Promise<AgrifoodFile> {
-  return parseAgrifoodJson(await readFile(file, 'utf8'), file, dataset);
-}
+export const NOT_AN_ARRAY = 'expected a JSON array of price records, as the portal returns';
+export const NO_RECORDS = 'the file holds no price records';

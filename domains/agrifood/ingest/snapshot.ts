@@ -8,13 +8,14 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { existsSync } from 'node:fs';
-import { createTableSql, datasetFile, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
+import { datasetFile } from '../../../engine/dataset.ts';
 import { sqlStringLiteral } from '../../../engine/parquet.ts';
-import { appendImportRecords, commitTables, loadImportLedger, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+import { appendImportRecords, commitTables, loadImportLedger, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+import { readNewJsonFiles } from '../../../ingest/duckdbJson.ts';
 import { checkShrink, type ShrinkRule } from '../../../ingest/shrink.ts';
 import { AGRIFOOD_PRICES } from '../datasets.ts';
-import { parseAgrifoodFile } from './parse.ts';
-import { AGRIFOOD_DATASETS, AGRIFOOD_SOURCE_FORMAT, AGRIFOOD_SOURCE_URL, type AgrifoodDataset, type AgrifoodFile } from './types.ts';
+import { makeFactTable, stageAgrifoodExport, type StagedExport } from './stage.ts';
+import { AGRIFOOD_DATASETS, AGRIFOOD_SOURCE_FORMAT, AGRIFOOD_SOURCE_URL, type AgrifoodDataset } from './types.ts';
 
 /** Snapshot file (without .parquet) of each dataset's facts. */
 export function agrifoodTable(dataset: AgrifoodDataset): string {
@@ -34,7 +35,7 @@ export interface AgrifoodIngestResult {
   current: Partial<Record<AgrifoodDataset, string>>;
 }
 
-type ParsedFile = NewFile<AgrifoodFile>;
+type ParsedFile = NewFile<StagedExport>;
 
 /**
  * Imports agri-food price exports into the snapshot in options.dataDir. Files already imported
@@ -46,7 +47,11 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => (AGRIFOOD_DATASETS as readonly string[]).includes(r.dataset)).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, (file) => parseAgrifoodFile(file, options.dataset));
+    // Each file is read into a table of its own as it is checked.
+    let read = 0;
+    const drop = (staged: StagedExport) => db.run(`DROP TABLE ${staged.table}`);
+    const { parsed, skipped } = await readNewJsonFiles<StagedExport>(files, known,
+      (file, _accepted, check) => stageAgrifoodExport(db, { file, table: `export_${++read}`, dataset: options.dataset, check }), drop);
     if (parsed.length === 0) return { imported: [], skipped, current: {} };
 
     const started = (options.now ?? (() => new Date()))().getTime();
@@ -57,11 +62,13 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
       sourceUrl: options.sourceUrl ?? AGRIFOOD_SOURCE_URL[p.dataset],
       fileHash: hash,
       importDate: new Date(started + index).toISOString(),
-      rowCount: p.records.length,
+      rowCount: p.rowCount,
     }));
 
+    // The last file of each dataset feeds its facts; the earlier ones only leave their import records.
     const latest = new Map<AgrifoodDataset, ParsedFile>();
     for (const entry of parsed) latest.set(entry.parsed.dataset, entry);
+    for (const entry of parsed) if (latest.get(entry.parsed.dataset) !== entry) await drop(entry.parsed);
     const current: Partial<Record<AgrifoodDataset, string>> = {};
     for (const [dataset, entry] of latest) {
       await writeFacts(db, dataset, entry, { dataDir: options.dataDir, rule: options.shrink ?? { allow: true }, records: imported });
@@ -75,7 +82,7 @@ export async function ingestAgrifoodFiles(files: readonly string[], options: Agr
   }
 }
 
-/** Stages the file's records as text, then casts them into the dataset's fact table. */
+/** Checks the shrink rule on the file's rows, then writes them into the dataset's fact table (the file's hash on every row). */
 async function writeFacts(
   db: Database,
   dataset: AgrifoodDataset,
@@ -84,18 +91,10 @@ async function writeFacts(
 ): Promise<void> {
   const facts = AGRIFOOD_PRICES[dataset];
   const table = facts.name;
-  const stage = `stage_${table}`;
-  // Staging holds VARCHAR and INTEGER only (what the appender writes); casts happen on insert.
-  await db.run(stagingTableSql(facts, stage));
-  await db.appendRows(stage, parsed.records.map((r) => [
-    dataset, r.commodityId, r.productName, r.productCode, r.productType, r.pigClass, r.memberStateCode, r.memberStateName,
-    r.marketName, r.marketCode, r.stageName, r.stageCode, r.beginDate, r.endDate, r.weekNumber, r.marketingYear,
-    r.referencePeriod, r.unit, r.price, basename(file), r.sourceRow, hash,
-  ]));
   // The held facts of the dataset (its file in the snapshot), per week, against the file's.
   const heldFile = datasetFile(shrink.dataDir, facts);
   const held = existsSync(heldFile) ? `(SELECT begin_date FROM read_parquet(${sqlStringLiteral(heldFile)}))` : '(SELECT CAST(NULL AS DATE) AS begin_date WHERE false)';
-  const replacement = `(SELECT CAST(begin_date AS DATE) AS begin_date FROM ${stage})`;
+  const replacement = `(SELECT begin_date FROM ${parsed.table})`;
   await checkShrink(db, {
     dataset: table,
     key: ['begin_date'],
@@ -104,7 +103,5 @@ async function writeFacts(
     replacement,
     params: { file: basename(file) },
   }, shrink.rule, shrink.records);
-  await db.run(createTableSql(facts));
-  await db.run(`INSERT INTO ${table} SELECT ${stagedSelectSql(facts)} FROM ${stage}`);
-  await db.run(`DROP TABLE ${stage}`);
+  await makeFactTable(db, parsed, table, hash);
 }
