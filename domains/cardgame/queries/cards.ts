@@ -7,7 +7,7 @@ import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { knownClassNames, resolveCardClass } from './classes.ts';
 import { byClassResponse, getCardResponse, PAIR_COLUMNS, translatedResponse } from './schemas.ts';
-import { CARD_SELECT } from './tables.ts';
+import { CARD_SELECT, cardFromRow, prefixedCardSelect } from './tables.ts';
 
 export const CLASS_LIMIT_DEFAULT = 200;
 export const CLASS_LIMIT_MAX = 2000;
@@ -18,20 +18,26 @@ const nameSpec = (description: string, where: ParamSpec['in']): ParamSpec => ({
   schema: { type: 'string', minLength: 1, maxLength: 200, examples: ['Tidecaller of the Deep'] },
 });
 
-/** English cards matching the filters, each with its Bulgarian card (or null), by dbf_id. */
-async function cardPairs(db: Database, where: string, bindings: SqlParams, page?: { limit: number; offset: number }): Promise<Row[]> {
-  const english = await db.all(
-    `SELECT ${CARD_SELECT} FROM cardgame_cards WHERE lang = 'en' AND ${where} ORDER BY dbf_id${page === undefined ? '' : ' LIMIT $limit OFFSET $offset'}`,
+/**
+ * English cards matching the filters (SQL over cardgame_cards, unqualified), each with its Bulgarian
+ * card of the same dbf_id (or null), by dbf_id: one statement. With a page, each row also carries the
+ * count of matches before paging (`total`, absent when the page is empty).
+ */
+async function cardPairs(db: Database, where: string, bindings: SqlParams, page?: { limit: number; offset: number }): Promise<{ pairs: Row[]; total: number | null }> {
+  const rows = await db.all(
+    `WITH en AS (
+       SELECT ${CARD_SELECT}${page === undefined ? '' : ', count(*) OVER () AS total'} FROM cardgame_cards WHERE lang = 'en' AND ${where}
+       ORDER BY dbf_id${page === undefined ? '' : ' LIMIT $limit OFFSET $offset'})
+     SELECT en.*, ${prefixedCardSelect('bg', BG)} FROM en LEFT JOIN cardgame_cards bg ON bg.lang = 'bg' AND bg.dbf_id = en.dbf_id
+     ORDER BY en.dbf_id`,
     page === undefined ? bindings : { ...bindings, limit: page.limit, offset: page.offset },
   );
-  if (english.length === 0) return [];
-  const bulgarian = await db.all(
-    `SELECT ${CARD_SELECT} FROM cardgame_cards WHERE lang = 'bg' AND list_contains(CAST($ids AS INTEGER[]), dbf_id)`,
-    { ids: `[${english.map((card) => card.dbf_id).join(',')}]` },
-  );
-  const byId = new Map(bulgarian.map((card) => [card.dbf_id, card]));
-  return english.map((card) => ({ en: card, bg: byId.get(card.dbf_id) ?? null }));
+  const pairs = rows.map((row) => ({ en: cardFromRow(row)!, bg: cardFromRow(row, BG) }));
+  return { pairs, total: rows.length > 0 && page !== undefined ? Number(rows[0]!.total) : null };
 }
+
+/** The prefix of the Bulgarian card's fields in a pair row. */
+const BG = 'bg__';
 
 /** A name without surrounding spaces; blank is a 400. */
 function requiredName(value: string, param: string): string {
@@ -85,7 +91,7 @@ export const getCard = defineRoute<GetCardParams>({
   listColumns: () => PAIR_COLUMNS,
   async handle(params, { db }) {
     const name = params.name === undefined ? null : requiredName(params.name, 'name');
-    const items = await cardPairs(
+    const { pairs: items } = await cardPairs(
       db,
       '($name IS NULL OR lower(name) = lower($name)) AND ($dbf_id IS NULL OR dbf_id = CAST($dbf_id AS INTEGER))',
       { name, dbf_id: params.dbf_id === undefined ? null : String(params.dbf_id) },
@@ -112,7 +118,7 @@ export const getTranslatedCardInBG = defineRoute<{ name: string }>({
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const name = requiredName(params.name, 'name');
-    const pairs = await cardPairs(db, 'lower(name) = lower($name)', { name });
+    const { pairs } = await cardPairs(db, 'lower(name) = lower($name)', { name });
     if (pairs.length === 0) throw notFound(`no English card is named "${name}"`);
     const first = pairs[0]!.en as Row;
     const items = pairs.flatMap((pair) => (pair.bg === null ? [] : [pair.bg as Row]));
@@ -182,7 +188,7 @@ export const getCardsByClass = defineRoute<ByClassParams>({
   async handle(params, { db }) {
     const param = params.class === undefined ? 'card_class' : 'class';
     const given = (params.class ?? params.card_class)!.trim();
-    const present = (await db.all('SELECT DISTINCT class FROM cardgame_class_members ORDER BY class')).map((row) => String(row.class));
+    const present = (await db.all('SELECT class FROM cardgame_classes ORDER BY class')).map((row) => String(row.class));
     const cardClass = resolveCardClass(given, present);
     if (!cardClass) throw invalidParameter(param, `unknown class "${given}" (known: ${knownClassNames(present).join(', ')})`);
     const limit = params.cards.limit ?? CLASS_LIMIT_DEFAULT;
@@ -190,8 +196,10 @@ export const getCardsByClass = defineRoute<ByClassParams>({
     const where = `dbf_id IN (SELECT dbf_id FROM cardgame_class_members WHERE class = $class)
       AND ($collectible IS NULL OR collectible = CAST($collectible AS BOOLEAN))`;
     const bindings = { class: cardClass, collectible: params.collectible === undefined ? null : String(params.collectible) };
-    const [{ total }] = (await db.all(`SELECT count(*) AS total FROM cardgame_cards WHERE lang = 'en' AND ${where}`, bindings)) as [{ total: number }];
-    const items = offset >= total ? [] : await cardPairs(db, where, bindings, { limit, offset });
+    const page = await cardPairs(db, where, bindings, { limit, offset });
+    const items = page.pairs;
+    // An empty page (an offset at or past the end) says nothing of the count: asked separately.
+    const total = page.total ?? Number((await db.all(`SELECT count(*) AS total FROM cardgame_cards WHERE lang = 'en' AND ${where}`, bindings))[0]!.total);
     return {
       endpoint: 'getCardsByClass',
       query: { class: given, card_class: cardClass, collectible: params.collectible ?? null, limit, offset },
