@@ -1,8 +1,9 @@
 // The generic Eurostat endpoints: datasets, one dataset, countries, series, latest, compare. They serve
 // every Eurostat dataset in the snapshot (the energy flagships and any other ingested), published values
-// unchanged (JSON numbers, null when missing with the flag saying why). Observations are read from the
-// copies of tables.ts sorted by the routes' filter keys (energy_obs_by_geo for a series, energy_obs_by_period
-// for a period's cross-section, energy_series_latest for the latest period), one statement per request.
+// unchanged (JSON numbers, null when missing with the flag saying why). One statement per request: the
+// series variants matching the filters (energy_series: unit, freq, dims, latest period), then their
+// observations from the lean copy sorted for the question (energy_obs_by_geo for a series,
+// energy_obs_by_period for a period's cross-section), dims joined back for the rows answered.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
@@ -28,11 +29,16 @@ function withDims(rows: Row[]): Row[] {
   });
 }
 
-const DIM_COLUMNS = 'map_keys(dims) AS dim_keys, map_values(dims) AS dim_values';
+const DIM_COLUMNS = 'map_keys(m.dims) AS dim_keys, map_values(m.dims) AS dim_values';
 
-/** The latest period (by start, then label) with a value among the series matching `where` (one row named period, or none). */
-const LATEST_PERIOD_SQL = (where: string) =>
-  `SELECT latest_period AS period FROM energy_series_latest WHERE ${where} ORDER BY latest_start DESC, latest_period DESC LIMIT 1`;
+/** Series variants of $dataset matching `geoCondition` and the unit, freq ($unit, $freq) and dim.<key> filters. */
+const matchingSeries = (geoCondition: string, dimsSql: string) =>
+  `SELECT variant, geo, series_key, freq, unit, dims, latest_start, latest_period FROM energy_series
+    WHERE dataset_id = $dataset AND ${geoCondition}
+      AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dimsSql}`;
+
+/** The latest period (by start, then label) with a value among the `matching` series (one row named period, or none). */
+const LATEST_PERIOD = `SELECT latest_period AS period FROM matching WHERE latest_period IS NOT NULL ORDER BY latest_start DESC, latest_period DESC LIMIT 1`;
 
 // ---------- datasets ----------
 
@@ -199,18 +205,23 @@ export const getEnergySeries = defineRoute<SeriesParams>({
     if (from !== null && to !== null && periodStart(from) > periodStart(to)) throw invalidParameter('period_from', `period_from (${from}) is after period_to (${to})`);
     const dataset = parseDatasetId(params.dataset_id);
     const dims = dimConditions(params.dim);
-    const where = `dataset_id = $dataset AND geo = $geo
-      AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)
-      AND (CAST($from AS DATE) IS NULL OR period_start >= CAST($from AS DATE)) AND (CAST($to AS DATE) IS NULL OR period_start < CAST($to AS DATE))${dims.sql}`;
     const bindings = {
       dataset, geo: geo.code, unit: params.unit ?? null, freq: params.freq ?? null,
       from: from === null ? null : periodStart(from), to: to === null ? null : periodAfter(to), ...dims.bindings,
     };
-    // One pass: the matches' count rides along as a window over the whole match set (before LIMIT).
+    // The page of the geo's range of observations (the matches' count as a window over all of them, before
+    // LIMIT), then the page's dims from its series.
     const rows = await db.all(
-      `SELECT series_key, ${DIM_COLUMNS}, unit, freq, time_period, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total
-         FROM energy_obs_by_geo WHERE ${where}
-        ORDER BY series_key, period_start, time_period LIMIT $limit`,
+      `WITH matching AS MATERIALIZED (${matchingSeries('geo = $geo', dims.sql)}),
+       page AS (
+         SELECT series_key, period_start, time_period, variant, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total
+           FROM energy_obs_by_geo
+          WHERE dataset_id = $dataset AND geo = $geo AND variant IN (SELECT variant FROM matching)
+            AND (CAST($from AS DATE) IS NULL OR period_start >= CAST($from AS DATE)) AND (CAST($to AS DATE) IS NULL OR period_start < CAST($to AS DATE))
+          ORDER BY series_key, period_start, time_period LIMIT $limit)
+       SELECT p.series_key, ${DIM_COLUMNS}, m.unit, m.freq, p.time_period, p.obs_value, p.obs_flag, p.total
+         FROM page p JOIN matching m USING (variant)
+        ORDER BY p.series_key, p.period_start, p.time_period`,
       { ...bindings, limit: params.limit },
     );
     if (rows.length === 0) await requireDatasetHeld(db, dataset);
@@ -267,15 +278,15 @@ export const getEnergyLatest = defineRoute<LatestParams>({
     const geo = params.geo === undefined ? null : parseGeo(params.geo, 'geo');
     const dataset = parseDatasetId(params.dataset_id);
     const dims = dimConditions(params.dim);
-    const where = `dataset_id = $dataset AND (CAST($geo AS VARCHAR) IS NULL OR geo = $geo)
-      AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dims.sql}`;
     const bindings = { dataset, geo: geo?.code ?? null, unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
-    // The latest period with a value among the matching series, then the matching observations of that period.
+    // The latest period with a value among the matching series, then their observations of that period.
     const rows = await db.all(
-      `WITH latest AS (${LATEST_PERIOD_SQL(where)})
-       SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total, l.period
-         FROM energy_obs_by_period JOIN latest l ON time_period = l.period WHERE ${where}
-        ORDER BY geo NULLS LAST, series_key LIMIT $limit`,
+      `WITH matching AS MATERIALIZED (${matchingSeries('(CAST($geo AS VARCHAR) IS NULL OR geo = $geo)', dims.sql)}),
+       latest AS (${LATEST_PERIOD})
+       SELECT m.geo, m.series_key, ${DIM_COLUMNS}, m.unit, o.obs_value, o.obs_flag, count(*) OVER ()::INTEGER AS total, l.period
+         FROM energy_obs_by_period o JOIN latest l ON o.time_period = l.period JOIN matching m ON m.variant = o.variant
+        WHERE o.dataset_id = $dataset AND (CAST($geo AS VARCHAR) IS NULL OR o.geo = $geo)
+        ORDER BY m.geo NULLS LAST, m.series_key LIMIT $limit`,
       { ...bindings, limit: params.limit },
     );
     if (rows.length === 0) {
@@ -336,18 +347,19 @@ export const compareEnergy = defineRoute<CompareParams>({
     const requested = params.period === undefined ? null : parsePeriodLabel(params.period, 'period');
     const dataset = parseDatasetId(params.dataset_id);
     const dims = dimConditions(params.dim);
-    const where = `dataset_id = $dataset AND list_contains(string_split($geos, ','), geo)
-      AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dims.sql}`;
     const bindings = { dataset, geos: geos.join(','), unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
     // The period asked for (a constant the scan prunes on), else the latest with a value among the matching
-    // series (joined in); then that period's observations, ranked.
-    const chosen = requested === null ? `(${LATEST_PERIOD_SQL(where)})` : 'SELECT CAST($period AS VARCHAR) AS period';
+    // series; then the matching series' observations of that period, ranked.
+    const chosen = requested === null ? LATEST_PERIOD : 'SELECT CAST($period AS VARCHAR) AS period';
     const rows = await db.all(
-      `WITH chosen AS (${chosen})
+      `WITH matching AS MATERIALIZED (${matchingSeries(`list_contains(string_split($geos, ','), geo)`, dims.sql)}),
+       chosen AS (${chosen})
        SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag,
           CASE WHEN obs_value IS NOT NULL THEN rank() OVER (PARTITION BY signature ORDER BY obs_value DESC NULLS LAST) END::INTEGER AS rank, period
-        FROM (SELECT o.*, c.period, array_to_string(list_transform(list_filter(map_entries(dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
-                FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period WHERE ${where}${requested === null ? '' : ' AND o.time_period = $period'})
+        FROM (SELECT m.geo, m.series_key, m.dims, m.unit, o.obs_value, o.obs_flag, c.period,
+                     array_to_string(list_transform(list_filter(map_entries(m.dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
+                FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period JOIN matching m ON m.variant = o.variant
+               WHERE o.dataset_id = $dataset AND list_contains(string_split($geos, ','), o.geo)${requested === null ? '' : ' AND o.time_period = $period'}) m
        ORDER BY signature, rank NULLS LAST, geo`,
       requested === null ? bindings : { ...bindings, period: requested },
     );

@@ -2,9 +2,9 @@
 // World Bank observations and the ETS tables, so that every request reads a small precomputed shape:
 //   energy_datasets        per Eurostat dataset: rows, series, geos, first/last period, freqs, units, dimension keys
 //   energy_countries       per geo: observation rows over every Eurostat dataset
-//   energy_obs_by_geo      the observations sorted by (dataset_id, geo, series_key, period): a series request reads one range
-//   energy_obs_by_period   the observations sorted by (dataset_id, time_period, geo, series_key): a period's cross-section is one range
-//   energy_series_latest   per (dataset_id, series_key): its attributes and latest period with a value, sorted by (dataset_id, geo)
+//   energy_series          per series variant (dataset, geo, series_key, freq, unit, dims): those and its latest period with a value
+//   energy_obs_by_geo      the observations (lean: variant, no dims) sorted by (dataset_id, geo, series_key, period): a series is one range
+//   energy_obs_by_period   the same sorted by (dataset_id, time_period, geo, series_key): a period's cross-section is one range
 //   energy_balance         nrg_bal_s annual, per (geo, siec, unit, year): PPRD, GIC, FC_E, IMP, EXP, GAE, complete
 //   energy_dependency      per (geo, year): import_dependency_pct = (IMP - EXP) / GAE * 100 on TOTAL KTOE
 //   energy_balance_card    energy_balance with the import dependency (and GAE) of the row's year
@@ -272,21 +272,31 @@ async function buildGeoCards(db: Database): Promise<void> {
 }
 
 /**
- * The Eurostat observations laid out for the generic routes (series, latest, compare): copies sorted by
- * the routes' filter keys so zone maps skip every other dataset, geo and period, and one row per series
- * with its latest period, so "the latest period matching these filters" reads series, not observations.
+ * The Eurostat observations laid out for the generic routes (series, latest, compare). A series variant
+ * is one distinct (dataset, geo, series_key, freq, unit, dims) of the observations (freq may vary within a
+ * series when the file has no freq dimension), numbered in that order; energy_series holds each once,
+ * with its dims and latest period with a value, so the dimension filters and "the latest period" read
+ * series, not observations. The observations themselves are kept lean (no dims) in two copies sorted by
+ * the routes' filter keys, so zone maps skip every other dataset, geo and period and the rows carried
+ * through a sort are small; a page's dims are joined from energy_series at the end.
  */
 async function buildObservationLayouts(db: Database): Promise<void> {
-  const columns = 'dataset_id, geo, series_key, period_start, time_period, freq, unit, dims, obs_value, obs_flag';
-  await db.run(`CREATE TABLE energy_obs_by_geo AS SELECT ${columns} FROM estat_observations
-    ORDER BY dataset_id, geo, series_key, period_start, time_period`);
-  await db.run(`CREATE TABLE energy_obs_by_period AS SELECT ${columns} FROM estat_observations
-    ORDER BY dataset_id, time_period, geo, series_key`);
-  await db.run(`CREATE TABLE energy_series_latest AS
-    SELECT dataset_id, geo, series_key, freq, unit, dims, period_start AS latest_start, time_period AS latest_period FROM (
-      SELECT *, row_number() OVER (PARTITION BY dataset_id, series_key ORDER BY period_start DESC, time_period DESC) AS pick
-        FROM estat_observations WHERE obs_value IS NOT NULL)
-     WHERE pick = 1 ORDER BY dataset_id, geo, series_key`);
+  await db.run(`CREATE TABLE energy_obs_variants AS
+    SELECT *, dense_rank() OVER (ORDER BY dataset_id, geo, series_key, freq, unit, CAST(dims AS VARCHAR))::INTEGER AS variant
+      FROM estat_observations`);
+  await db.run(`CREATE TABLE energy_series AS
+    SELECT variant, any_value(dataset_id) AS dataset_id, any_value(geo) AS geo, any_value(series_key) AS series_key, any_value(freq) AS freq,
+           any_value(unit) AS unit, any_value(dims) AS dims,
+           max(period_start) FILTER (WHERE obs_value IS NOT NULL) AS latest_start,
+           arg_max(time_period, (period_start, time_period)) FILTER (WHERE obs_value IS NOT NULL) AS latest_period
+      FROM energy_obs_variants GROUP BY variant ORDER BY variant`);
+  await db.run(`CREATE TABLE energy_obs_by_geo AS
+    SELECT dataset_id, geo, series_key, period_start, time_period, variant, obs_value, obs_flag FROM energy_obs_variants
+     ORDER BY dataset_id, geo, series_key, period_start, time_period`);
+  await db.run(`CREATE TABLE energy_obs_by_period AS
+    SELECT dataset_id, time_period, geo, series_key, variant, obs_value, obs_flag FROM energy_obs_variants
+     ORDER BY dataset_id, time_period, geo, series_key`);
+  await db.run('DROP TABLE energy_obs_variants');
 }
 
 export { tableExists };
