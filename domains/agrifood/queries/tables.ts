@@ -10,10 +10,10 @@
 //                          key_id, with the row's series_id. Text filters are evaluated here, on a
 //                          few thousand rows, and answers take their text columns from here.
 //   agri_price_facts       every price row, narrow (key_id and the row's own values), numbered and
-//                          sorted by price_order: newest first, then the series, end_date and file
-//                          position (a total order that every list follows).
-//   agri_price_index       the same rows sorted by (key_id, price_order): a filtered list reads the
-//                          slices of the keys it matched.
+//                          sorted by price_order (with a unique index on it): newest first, then the
+//                          series, end_date and file position (a total order every list follows).
+//   agri_price_index       (key_id, price_order and the row filters' columns) sorted by key: a
+//                          filtered list reads the slices of the keys it matched.
 //   agri_price_dates       per begin_date, its run of price_order (price_order is date-major), so a
 //                          date window of the unfiltered list is one price_order range.
 //   agri_series            per series: mean, population standard deviation and number of its priced
@@ -68,9 +68,10 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
            k.key_id, k.series_id, p.begin_date, p.end_date, p.week_number, p.marketing_year, p.reference_period, p.price, p.source_row
       FROM agri_prices p JOIN agri_price_keys k ON ${SAME_KEY}
      ORDER BY price_order`);
+  // Pages of filtered lists read their rows here by price_order (see pages.ts).
+  await db.run('CREATE UNIQUE INDEX agri_price_facts_order ON agri_price_facts (price_order)');
   await db.run(`CREATE TABLE agri_price_index AS
-    SELECT key_id, price_order, begin_date, end_date, week_number, marketing_year, reference_period, price
-      FROM agri_price_facts ORDER BY key_id, price_order`);
+    SELECT key_id, price_order, begin_date, week_number, marketing_year FROM agri_price_facts ORDER BY key_id, price_order`);
   await db.run(`CREATE TABLE agri_price_dates AS
     SELECT begin_date, min(price_order) AS first_order, max(price_order) AS last_order
       FROM agri_price_facts GROUP BY begin_date ORDER BY begin_date`);
