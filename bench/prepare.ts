@@ -1,7 +1,9 @@
 // `npm run bench:data -- --scale x10 --out DIR [--sources sebra,ptp]`: generates each source's
 // sample at a tier's factor and ingests it into DIR/<scale>/parquet (kept), for probing routes
-// (`npm run bench:probe`) against a snapshot of that size without a whole benchmark run.
-import { resolve } from 'node:path';
+// (`npm run bench:probe`) against a snapshot of that size without a whole benchmark run, or for
+// `npm run bench -- --data-from DIR` (its ingest figures are kept in DIR/<scale>/figures.json).
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareTier, TIERS } from './data.ts';
 
@@ -12,9 +14,11 @@ if (!tier || !values.out) {
   process.exit(2);
 }
 const sources = values.sources?.split(',').map((s) => s.trim());
-const { dataDir, sources: figures } = await prepareTier(tier, resolve(values.out), sources, (line) => process.stderr.write(`bench:data: ${line}\n`));
+const { dataDir, sources: figures, servingBuildMs } = await prepareTier(tier, resolve(values.out), sources, (line) => process.stderr.write(`bench:data: ${line}\n`));
 for (const f of figures) {
   process.stderr.write(`bench:data: ${f.source} x${f.factor}: ${f.ingest.rows} rows, ingest ${(f.ingest.ms / 1000).toFixed(1)} s, ` +
     `floor ${f.floor ? `${(f.floor.ms / 1000).toFixed(1)} s` : '-'}, ingest/floor ${f.ingestVsFloor?.toFixed(2) ?? '-'}\n`);
 }
+// `npm run bench -- --data-from DIR` measures this data instead of preparing its own (the figures come along).
+await writeFile(join(resolve(values.out), tier.name, 'figures.json'), `${JSON.stringify({ sources: figures, servingBuildMs }, null, 1)}\n`);
 process.stdout.write(`${dataDir}\n`);

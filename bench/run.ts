@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--scales x1,x10,x100] [--sources sebra,ptp] [--no-paid]`:
+// `npm run bench [-- --quick] [--scales x1,x10,x100] [--sources sebra,ptp] [--no-paid] [--data-from DIR]`:
 // data at each scale (generate, ingest, DuckDB floor), then per scale a separate measured process
 // (startup, RSS, every catalog example's handler vs its SQL floor and through HTTP), HTTP load with
 // autocannon against the app, a bare Koa route and the paid app; writes bench/results/<date>.{json,md}
@@ -11,7 +11,9 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { DEV_KEYS, DEV_NETWORK, startDevChain, type DevChain } from '../devchain/chain.ts';
 import { startLocalFacilitator, type LocalFacilitator } from '../devchain/facilitator.ts';
-import { prepareTier, TIERS, type Tier } from './data.ts';
+import { prepareTier, TIERS, type SourceData, type Tier } from './data.ts';
+import { buildServing } from '../domains/index.ts';
+import { hasServingDatabase } from '../domains/servingDatabase.ts';
 import { presignPayments, runLoad, warm, type LoadResult } from './load.ts';
 import { checkTargets, renderMarkdown, updateReadme, writeReport, type BenchReport, type TierReport } from './report.ts';
 import type { TargetOptions, TargetReport } from './target.ts';
@@ -24,6 +26,8 @@ export interface BenchOptions {
   paid: boolean;
   /** Scratch folder for generated samples and snapshots. */
   workDir: string;
+  /** Data prepared beforehand by `npm run bench:data` (DIR/<scale>/parquet and figures.json), used for the scales it has. */
+  dataFrom?: string;
   resultsDir: string;
   /** README to refresh with the summary (full runs); none: leave it. */
   readme?: string;
@@ -64,6 +68,22 @@ async function startTarget(options: TargetOptions): Promise<{ report: TargetRepo
   };
 }
 
+/** A scale's data prepared by `npm run bench:data`: its figures, and its serving database rebuilt when the code changed since. */
+async function preparedTier(dir: string, tier: Tier, log: (line: string) => void): Promise<{ dataDir: string; sources: SourceData[]; servingBuildMs: number } | null> {
+  const figures = await readFile(join(dir, tier.name, 'figures.json'), 'utf8').then((text) => JSON.parse(text) as { sources: SourceData[]; servingBuildMs: number }, () => null);
+  if (!figures) return null;
+  const dataDir = join(dir, tier.name, 'parquet');
+  let servingBuildMs = figures.servingBuildMs;
+  if (!(await hasServingDatabase(dataDir))) {
+    log(`${tier.name}: rebuilding the serving database of ${dataDir} (the code changed since bench:data)`);
+    const started = performance.now();
+    await buildServing(dataDir);
+    servingBuildMs = performance.now() - started;
+  }
+  log(`${tier.name}: using the data prepared in ${dataDir}`);
+  return { dataDir, sources: figures.sources, servingBuildMs };
+}
+
 interface PaymentRig {
   chain: DevChain;
   facilitator: LocalFacilitator;
@@ -92,7 +112,7 @@ function tagsFor(sources: string[] | undefined): string[] | undefined {
 
 async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | null): Promise<TierReport> {
   const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
-  const data = await prepareTier(tier, options.workDir, options.sources, options.log);
+  const data = (options.dataFrom ? await preparedTier(options.dataFrom, tier, options.log) : null) ?? await prepareTier(tier, options.workDir, options.sources, options.log);
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
   const { report, cpuMs, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
   const load: LoadResult[] = [];
@@ -194,6 +214,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       sources: { type: 'string' },
       'no-paid': { type: 'boolean', default: false },
       'keep-data': { type: 'boolean', default: false },
+      /** Measure the data `npm run bench:data` prepared in this folder (for the scales it has). */
+      'data-from': { type: 'string' },
       /** Report file name without extension (default: the date); a named run leaves the README alone. */
       name: { type: 'string' },
     },
@@ -214,6 +236,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const { report, files } = await runBench({
       quick, tiers, sources: values.sources?.split(',').map((s) => s.trim()), paid: !values['no-paid'], workDir,
+      dataFrom: values['data-from'] ? resolve(values['data-from']) : undefined,
       resultsDir: resolve('bench/results'), readme: quick || values.name ? undefined : resolve(SUMMARY_PAGE), name: values.name,
       log: (line) => process.stderr.write(`bench: ${line}\n`),
     });
