@@ -37,8 +37,8 @@ export function decimalFromTextSql(expression: string, precision: number, scale:
     `ELSE CAST(${expression} AS DECIMAL(${precision}, ${scale})) END`;
 }
 
-/** An RE2 class of the characters in JS_WHITESPACE. */
-const JS_WHITESPACE_CLASS = '[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]';
+/** An RE2 class of the characters in JS_WHITESPACE (JavaScript's \\s). */
+export const JS_WHITESPACE_CLASS = '[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}]';
 const FIELD_SEPARATOR = '\u001f';
 
 /**
@@ -174,8 +174,6 @@ export interface CsvStageOptions {
    * the record a bad one. Default 'replace'.
    */
   invalidUtf8?: 'replace' | 'refuse';
-  /** The file's encoding when it is not UTF-8: it is transcoded to a temporary UTF-8 copy first. */
-  encoding?: 'utf-8' | 'windows-1251';
 }
 
 /** A record DuckDB could not read. */
@@ -218,21 +216,15 @@ export type RecordQuery = (source: string) => string;
  * header (readCsvHead) to know `skipLines` and `fields`.
  */
 export async function readCsvInto(db: Database, path: string, table: string, options: CsvStageOptions, query: RecordQuery = (source) => `SELECT * FROM ${source}`): Promise<CsvTable> {
-  let source = path;
   let temporary: string | null = null;
-  if (options.encoding === 'windows-1251') {
-    temporary = await mkdtemp(join(tmpdir(), 'duckdb-csv-'));
-    source = join(temporary, 'utf8.csv');
-    await transcode(path, source, 'windows-1251');
-  }
   try {
-    let read = await readOnce(db, source, table, options, query);
+    let read = await readOnce(db, path, table, options, query);
     if (read.firstBadRecord?.kind === 'INVALID ENCODING' && (options.invalidUtf8 ?? 'replace') === 'replace') {
       // csv-parse reads bytes that are not UTF-8 as U+FFFD: so does a UTF-8 copy made the same way.
       await read.drop();
-      temporary ??= await mkdtemp(join(tmpdir(), 'duckdb-csv-'));
+      temporary = await mkdtemp(join(tmpdir(), 'duckdb-csv-'));
       const copy = join(temporary, 'replaced.csv');
-      await transcode(source, copy, 'utf-8');
+      await transcodeToUtf8(path, copy, 'utf-8');
       read = await readOnce(db, copy, table, options, query);
     }
     return read;
@@ -336,7 +328,7 @@ async function lineAtByte(path: string, position: number): Promise<number> {
 }
 
 /** A UTF-8 copy of a file, decoded as `encoding` (bytes that are not valid become U+FFFD). */
-async function transcode(from: string, to: string, encoding: 'utf-8' | 'windows-1251'): Promise<void> {
+export async function transcodeToUtf8(from: string, to: string, encoding: 'utf-8' | 'windows-1251'): Promise<void> {
   const decoder = new TextDecoder(encoding);
   await pipeline(
     createReadStream(from),

@@ -1,14 +1,14 @@
 // The two published forms of the per-accident data:
 // - JSON as data.egov.bg serves a resource (getResourceData): {"success":true,"data":[[headers],[row],...]}
 //   with every cell a string; a bare array of rows, and a list of objects keyed by the headers, are read too;
-// - CSV with the same headers (comma, semicolon or tab separated; UTF-8 with or without BOM, or CP1251).
-import { createReadStream } from 'node:fs';
+// - CSV with the same headers (comma, semicolon or tab separated; UTF-8 with or without BOM, or CP1251),
+//   read through DuckDB (csv.ts).
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
+import { Database } from '../../../engine/database.ts';
+import { stagePtpCsv } from './csv.ts';
 import { recordsFromObjects, recordsFromTable } from './rows.ts';
-import { MalformedSourceError, type PtpFile, type PtpRecord } from './types.ts';
+import { MalformedSourceError, type CoordinateFix, type PtpFile, type PtpRecord } from './types.ts';
 import type { Cell } from './values.ts';
 
 export const PTP_FILE_EXTENSIONS = ['.json', '.csv'] as const;
@@ -72,63 +72,24 @@ function decode(bytes: Uint8Array): string {
   }
 }
 
-/** The separator a header line uses: the most frequent of `;`, `,` and tab outside quotes. */
-export function detectDelimiter(headerLine: string): string {
-  const unquoted = headerLine.replace(/"[^"]*"/g, '');
-  const counts = [';', ',', '\t'].map((d) => [d, unquoted.split(d).length - 1] as const);
-  counts.sort((a, b) => b[1] - a[1]);
-  return counts[0][1] === 0 ? ',' : counts[0][0];
-}
-
-/** The file as text chunks, decoded as UTF-8 or (when its first 64 KiB are not UTF-8) CP1251. */
-async function* decodedChunks(file: string): AsyncGenerator<string> {
-  let decoder: TextDecoder | null = null;
-  for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
-    const bytes = chunk as Buffer;
-    if (decoder === null) {
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
-        decoder = new TextDecoder('utf-8', { fatal: true });
-      } catch {
-        decoder = new TextDecoder('windows-1251');
-      }
-    }
-    try {
-      yield decoder.decode(bytes, { stream: true });
-    } catch {
-      throw new MalformedSourceError(file, null, 'not valid UTF-8 text');
-    }
-  }
-  if (decoder) yield decoder.decode();
-}
-
+/** The CSV form, read through DuckDB (see csv.ts), as records in file order. */
 export async function parsePtpCsv(file: string): Promise<PtpFile> {
-  const chunks = decodedChunks(file);
-  const first = await chunks.next();
-  if (first.done || first.value.trim() === '') throw new MalformedSourceError(file, null, 'the file is empty');
-  const delimiter = detectDelimiter(first.value.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]);
-  async function* all(): AsyncGenerator<string> {
-    yield first.value as string;
-    yield* chunks;
-  }
-  const parser = Readable.from(all()).pipe(
-    parse({ delimiter, bom: true, skip_empty_lines: true, relax_quotes: false, info: true }),
-  );
-  const rows: Cell[][] = [];
-  const lines: number[] = [];
+  const db = await Database.open({ connections: 1 });
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      rows.push(record);
-      lines.push(info.lines);
-    }
-  } catch (error) {
-    if (error instanceof MalformedSourceError) throw error;
-    const lines = (error as { lines?: number }).lines ?? null;
-    throw new MalformedSourceError(file, lines, `not readable as CSV: ${error instanceof Error ? error.message : String(error)}`);
+    const staged = await stagePtpCsv(db, file);
+    const rows = await db.all(`SELECT * FROM ${staged.table} ORDER BY line`);
+    const records = rows.map((r): PtpRecord => ({
+      crashDatetime: String(r.crash_datetime), regionCode: String(r.region_code), region: String(r.region),
+      municipality: r.municipality === null ? null : String(r.municipality), location: r.location === null ? null : String(r.location),
+      crashType: r.crash_type === null ? null : String(r.crash_type), ptpPlace: r.ptp_place === null ? null : String(r.ptp_place),
+      latitude: r.latitude === null ? null : String(r.latitude), longitude: r.longitude === null ? null : String(r.longitude),
+      coordinateFix: r.coordinate_fix as CoordinateFix, died: Number(r.died_count), injured: Number(r.injured_count),
+      participants: r.participant_count === null ? null : Number(r.participant_count), isMajor: r.is_major === 'true', sourceRow: Number(r.line),
+    }));
+    return { format: 'mvr-csv', records };
+  } finally {
+    await db.close();
   }
-  // Rows are numbered by the CSV line each record ends on (the header is line 1).
-  const records = recordsFromTable(rows, file, (i) => lines[i]);
-  return { format: 'mvr-csv', records: requireRows(records, file) };
 }
 
 function requireRows(records: PtpRecord[], file: string): PtpRecord[] {

@@ -3,7 +3,7 @@
 // A new file replaces the accidents already held for the days it covers (its first to its last accident
 // date): the ministry republishes one growing resource, so a newer file supersedes an older one.
 import { mkdir } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
@@ -11,8 +11,9 @@ import {
 import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
+import { STAGED_PTP_COLUMNS, stagePtpCsv, type StagedPtpCsv } from './csv.ts';
 import { parsePtpFile } from './parse.ts';
-import type { CoordinateFix, PtpFile } from './types.ts';
+import type { CoordinateFix, PtpRecord, PtpSourceFormat } from './types.ts';
 
 /** The dataset name of the import records. */
 export const PTP_DATASET = PTP_CRASHES.name;
@@ -42,16 +43,30 @@ export interface PtpIngestResult {
   clusters: number;
 }
 
-/** A parsed file with the first and last accident day it covers. */
-type DatedPtpFile = PtpFile & { firstDay: string; lastDay: string };
+/**
+ * A new file with the first and last accident day it covers: a CSV read by DuckDB into a scratch
+ * table of the ingest's database, a JSON file parsed into records.
+ */
+type DatedPtpFile = { format: PtpSourceFormat; rows: number; firstDay: string; lastDay: string } & (
+  | { records: PtpRecord[] }
+  | { staged: StagedPtpCsv }
+);
 type ParsedFile = NewFile<DatedPtpFile>;
 
+async function readPtpFile(db: Database, file: string): Promise<DatedPtpFile> {
+  if (extname(file).toLowerCase() === '.csv') {
+    const staged = await stagePtpCsv(db, file);
+    return { format: 'mvr-csv', rows: staged.records, firstDay: staged.firstDay, lastDay: staged.lastDay, staged };
+  }
+  const result = await parsePtpFile(file);
+  const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
+  return { format: result.format, rows: result.records.length, firstDay: days[0]!, lastDay: days[days.length - 1]!, records: result.records };
+}
+
 /** Every file not imported before, parsed; two new files covering overlapping days are refused. */
-function parseNewPtpFiles(files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
+function parseNewPtpFiles(db: Database, files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
   return parseNewFiles<DatedPtpFile>(files, knownHashes, async (file, accepted) => {
-    const result = await parsePtpFile(file);
-    const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
-    const entry = { ...result, firstDay: days[0]!, lastDay: days[days.length - 1]! };
+    const entry = await readPtpFile(db, file);
     const overlap = accepted.find(({ parsed: other }) => other.firstDay <= entry.lastDay && entry.firstDay <= other.lastDay);
     if (overlap) {
       throw new MalformedSourceError(file, null,
@@ -72,12 +87,19 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
     for (const sql of [createTableSql(PTP_LOCATIONS), CREATE_STAGE]) await db.run(sql);
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === PTP_DATASET).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewPtpFiles(files, known, options);
+    const { parsed, skipped } = await parseNewPtpFiles(db, files, known, options);
     const coordinates: CoordinateCounts = { as_given: 0, swapped: 0, missing: 0, out_of_area: 0 };
-    for (const { parsed: p } of parsed) for (const r of p.records) coordinates[r.coordinateFix]++;
+    for (const { parsed: p } of parsed) {
+      if ('records' in p) for (const r of p.records) coordinates[r.coordinateFix]++;
+      else {
+        for (const row of await db.all(`SELECT coordinate_fix, count(*)::INTEGER AS n FROM ${p.staged.table} GROUP BY ALL`)) {
+          coordinates[row.coordinate_fix as CoordinateFix] += Number(row.n);
+        }
+      }
+    }
     if (parsed.length === 0) return { imported: [], skipped, coordinates, crashes: 0, clusters: 0 };
 
-    const imported = importRecordsOf(parsed, options, (p) => ({ dataset: PTP_DATASET, source: p.format, defaultUrl: PTP_DATASET_URL, rowCount: p.records.length }));
+    const imported = importRecordsOf(parsed, options, (p) => ({ dataset: PTP_DATASET, source: p.format, defaultUrl: PTP_DATASET_URL, rowCount: p.rows }));
 
     await loadDataset(db, PTP_CRASHES, options.dataDir);
     await stage(db, parsed);
@@ -94,15 +116,18 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
 }
 
 async function stage(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
-  await db.appendRows(
-    'stage_crashes',
-    parsed.flatMap(({ file, parsed: p }) =>
-      p.records.map((r) => [
-        r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace,
-        r.latitude, r.longitude, r.died, r.injured, r.participants, String(r.isMajor), basename(file), r.sourceRow,
-      ]),
-    ),
-  );
+  for (const { file, parsed: p } of parsed) {
+    if ('staged' in p) {
+      await db.run(`INSERT INTO stage_crashes SELECT ${STAGED_PTP_COLUMNS.filter((c) => c !== 'coordinate_fix').join(', ')}, $file, line
+        FROM ${p.staged.table}`, { file: basename(file) });
+      await p.staged.drop();
+      continue;
+    }
+    await db.appendRows('stage_crashes', p.records.map((r) => [
+      r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace,
+      r.latitude, r.longitude, r.died, r.injured, r.participants, String(r.isMajor), basename(file), r.sourceRow,
+    ]));
+  }
 }
 
 /** Per day each new file covers (first..last day): the accidents held, and those of the file. */

@@ -1,0 +1,247 @@
+// The CSV form of the per-accident data read through DuckDB (read_csv): the cells are checked and
+// converted in SQL where their form is one of the common ones (dates DD.MM.YYYY HH:MM or YYYY-MM-DD
+// HH:MM, whole counts, decimal coordinates with a point or a comma), and the names through the
+// JavaScript readers once per distinct text (oblast, settlement, the serious-accident flag): the same
+// values as recordFromRow. A row in any other form goes through recordFromRow itself, which reads it
+// or names the problem, so the messages are the JavaScript ones. Lines are numbered as csv-parse
+// numbers them (the header is line 1).
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '../../../engine/database.ts';
+import { csvParseMessage, JS_WHITESPACE_CLASS, rawRecords, readCsvHead, readCsvInto, transcodeToUtf8, type CsvTable } from '../../../ingest/duckdbCsv.ts';
+import { locateColumns, recordFromRow, type Column, type ColumnIndex } from './rows.ts';
+import { MalformedSourceError, type PtpRecord } from './types.ts';
+import { majorFlag, oblast, settlement } from './values.ts';
+
+/** The first bytes decide the encoding, as the JavaScript reader decided it: UTF-8 when they are, else CP1251. */
+const SNIFF_BYTES = 64 * 1024;
+
+/** The columns of a staged CSV's table (stage_crashes' text forms), after `line`. */
+export const STAGED_PTP_COLUMNS = [
+  'crash_datetime', 'region_code', 'region', 'municipality', 'location', 'crash_type', 'ptp_place', 'latitude', 'longitude',
+  'died_count', 'injured_count', 'participant_count', 'is_major', 'coordinate_fix',
+] as const;
+
+export interface StagedPtpCsv {
+  /** Scratch table: `line` (the source row) and STAGED_PTP_COLUMNS, one row per accident. */
+  table: string;
+  records: number;
+  firstDay: string;
+  lastDay: string;
+  drop: () => Promise<void>;
+}
+
+async function firstBytes(path: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of createReadStream(path, { start: 0, end: SNIFF_BYTES - 1 })) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** The separator a header line uses: the most frequent of `;`, `,` and tab outside quotes. */
+export function detectDelimiter(headerLine: string): string {
+  const unquoted = headerLine.replace(/"[^"]*"/g, '');
+  const counts = [';', ',', '\t'].map((d) => [d, unquoted.split(d).length - 1] as const);
+  counts.sort((a, b) => b[1] - a[1]);
+  return counts[0][1] === 0 ? ',' : counts[0][0];
+}
+
+let fileCounter = 0;
+
+/** Reads a PTP CSV into a scratch table of `db`; `file` names it in messages (the path, as the JavaScript reader named it). */
+export async function stagePtpCsv(db: Database, file: string): Promise<StagedPtpCsv> {
+  const head = await firstBytes(file);
+  let text: string;
+  let utf8 = true;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
+  } catch {
+    utf8 = false;
+    text = new TextDecoder('windows-1251').decode(head, { stream: true });
+  }
+  if (text.trim() === '') throw new MalformedSourceError(file, null, 'the file is empty');
+  let temporary: string | null = null;
+  try {
+    let path = file;
+    if (!utf8) {
+      // Older exports are CP1251: DuckDB reads UTF-8, so it reads a UTF-8 copy.
+      temporary = await mkdtemp(join(tmpdir(), 'ptp-csv-'));
+      path = join(temporary, 'utf8.csv');
+      await transcodeToUtf8(file, path, 'windows-1251');
+    }
+    return await stageUtf8(db, file, path, detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!));
+  } finally {
+    if (temporary) await rm(temporary, { recursive: true, force: true });
+  }
+}
+
+async function stageUtf8(db: Database, file: string, path: string, delimiter: string): Promise<StagedPtpCsv> {
+  const [header] = await readCsvHead(path, 1, { delimiter });
+  if (!header) throw new MalformedSourceError(file, null, 'the file is empty');
+  const options = { skipLines: header.line, fields: header.record.length, delimiter, invalidUtf8: 'refuse' as const };
+  const id = ++fileCounter;
+  const read = await readCsvInto(db, path, `ptp_csv_${id}_read`, options);
+  try {
+    // A file that is not readable CSV is refused before any row is judged, as csv-parse refused it.
+    const bad = read.firstBadRecord;
+    if (bad) {
+      if (bad.kind === 'INVALID ENCODING') throw new MalformedSourceError(file, null, 'not valid UTF-8 text');
+      throw new MalformedSourceError(file, bad.line, `not readable as CSV: ${csvParseMessage(bad, header.record.length)}`);
+    }
+    const index = locateColumns(header.record, file, header.line, 'position');
+    const table = `ptp_csv_${id}`;
+    await db.run(`CREATE TABLE ${table} (line INTEGER, ${STAGED_PTP_COLUMNS.map((c) => `${c} ${c.endsWith('_count') ? 'INTEGER' : 'VARCHAR'}`).join(', ')})`);
+    const lookups = await nameLookups(db, read, index, id);
+    try {
+      await fillTable();
+    } catch (error) {
+      await db.run(`DROP TABLE IF EXISTS ${table}`);
+      throw error;
+    } finally {
+      for (const lookup of Object.values(lookups)) await db.run(`DROP TABLE IF EXISTS ${lookup}`);
+    }
+    async function fillTable(): Promise<void> {
+      await db.run(`INSERT INTO ${table} ${normaliseSql(read, index, lookups)}`);
+      // Rows the SQL does not read itself, in file order: recordFromRow reads them or names the first problem.
+      const unread = await db.all(`SELECT l.line FROM ${read.lined} l ANTI JOIN ${table} t USING (line) ORDER BY l.line`);
+      const accepted: PtpRecord[] = [];
+      for (const row of await rawRecords(db, path, options, unread.map((r) => Number(r.line)))) {
+        const cells = Array.from({ length: header.record.length }, (_, i) => String(row[`c${i}`] ?? ''));
+        accepted.push(recordFromRow((column) => cellOf(cells, index[column]), file, Number(row.line)));
+      }
+      await db.appendRows(table, accepted.map((r) => [
+        r.sourceRow, r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace, r.latitude, r.longitude,
+        r.died, r.injured, r.participants, String(r.isMajor), r.coordinateFix,
+      ]));
+    }
+    const [summary] = await db.all(`SELECT count(*)::INTEGER AS n, min(crash_datetime[1:10]) AS first, max(crash_datetime[1:10]) AS last FROM ${table}`);
+    if (Number(summary.n) === 0) throw new MalformedSourceError(file, null, 'no accident rows after the header');
+    return {
+      table, records: Number(summary.n), firstDay: String(summary.first), lastDay: String(summary.last),
+      drop: () => db.run(`DROP TABLE IF EXISTS ${table}`),
+    };
+  } finally {
+    await read.drop();
+  }
+}
+
+function cellOf(cells: readonly string[], at: number | string | undefined): string | null | undefined {
+  return at === undefined ? undefined : (cells[at as number] ?? null);
+}
+
+// ---- the SQL --------------------------------------------------------------------------------------
+
+/** JavaScript's text(): whitespace runs as one space, trimmed; NULL when blank. */
+const textSql = (cell: string) => `nullif(trim(regexp_replace(${cell}, '${JS_WHITESPACE_CLASS}+', ' ', 'g'), ' '), '')`;
+
+const DOTTED_SQL = String.raw`'^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$'`;
+const ISO_SQL = String.raw`'^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$'`;
+const CLOCK_SQL = String.raw`'^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$'`;
+const COUNT_SQL = String.raw`'\d{1,6}(?:[.,]0+)?'`;
+const COORDINATE_SQL = String.raw`'[+-]?\d{1,3}(?:[.,]\d+)?'`;
+
+interface Lookups {
+  regions: string;
+  places: string;
+  flags: string;
+}
+
+/**
+ * The accidents the SQL reads, in stage_crashes' text forms (with `coordinate_fix`), in the order of
+ * STAGED_PTP_COLUMNS after `line`: every cell in a common form and every name known to the lookups.
+ */
+function normaliseSql(read: CsvTable, index: ColumnIndex, lookups: Lookups): string {
+  const cell = (column: Column) => (index[column] === undefined ? 'NULL::VARCHAR' : `coalesce(c${index[column] as number}, '')`);
+  const count = (column: Column, blank: string) => `CASE WHEN ${cell(column)} = '' OR ${cell(column)} IS NULL THEN ${blank}
+      WHEN regexp_full_match(${cell(column)}, ${COUNT_SQL}) THEN CAST(regexp_extract(${cell(column)}, '^\\d+') AS INTEGER) END`;
+  const countOk = (column: Column) => `(${cell(column)} IS NULL OR ${cell(column)} = '' OR regexp_full_match(${cell(column)}, ${COUNT_SQL})
+      AND CAST(regexp_extract(${cell(column)}, '^\\d+') AS INTEGER) <= 100000)`;
+  const coordinate = (column: Column) => `CASE WHEN ${cell(column)} IS NULL OR ${cell(column)} = '' THEN NULL
+      WHEN regexp_full_match(${cell(column)}, ${COORDINATE_SQL}) AND CAST(replace(${cell(column)}, ',', '.') AS DOUBLE) <> 0 THEN replace(${cell(column)}, ',', '.') END`;
+  const coordinateOk = (column: Column) => `(${cell(column)} IS NULL OR ${cell(column)} = '' OR regexp_full_match(${cell(column)}, ${COORDINATE_SQL}))`;
+  const inRange = (v: string, [low, high]: readonly [number, number]) => `CAST(${v} AS DOUBLE) BETWEEN ${low} AND ${high}`;
+  const fields = `SELECT line,
+      regexp_extract(${cell('datetime')}, ${DOTTED_SQL}, ['d', 'm', 'y', 'hh', 'mi', 'ss']) AS dotted,
+      regexp_extract(${cell('datetime')}, ${ISO_SQL}, ['y', 'm', 'd', 'hh', 'mi', 'ss']) AS iso,
+      ${index.hour === undefined ? 'NULL' : `regexp_extract(${cell('hour')}, ${CLOCK_SQL}, ['hh', 'mi', 'ss'])`} AS clock,
+      ${index.hour === undefined ? 'true' : `${cell('hour')} = '' OR regexp_full_match(${cell('hour')}, ${CLOCK_SQL})`} AS clock_ok,
+      ${count('died', '0')} AS died_count, ${count('injured', '0')} AS injured_count, ${count('participants', 'NULL')} AS participant_count,
+      ${countOk('died')} AND ${countOk('injured')} AND ${countOk('participants')} AS counts_ok,
+      ${coordinate('latitude')} AS lat, ${coordinate('longitude')} AS lon, ${coordinateOk('latitude')} AND ${coordinateOk('longitude')} AS coordinates_ok,
+      ${cell('region')} AS region_text, ${cell('municipality')} AS municipality_text, ${cell('settlement')} AS settlement_text,
+      ${cell('major')} AS major_text, ${textSql(cell('crashType'))} AS crash_type, ${textSql(cell('place'))} AS ptp_place
+    FROM ${read.lined}`;
+  const dated = `SELECT *,
+      CASE WHEN dotted.y <> '' THEN {'y': dotted.y, 'm': dotted.m, 'd': dotted.d, 'hh': dotted.hh, 'mi': dotted.mi, 'ss': dotted.ss}
+           WHEN iso.y <> '' THEN {'y': iso.y, 'm': iso.m, 'd': iso.d, 'hh': iso.hh, 'mi': iso.mi, 'ss': iso.ss} END AS day
+    FROM (${fields})`;
+  // A date without a time takes the hour column's, else midnight.
+  const timed = `SELECT *, CAST(day.y AS INTEGER) AS y, CAST(day.m AS INTEGER) AS mo, CAST(day.d AS INTEGER) AS d,
+      CAST(CASE WHEN day.hh <> '' THEN day.hh WHEN clock.hh <> '' THEN clock.hh ELSE '0' END AS INTEGER) AS hh,
+      CAST(CASE WHEN day.hh <> '' THEN day.mi WHEN clock.hh <> '' THEN coalesce(nullif(clock.mi, ''), '0') ELSE '0' END AS INTEGER) AS mi,
+      CAST(CASE WHEN day.hh <> '' THEN coalesce(nullif(day.ss, ''), '0') WHEN clock.hh <> '' THEN coalesce(nullif(clock.ss, ''), '0') ELSE '0' END AS INTEGER) AS ss
+    FROM (${dated})`;
+  const checked = `SELECT *, printf('%04d-%02d-%02dT%02d:%02d:%02d', y, mo, d, hh, mi, ss) AS crash_datetime,
+      day IS NOT NULL AND clock_ok AND y >= 1900 AND hh <= 23 AND mi <= 59 AND ss <= 59
+        AND try_cast(printf('%04d-%02d-%02d', y, mo, d) AS DATE) IS NOT NULL AND counts_ok AND coordinates_ok AS ok,
+      CASE WHEN lat IS NULL OR lon IS NULL THEN 'missing'
+           WHEN ${inRange('lat', [40, 45])} AND ${inRange('lon', [20, 30])} THEN 'as_given'
+           WHEN ${inRange('lon', [40, 45])} AND ${inRange('lat', [20, 30])} THEN 'swapped' ELSE 'out_of_area' END AS coordinate_fix
+    FROM (${timed})`;
+  const columns = `line, crash_datetime, r.code AS region_code, r.name AS region, m.name AS municipality, s.name AS location, crash_type, ptp_place,
+      CASE coordinate_fix WHEN 'as_given' THEN lat WHEN 'swapped' THEN lon END AS latitude,
+      CASE coordinate_fix WHEN 'as_given' THEN lon WHEN 'swapped' THEN lat END AS longitude,
+      died_count, injured_count, participant_count,
+      CAST(CASE f.flag WHEN 'blank' THEN died_count + injured_count > 0 ELSE f.flag = 'true' END AS VARCHAR) AS is_major, coordinate_fix`;
+  return `SELECT ${columns} FROM (${checked})
+    JOIN ${lookups.regions} r ON r.text = region_text
+    JOIN ${lookups.places} m ON m.text IS NOT DISTINCT FROM municipality_text
+    JOIN ${lookups.places} s ON s.text IS NOT DISTINCT FROM settlement_text
+    JOIN ${lookups.flags} f ON f.text IS NOT DISTINCT FROM major_text
+    WHERE ok`;
+}
+
+/**
+ * The names of the file, each distinct text read once by the JavaScript readers: oblast (a text that is
+ * no oblast has no row, so its rows go to recordFromRow), settlement, and the serious-accident flag
+ * ('true', 'false', 'blank' for a blank cell; a text that is none has no row).
+ */
+async function nameLookups(db: Database, read: CsvTable, index: ColumnIndex, id: number): Promise<Lookups> {
+  const lookups = { regions: `ptp_csv_${id}_regions`, places: `ptp_csv_${id}_places`, flags: `ptp_csv_${id}_flags` };
+  const distinct = async (columns: Column[]) => {
+    const present = columns.filter((c) => index[c] !== undefined).map((c) => `SELECT DISTINCT c${index[c] as number} AS text FROM ${read.table}`);
+    const rows = present.length === 0 ? [] : await db.all(present.join(' UNION '));
+    return rows.map((r) => (r.text === null ? null : String(r.text)));
+  };
+  const attempt = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch {
+      return undefined;
+    }
+  };
+  await db.run(`CREATE TABLE ${lookups.regions} (text VARCHAR, code VARCHAR, name VARCHAR)`);
+  await db.appendRows(lookups.regions, (await distinct(['region'])).flatMap((text) => {
+    const found = attempt(() => oblast(text));
+    return found ? [[text, found.code, found.name]] : [];
+  }));
+  await db.run(`CREATE TABLE ${lookups.places} (text VARCHAR, name VARCHAR)`);
+  const places = await distinct(['municipality', 'settlement']);
+  await db.appendRows(lookups.places, [...(index.municipality === undefined || index.settlement === undefined ? [null] : []), ...places]
+    .map((text) => [text, settlement(text)]));
+  await db.run(`CREATE TABLE ${lookups.flags} (text VARCHAR, flag VARCHAR)`);
+  const flags = index.major === undefined ? [null] : await distinct(['major']);
+  await db.appendRows(lookups.flags, flags.flatMap((text) => {
+    // majorFlag with no casualties: true or false as the text says, the blank rule otherwise.
+    const none = attempt(() => majorFlag(text, 0, 0));
+    const some = attempt(() => majorFlag(text, 1, 0));
+    if (none === undefined || some === undefined) return [];
+    return [[text, none === some ? String(none) : 'blank']];
+  }));
+  return lookups;
+}
