@@ -8,7 +8,7 @@ import { parsePtpFile } from '../../domains/ptp/ingest/parse.ts';
 import { MalformedSourceError, type PtpRecord } from '../../domains/ptp/ingest/types.ts';
 import { coordinates, crashDatetime, recase, settlement } from '../../domains/ptp/ingest/values.ts';
 import { tempDir } from '../ingest/fixtures.ts';
-import { HEADERS, portalJson } from './fixture.ts';
+import { FIXTURE_ROWS, HEADERS, portalJson } from './fixture.ts';
 
 async function write(name: string, content: string | Uint8Array): Promise<string> {
   const file = join(await tempDir('ptp-parse-'), name);
@@ -144,6 +144,54 @@ describe('CSV', () => {
     }));
     const legacy = await parsePtpFile(await write('cp1251.csv', cp1251));
     assert.deepEqual(legacy.records.map(pick), utf8.records.map(pick));
+  });
+});
+
+describe('CSV read through DuckDB: the same records and messages as the JSON form', () => {
+  const csvOf = (rows: string[][]) => `${[HEADERS, ...rows].map((row) => row.map((cell) => (/[;"\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(';')).join('\n')}\n`;
+
+  test('every fixture row, in the forms the SQL reads and in the rarer ones only the JavaScript reader reads', async () => {
+    const rows = FIXTURE_ROWS.map((row) => row.slice(1));
+    // Rarer forms: a zoned ISO date, "г." after the date, spaces around cells, a ';' inside a quoted cell, a line break in one.
+    rows[0] = ['2024-03-15T06:00:00Z', ...rows[0]!.slice(1)];
+    rows[1] = ['20.06.2024 г. 17:30', ...rows[1]!.slice(1)];
+    rows[2] = [rows[2]![0]!, '  ПЛОВДИВ ', ' Марица', 'с.  Труд ', 'Само;катастрофа', 'Извън\nнаселено място', ' 0', '1 ', '1,0', ' 1', '42,11000 ', '24,75000'];
+    const fromCsv = await parsePtpFile(await write('fixture.csv', csvOf(rows)));
+    const fromJson = await parsePtpFile(await write('fixture.json', portalJson(FIXTURE_ROWS.map((row, i) => (i < 3 ? [row[0]!, ...rows[i]!] : row)))));
+    assert.deepEqual(fromCsv.records.map(({ sourceRow, ...r }) => r), fromJson.records.map(({ sourceRow, ...r }) => r));
+    // The CSV's rows are its lines: the quoted line break makes row 4 end on line 5.
+    assert.deepEqual(fromCsv.records.map((r) => r.sourceRow), [2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+  });
+
+  test('bad cells: date, region, count, coordinate, flag, each named at its line', async () => {
+    const good = ['15.03.2024 08:00', 'ПЛОВДИВ', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '1', '0', '2', '1', '42,1', '24,75'];
+    const cases: Array<[number, string, RegExp]> = [
+      [0, '32.03.2024 08:00', /not a valid date/],
+      [0, '2024-03-15 25:00', /not a valid date/],
+      [1, 'НАРНИЯ', /region "НАРНИЯ" is not a Bulgarian oblast/],
+      [1, '', /region \(Област\) is blank/],
+      [6, 'две', /killed \(Брой загинали\) "две" is not a whole number/],
+      [7, '-1', /injured \(Брой ранени\) "-1" is not a whole number/],
+      [8, '100001', /participants \(Брой участници\) "100001" is out of range/],
+      [10, '42.1.5', /latitude "42.1.5" is not a decimal number/],
+      [9, 'може би', /serious-accident flag "може би" is not 0\/1/],
+    ];
+    for (const [column, value, problem] of cases) {
+      const bad = [...good];
+      bad[column] = value;
+      const file = await write('bad.csv', csvOf([good, bad, bad]));
+      await assert.rejects(parsePtpFile(file), malformed(file, 3, problem), value);
+    }
+  });
+
+  test('a line past the UTF-8 sniff that is not UTF-8, and too many cells: refused as the CSV reader refused them', async () => {
+    const good = '15.03.2024 08:00;ПЛОВДИВ;Пловдив;гр. Пловдив;Челен удар;Извън населено място;1;0;2;1;42,1;24,75\n';
+    const padding = good.repeat(Math.ceil(70_000 / Buffer.byteLength(good)));
+    const bytes = Buffer.concat([Buffer.from(`${HEADERS.join(';')}\n${padding}`), Buffer.from([0xff, 0x3b, 0x0a])]);
+    const notUtf8 = await write('late.csv', bytes);
+    await assert.rejects(parsePtpFile(notUtf8), malformed(notUtf8, null, /not valid UTF-8 text/));
+    const long = await write('long.csv', `${HEADERS.join(';')}\n${good}${good.replace('\n', ';x\n')}`);
+    await assert.rejects(parsePtpFile(long), malformed(long, 3, /not readable as CSV/));
   });
 });
 
