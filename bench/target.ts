@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import Koa from 'koa';
 import { Database } from '../engine/database.ts';
 import { createApp } from '../http/app.ts';
+import { engineOptionsFromEnv } from '../http/config.ts';
 import { ResponseCache } from '../http/cache.ts';
 import { readPaymentSettings } from '../http/payments/config.ts';
 import { createPayments } from '../http/payments/index.ts';
@@ -154,7 +155,8 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
   const started = performance.now();
   const startupStatements: TimedStatement[] = [];
   // As the server does: the serving database when the snapshot has one, else loaded into memory.
-  const { db, mode: startupMode } = await openSnapshot(options.dataDir, {}, (engine) => timingDatabase(engine, startupStatements));
+  // DUCKDB_THREADS / DUCKDB_MEMORY_LIMIT apply as they do to the server (to measure a setting).
+  const { db, mode: startupMode } = await openSnapshot(options.dataDir, engineOptionsFromEnv(), (engine) => timingDatabase(engine, startupStatements));
   const startupMs = performance.now() - started;
   const rssAfterLoadMb = process.memoryUsage().rss / 2 ** 20;
   const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
