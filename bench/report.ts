@@ -44,6 +44,8 @@ export interface TierReport {
    * the payment's own cost in the server (the facilitator runs in the load generator's process).
    */
   paidCpuMs?: number | null;
+  /** The warm mix run again under the CPU profiler: the profile's file (beside the report) and its top self times. */
+  mixProfile?: { file: string; top: Array<{ where: string; selfMs: number; share: number }> };
 }
 
 export interface TargetCheck {
@@ -209,6 +211,9 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
           l.serverCpuMsPerRequest == null ? '-' : l.serverCpuMsPerRequest.toFixed(3)]);
       })),
     '',
+    ...report.tiers.flatMap((t) => (t.mixProfile === undefined ? [] : [
+      `CPU profile of the warm mix at ${t.tier} (a separate run under the profiler; the profile is ${t.mixProfile.file} beside the report in bench/results, not committed: open it in Chrome DevTools or speedscope); self time, share of the busy samples:`, '',
+      ...table(['function', 'self ms', 'share'], t.mixProfile.top.map((line) => [`\`${line.where.replaceAll('|', '/')}\``, line.selfMs.toFixed(0), `${(line.share * 100).toFixed(1)}%`])), ''])),
     ...report.tiers.flatMap((t) => (t.paidCpuMs == null ? [] : [
       `Paid at ${t.tier}: ${t.paidCpuMs.toFixed(3)} ms of server CPU per paid request beyond an unpaid one of the same warm mix (payment header decoding, verification and settlement calls, the ledger line; the facilitator's own work runs in the load generator).`, ''])),
   ];

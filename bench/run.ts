@@ -4,7 +4,7 @@
 // autocannon against the app, a bare Koa route and the paid app; writes bench/results/<date>.{json,md}
 // and, for a full run, the summary block of docs/benchmarks.md.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,6 +17,7 @@ import { hasServingDatabase } from '../domains/servingDatabase.ts';
 import { presignPayments, runLoad, warm, type LoadResult } from './load.ts';
 import { checkTargets, renderMarkdown, updateReadme, writeReport, type BenchReport, type TierReport } from './report.ts';
 import type { TargetOptions, TargetReport } from './target.ts';
+import type { ProfileLine } from './profile.ts';
 
 export interface BenchOptions {
   quick: boolean;
@@ -42,7 +43,15 @@ const SETTINGS = {
 } as const;
 
 /** Runs bench/target.ts in its own process; resolves with its report and a stop function. */
-async function startTarget(options: TargetOptions): Promise<{ report: TargetReport; cpuMs: () => Promise<number>; stop: () => Promise<void> }> {
+interface Target {
+  report: TargetReport;
+  cpuMs: () => Promise<number>;
+  /** Profiles the target over `run`; the profile is written to `file`. */
+  profile: <T>(file: string, run: () => Promise<T>) => Promise<{ value: T; top: ProfileLine[] }>;
+  stop: () => Promise<void>;
+}
+
+async function startTarget(options: TargetOptions): Promise<Target> {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'target.ts'), JSON.stringify(options)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -60,6 +69,15 @@ async function startTarget(options: TargetOptions): Promise<{ report: TargetRepo
       const answer = nextLine();
       child.stdin!.write('cpu\n');
       return (JSON.parse(await answer) as { cpuMs: number }).cpuMs;
+    },
+    async profile(file, run) {
+      const started = nextLine();
+      child.stdin!.write('profile-start\n');
+      await started;
+      const value = await run();
+      const stopped = nextLine();
+      child.stdin!.write(`profile-stop ${file}\n`);
+      return { value, top: (JSON.parse(await stopped) as { top: ProfileLine[] }).top };
     },
     async stop() {
       child.stdin!.end();
@@ -114,9 +132,10 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
   const data = (options.dataFrom ? await preparedTier(options.dataFrom, tier, options.log) : null) ?? await prepareTier(tier, options.workDir, options.sources, options.log);
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
-  const { report, cpuMs, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
+  const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
   const load: LoadResult[] = [];
   let paidCpuMs: number | null = null;
+  let mixProfile: TierReport['mixProfile'];
   /** A load run with the server's CPU per request beside it. */
   const measured = async (run: () => Promise<LoadResult>): Promise<LoadResult> => {
     const before = await cpuMs();
@@ -133,6 +152,10 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
     load.push(await measured(() => runLoad('bare-koa', { base: `http://127.0.0.1:${report.ports.bare}`, paths: ['/'], connections: settings.connections, durationS: settings.loadSeconds })));
     const mix = await measured(() => runLoad('mix', { base: app, paths, connections: settings.connections, durationS: settings.loadSeconds }));
     load.push(mix);
+    // The same mix again under the CPU profiler (a separate run: profiling slows it): where a warm request's time goes.
+    await mkdir(options.resultsDir, { recursive: true });
+    const profileFile = join(options.resultsDir, `${options.name ?? new Date().toISOString().slice(0, 10)}-${tier.name}-mix.cpuprofile`);
+    mixProfile = { file: basename(profileFile), top: (await profile(profileFile, () => runLoad('mix-profiled', { base: app, paths, connections: settings.connections, durationS: settings.loadSeconds }))).top };
     if (rig && report.ports.paid !== null) {
       const paid = `http://127.0.0.1:${report.ports.paid}`;
       options.log(`${tier.name}: signing ${settings.paidRequests} payments`);
@@ -154,7 +177,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   return {
     tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs,
     startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
-    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs,
+    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs, mixProfile,
   };
 }
 

@@ -1,11 +1,13 @@
 // The measured process (one per scale): loads a snapshot, times every catalog example's handler
 // against its SQL floor and through HTTP without the cache, then serves the app (cache on), a bare
 // Koa route and, when payment settings are given, the paid app, for the load runs of the parent.
-// Protocol: one JSON line (TargetReport) on stdout when ready; then each `cpu` line on stdin is
-// answered with a JSON line {"cpuMs": <user + system CPU so far>}; exits when stdin closes.
+// Protocol: one JSON line (TargetReport) on stdout when ready; then each command line on stdin is
+// answered with one JSON line: `cpu` -> {"cpuMs": <user + system CPU so far>}; `profile-start` ->
+// {}; `profile-stop <file>` -> {"top": ProfileLine[]} (the profile written to file). Exits when stdin closes.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { startProfile } from './profile.ts';
 import Koa from 'koa';
 import { Database } from '../engine/database.ts';
 import { createApp } from '../http/app.ts';
@@ -216,10 +218,22 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { report, close } = await runTarget(options);
   process.stdout.write(`${JSON.stringify(report)}\n`);
   const commands = createInterface({ input: process.stdin });
+  let profiling: Awaited<ReturnType<typeof startProfile>> | null = null;
+  const answer = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
   commands.on('line', (line) => {
-    if (line.trim() !== 'cpu') return;
-    const usage = process.cpuUsage();
-    process.stdout.write(`${JSON.stringify({ cpuMs: (usage.user + usage.system) / 1000 })}\n`);
+    const [command, argument] = line.trim().split(' ');
+    if (command === 'cpu') {
+      const usage = process.cpuUsage();
+      answer({ cpuMs: (usage.user + usage.system) / 1000 });
+    } else if (command === 'profile-start') {
+      void startProfile().then((started) => {
+        profiling = started;
+        answer({});
+      });
+    } else if (command === 'profile-stop' && profiling && argument) {
+      void profiling.stop(argument).then((top) => answer({ top }));
+      profiling = null;
+    }
   });
   commands.on('close', () => void close().then(() => process.exit(0)));
 }
