@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
+import { columnNames, createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
   appendImportRecords, commitTables, importRecordsOf, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
 import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
@@ -101,7 +101,8 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
 
     const imported = importRecordsOf(parsed, options, (p) => ({ dataset: PTP_DATASET, source: p.format, defaultUrl: PTP_DATASET_URL, rowCount: p.rows }));
 
-    await loadDataset(db, PTP_CRASHES, options.dataDir);
+    // The held accidents, then the merged ones, are ptp_held; ptp_crashes is written once the clusters are known.
+    await loadDataset(db, PTP_CRASHES, options.dataDir, { table: 'ptp_held' });
     await stage(db, parsed);
     await checkShrink(db, shrinkCheck(parsed), options.shrink ?? { allow: true }, imported);
     await merge(db, parsed);
@@ -135,7 +136,7 @@ function shrinkCheck(parsed: readonly ParsedFile[]): ShrinkCheck {
   const ranges = parsed.map(({ file, parsed: { firstDay, lastDay } }, i) => ({ file: basename(file), firstDay, lastDay, i }));
   const params = Object.fromEntries(ranges.flatMap((r) => [[`file${r.i}`, r.file], [`first${r.i}`, r.firstDay], [`last${r.i}`, r.lastDay]]));
   const scope = ranges.map((r) => `SELECT CAST($first${r.i} AS DATE) AS first, CAST($last${r.i} AS DATE) AS last, $file${r.i} AS file`).join(' UNION ALL ');
-  const held = '(SELECT CAST(crash_datetime AS DATE) AS day FROM ptp_crashes)';
+  const held = '(SELECT CAST(crash_datetime AS DATE) AS day FROM ptp_held)';
   const replacement = '(SELECT CAST(CAST(crash_datetime AS TIMESTAMP) AS DATE) AS day FROM stage_crashes)';
   return {
     dataset: PTP_CRASHES.name,
@@ -150,37 +151,43 @@ function shrinkCheck(parsed: readonly ParsedFile[]): ShrinkCheck {
 /** Drops the held accidents of the days each new file covers, then inserts the new ones. */
 async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
   for (const { parsed: { firstDay, lastDay } } of parsed) {
-    await db.run('DELETE FROM ptp_crashes WHERE CAST(crash_datetime AS DATE) BETWEEN CAST($first AS DATE) AND CAST($last AS DATE)', {
+    await db.run('DELETE FROM ptp_held WHERE CAST(crash_datetime AS DATE) BETWEEN CAST($first AS DATE) AND CAST($last AS DATE)', {
       first: firstDay,
       last: lastDay,
     });
   }
-  await db.run(`INSERT INTO ptp_crashes SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM stage_crashes`);
+  await db.run(`INSERT INTO ptp_held SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM stage_crashes`);
 }
 
 /**
- * Clusters every accident with coordinates (old and new), sets each accident's location_id and fills
- * ptp_locations. A cluster's region and location are the pair most of its accidents carry (ties: by name).
+ * Clusters every accident with coordinates (old and new), writes ptp_crashes (the merged accidents with
+ * their cluster's location_id) and fills ptp_locations. A cluster's region and location are the pair
+ * most of its accidents carry (ties: by name).
  */
 async function buildClusters(db: Database): Promise<number> {
-  const rows = await db.all(`SELECT CAST(latitude AS VARCHAR) AS latitude, CAST(longitude AS VARCHAR) AS longitude,
+  // Each distinct coordinate pair is a site, numbered; the clustering names sites by number.
+  await db.run(`CREATE TABLE ptp_sites AS SELECT row_number() OVER (ORDER BY latitude, longitude)::INTEGER - 1 AS site, latitude, longitude,
       count(*)::INTEGER AS crashes, sum(died_count)::INTEGER AS died
-    FROM ptp_crashes WHERE latitude IS NOT NULL AND longitude IS NOT NULL GROUP BY ALL ORDER BY ALL`);
+    FROM ptp_held WHERE latitude IS NOT NULL AND longitude IS NOT NULL GROUP BY latitude, longitude`);
+  const rows = await db.all('SELECT CAST(latitude AS VARCHAR) AS latitude, CAST(longitude AS VARCHAR) AS longitude, crashes, died FROM ptp_sites ORDER BY site');
   const sites: Site[] = rows.map((r) => ({
     latitude: String(r.latitude), longitude: String(r.longitude), crashes: Number(r.crashes), died: Number(r.died),
   }));
   const clusters = clusterSites(sites);
-  await db.run('CREATE TABLE site_cluster (latitude VARCHAR, longitude VARCHAR, location_id VARCHAR, centre_lat VARCHAR, centre_lon VARCHAR)');
-  await db.appendRows(
-    'site_cluster',
-    clusters.flatMap((c) => c.members.map((i) => [sites[i].latitude, sites[i].longitude, String(c.locationId), c.latitude, c.longitude])),
-  );
-  await db.run(`UPDATE ptp_crashes SET location_id = CAST(s.location_id AS BIGINT)
-    FROM site_cluster s
-    WHERE ptp_crashes.latitude = CAST(s.latitude AS DECIMAL(11,8)) AND ptp_crashes.longitude = CAST(s.longitude AS DECIMAL(11,8))`);
+  await db.run('CREATE TABLE ptp_clusters (cluster INTEGER, location_id VARCHAR, centre_lat VARCHAR, centre_lon VARCHAR)');
+  await db.appendRows('ptp_clusters', clusters.map((c, i) => [i, String(c.locationId), c.latitude, c.longitude]));
+  await db.run('CREATE TABLE ptp_site_cluster (site INTEGER, cluster INTEGER)');
+  await db.appendRows('ptp_site_cluster', clusters.flatMap((c, i) => c.members.map((site) => [site, i])));
+  await db.run(`CREATE TABLE ptp_crashes AS
+    WITH site_location AS (
+      SELECT s.latitude, s.longitude, CAST(c.location_id AS BIGINT) AS location_id
+        FROM ptp_sites s JOIN ptp_site_cluster USING (site) JOIN ptp_clusters c USING (cluster)
+    )
+    SELECT ${columnNames(PTP_CRASHES).map((c) => (c === 'location_id' ? 'coalesce(l.location_id, h.location_id) AS location_id' : `h.${c}`)).join(', ')}
+      FROM ptp_held h LEFT JOIN site_location l ON l.latitude = h.latitude AND l.longitude = h.longitude`);
   await db.run(`INSERT INTO ptp_locations
-    WITH centres AS (SELECT DISTINCT CAST(location_id AS BIGINT) AS location_id, CAST(centre_lat AS DECIMAL(11,8)) AS latitude,
-                            CAST(centre_lon AS DECIMAL(11,8)) AS longitude FROM site_cluster),
+    WITH centres AS (SELECT CAST(location_id AS BIGINT) AS location_id, CAST(centre_lat AS DECIMAL(11,8)) AS latitude,
+                            CAST(centre_lon AS DECIMAL(11,8)) AS longitude FROM ptp_clusters),
     names AS (
       SELECT location_id, region, location, count(*) AS n FROM ptp_crashes WHERE location_id IS NOT NULL GROUP BY ALL
     ),
