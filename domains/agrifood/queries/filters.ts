@@ -73,11 +73,6 @@ export function filtersKeys(filter: PriceFilter): boolean {
   return Object.values(keyFilterBindings(filter)).some((value) => value !== null);
 }
 
-/** Whether a filter needs each row's week or marketing year (otherwise dates alone decide). */
-export function filtersPeriod(filter: PriceFilter): boolean {
-  return (filter.period ?? null) !== null;
-}
-
 /** Price as an exact decimal string with at least two decimals ("524.00", "18.175"). */
 export function priceText(expression: string): string {
   return `regexp_replace(CAST(${expression} AS VARCHAR), '(\\.\\d{2}\\d*?)0+$', '\\1')`;

@@ -2,14 +2,15 @@
 // statement whose cost follows the rows matched, not the table:
 //   - without text or period filters, the rows of a date window are one price_order run
 //     (agri_price_dates), so the page is a range of agri_price_facts and the total its length;
-//   - otherwise the keys matched (agri_price_keys) select their slices of agri_price_index (sorted by
-//     key), which give the count and the page's price_orders; the page's rows are then looked up.
+//   - with text filters, the keys matched (agri_price_keys) select their slices of agri_price_index
+//     (sorted by key), which give the count and the page's price_orders; with only a period (a week
+//     or a marketing year), its slice of the index sorted by it. The page's rows are then looked up.
 // Text columns come from the row's key.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
 import {
-  DATE_FILTER_SQL, dateFilterBindings, filtersKeys, filtersPeriod, KEY_FILTER_SQL, keyFilterBindings, PRICE_ITEM_SQL,
+  DATE_FILTER_SQL, dateFilterBindings, filtersKeys, KEY_FILTER_SQL, keyFilterBindings, PRICE_ITEM_SQL,
   ROW_FILTER_SQL, rowFilterBindings, type PriceFilter,
 } from './filters.ts';
 import { limitBindings, pageWithTotal, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
@@ -33,11 +34,22 @@ const DATE_RUN_SQL = `WITH bounds AS (
     ) AS r ON true
    ORDER BY r.price_order`;
 
+/** Where a filtered list finds the price_orders it matches: slices of an index sorted by its filter. */
+const MATCHED_SQL = {
+  /** Text filters (and any row filters): the keys' slices of agri_price_index. */
+  keys: `SELECT price_order FROM agri_price_index
+     WHERE key_id IN (SELECT key_id FROM agri_price_keys WHERE ${KEY_FILTER_SQL}) AND ${ROW_FILTER_SQL}`,
+  /** A week number without text filters: its slice of agri_price_weeks. */
+  week: `SELECT price_order FROM agri_price_weeks WHERE week_number = CAST($week AS INTEGER) AND ${DATE_FILTER_SQL}`,
+  /** A marketing year without text filters: its slice of agri_price_marketing_years. */
+  marketingYear: `SELECT price_order FROM agri_price_marketing_years WHERE marketing_year = $marketing_year AND ${DATE_FILTER_SQL}`,
+};
+type Matched = keyof typeof MATCHED_SQL;
+
 // The price_orders matched (narrow: sorting them for a deep page moves 4 bytes a row), then the
 // page's rows read from agri_price_facts by index lookups (see pages.ts).
-const keyedSql = (direction: PriceDirection, slots: number) => `WITH matched AS MATERIALIZED (
-    SELECT price_order FROM agri_price_index
-     WHERE key_id IN (SELECT key_id FROM agri_price_keys WHERE ${KEY_FILTER_SQL}) AND ${ROW_FILTER_SQL}
+const matchedPageSql = (matched: Matched, direction: PriceDirection, slots: number) => `WITH matched AS MATERIALIZED (
+    ${MATCHED_SQL[matched]}
   ), page AS (
     SELECT price_order, row_number() OVER (ORDER BY price_order ${direction}) AS slot
       FROM (SELECT price_order FROM matched ORDER BY price_order ${direction} LIMIT $page_limit OFFSET $page_offset)
@@ -48,16 +60,28 @@ const keyedSql = (direction: PriceDirection, slots: number) => `WITH matched AS 
     FROM (SELECT count(*)::INTEGER AS total FROM matched) AS counted
     LEFT JOIN (SELECT f.price_order, ${PRICE_ITEM_SQL} FROM picked f JOIN agri_price_keys k ON k.key_id = f.key_id) AS r ON true
    ORDER BY r.price_order ${direction}`;
-const KEYED_SQL: Record<PriceDirection, (limit: number) => string> = {
-  ASC: sqlPerSliceCount((slots) => keyedSql('ASC', slots)),
-  DESC: sqlPerSliceCount((slots) => keyedSql('DESC', slots)),
-};
+
+const MATCHED_PAGE_SQL = Object.fromEntries(
+  (Object.keys(MATCHED_SQL) as Matched[]).flatMap((matched) =>
+    (['ASC', 'DESC'] as const).map((direction) => [`${matched} ${direction}`, sqlPerSliceCount((slots) => matchedPageSql(matched, direction, slots))])),
+) as Record<`${Matched} ${PriceDirection}`, (limit: number) => string>;
 
 /** The page of price rows matching `filter`, newest first (ASC) or oldest first (DESC); ties as price_order. */
 export function pricePage(db: Database, filter: PriceFilter, page: ListPage, direction: PriceDirection): Promise<PageOfRows<Row>> {
-  if (direction === 'ASC' && !filtersKeys(filter) && !filtersPeriod(filter)) {
-    return pageWithTotal(db, DATE_RUN_SQL, { ...dateFilterBindings(filter), ...limitBindings(page) }, page, 'dataset');
+  const dates = dateFilterBindings(filter);
+  const limits = limitBindings(page);
+  const week = filter.period?.weekNumber ?? null;
+  const marketingYear = filter.period?.marketingYear ?? null;
+  let matched: Matched = 'keys';
+  let bindings = { ...keyFilterBindings(filter), ...rowFilterBindings(filter), ...limits };
+  if (!filtersKeys(filter) && week !== null) {
+    matched = 'week';
+    bindings = { week, ...dates, ...limits };
+  } else if (!filtersKeys(filter) && marketingYear !== null) {
+    matched = 'marketingYear';
+    bindings = { marketing_year: marketingYear, ...dates, ...limits };
+  } else if (!filtersKeys(filter) && direction === 'ASC') {
+    return pageWithTotal(db, DATE_RUN_SQL, { ...dates, ...limits }, page, 'dataset');
   }
-  const bindings = { ...keyFilterBindings(filter), ...rowFilterBindings(filter), ...limitBindings(page) };
-  return pageWithTotal(db, KEYED_SQL[direction](page.limit), bindings, page, 'dataset');
+  return pageWithTotal(db, MATCHED_PAGE_SQL[`${matched} ${direction}`](page.limit), bindings, page, 'dataset');
 }

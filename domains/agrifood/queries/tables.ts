@@ -14,6 +14,8 @@
 //                          series, end_date and file position (a total order every list follows).
 //   agri_price_index       (key_id, price_order and the row filters' columns) sorted by key: a
 //                          filtered list reads the slices of the keys it matched.
+//   agri_price_weeks,      the same by week number and by marketing year, for a period filter
+//   agri_price_marketing_years  without text filters.
 //   agri_price_dates       per begin_date, its run of price_order (price_order is date-major), so a
 //                          date window of the unfiltered list is one price_order range.
 //   agri_series            per series: mean, population standard deviation and number of its priced
@@ -72,6 +74,10 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   await db.run('CREATE UNIQUE INDEX agri_price_facts_order ON agri_price_facts (price_order)');
   await db.run(`CREATE TABLE agri_price_index AS
     SELECT key_id, price_order, begin_date, week_number, marketing_year FROM agri_price_facts ORDER BY key_id, price_order`);
+  await db.run(`CREATE TABLE agri_price_weeks AS
+    SELECT week_number, price_order, begin_date FROM agri_price_facts WHERE week_number IS NOT NULL ORDER BY week_number, price_order`);
+  await db.run(`CREATE TABLE agri_price_marketing_years AS
+    SELECT marketing_year, price_order, begin_date FROM agri_price_facts WHERE marketing_year IS NOT NULL ORDER BY marketing_year, price_order`);
   await db.run(`CREATE TABLE agri_price_dates AS
     SELECT begin_date, min(price_order) AS first_order, max(price_order) AS last_order
       FROM agri_price_facts GROUP BY begin_date ORDER BY begin_date`);
