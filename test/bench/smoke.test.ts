@@ -45,6 +45,8 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
     assert.equal(report.targets.length, 7);
     for (const l of tier.load) assert.ok(typeof l.serverCpuMsPerRequest === 'number' && l.serverCpuMsPerRequest > 0, `${l.label}: server CPU measured`);
     assert.equal(typeof tier.paidCpuMs, 'number', 'the paid request\'s own server CPU is measured');
+    assert.ok(tier.mixProfile && tier.mixProfile.top.length > 0 && tier.mixProfile.top.every((line) => line.selfMs >= 0 && line.share <= 1), 'the warm mix is profiled');
+    assert.match(await readFile(files.markdown, 'utf8'), /CPU profile of the warm mix at x1/);
     assert.match(await readFile(files.markdown, 'utf8'), /## Endpoint latency/);
   } finally {
     await rm(workDir, { recursive: true, force: true });
