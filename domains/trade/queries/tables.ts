@@ -13,7 +13,8 @@
 //   changes_agri_prices  the weekly agri-food price LAG changes that /api/v1/changes serves when `dataset`
 //                   is set (same series as the agri-food endpoints), built from agri_prices;
 // and from them the served shapes of shapes.ts and marketShapes.ts (each route's rows, rendered and
-// sorted by its keys).
+// sorted by its keys). No route reads the intermediate tables (INTERMEDIATE): they are dropped once the
+// shapes are built, so the serving database holds each fact once per served order.
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
@@ -136,4 +137,8 @@ export async function loadTrade(db: Database, dataDir: string): Promise<void> {
 
   await buildServedShapes(db);
   await buildMarketShapes(db);
+  for (const table of INTERMEDIATE) await db.run(`DROP TABLE ${table}`);
 }
+
+/** The tables only the shapes are built from. */
+const INTERMEDIATE = ['trade_facts', 'trade_periods', 'market_prices', 'market_trade', 'market_stats', 'changes_agri_prices'];

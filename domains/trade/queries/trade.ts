@@ -156,51 +156,46 @@ function requestedSelection(params: PartnersParams): Selection | null {
 const complete = (column: string, filter = 'true') =>
   `CASE WHEN count(${column}) FILTER (WHERE ${filter}) = count(*) FILTER (WHERE ${filter}) THEN sum(${column}) FILTER (WHERE ${filter}) END`;
 
-const AGGREGATE = isAggregatePartnerSql('partner');
-
 /**
  * The whole partners answer in one statement over the market's rows of trade_partner_periods: the
- * selection (given, or the latest period: annual when there is one), each partner's sums, the ranked
- * page, the data-quality figures and the periods summed.
+ * selection (given, or the latest period: annual when there is one), each partner's sums with the
+ * WORLD totals beside them, the ranking of the listed (non-aggregate) partners, and one aggregate row
+ * with the page, the data-quality figures and the periods summed.
  */
 function partnersSql(options: { latest: boolean; flow: boolean }): string {
   const market = (alias: string) => `${alias}reporter = $reporter AND ${alias}product = $product${options.flow ? ` AND ${alias}flow = $flow` : ''}`;
   const selection = options.latest
     ? `SELECT freq, max(period_start) AS first, max(period_end) AS last FROM trade_partner_periods WHERE ${market('')} GROUP BY freq ORDER BY freq LIMIT 1`
     : 'SELECT CAST($freq AS VARCHAR) AS freq, CAST($from AS DATE) AS first, CAST($to AS DATE) AS last';
+  const worldOf = (column: string) => `max(CASE WHEN partner = '${WORLD}' THEN ${column} END) OVER ()`;
+  const item = ['rank', 'partner', 'value', 'quantity', 'share', 'quantity_share', 'import_value', 'export_value', 'periods'];
   return `WITH selection AS (${selection}),
-  selected AS (
-    SELECT t.partner, t.flow, t.period, t.period_start, t.value, t.quantity FROM trade_partner_periods t, selection s
-     WHERE ${market('t.')} AND t.freq = s.freq AND t.period_start >= s.first AND t.period_end <= s.last),
   per_partner AS (
-    SELECT partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
+    SELECT t.partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
       ${complete('value', 'flow = 1')} AS import_value, ${complete('value', 'flow = 2')} AS export_value,
-      count(DISTINCT period)::INTEGER AS periods
-    FROM selected GROUP BY partner),
-  world AS (SELECT value AS world_value, quantity AS world_quantity FROM per_partner WHERE partner = '${WORLD}'),
+      count(DISTINCT t.period)::INTEGER AS periods, list(DISTINCT t.period) AS period_list, any_value(t.freq) AS freq
+    FROM trade_partner_periods t, selection s
+    WHERE ${market('t.')} AND t.freq = s.freq AND t.period_start >= s.first AND t.period_end <= s.last
+    GROUP BY t.partner),
+  with_world AS (
+    SELECT *, NOT ${isAggregatePartnerSql('partner')} AS listed, ${worldOf('value')} AS world_value, ${worldOf('quantity')} AS world_quantity
+      FROM per_partner),
   ranked AS (
-    SELECT row_number() OVER (ORDER BY CASE WHEN $sort = 'quantity' THEN quantity ELSE value END DESC NULLS LAST, partner)::INTEGER AS rank,
-           partner, value, quantity, ${decimal2('value / nullif(w.world_value, 0) * 100')} AS share,
-           ${decimal2('quantity / nullif(w.world_quantity, 0) * 100')} AS quantity_share, import_value, export_value, periods
-      FROM per_partner p LEFT JOIN world w ON true
-     WHERE NOT ${isAggregatePartnerSql('p.partner')}),
-  quality AS (
-    SELECT (SELECT world_value FROM world) AS world_value, (SELECT world_quantity FROM world) AS world_quantity,
-      sum(value) FILTER (WHERE NOT ${AGGREGATE}) AS listed_value,
-      sum(quantity) FILTER (WHERE NOT ${AGGREGATE}) AS listed_quantity,
-      ${decimal2(`sum(value) FILTER (WHERE NOT ${AGGREGATE}) / nullif((SELECT world_value FROM world), 0) * 100`)} AS coverage_percent,
-      (count(*) FILTER (WHERE NOT ${AGGREGATE}))::INTEGER AS partners,
-      (count(*) FILTER (WHERE NOT ${AGGREGATE} AND value IS NULL))::INTEGER AS partners_missing_value,
-      coalesce(list(partner ORDER BY partner) FILTER (WHERE ${AGGREGATE}), []) AS excluded_aggregates
-    FROM per_partner)
-  SELECT (SELECT freq FROM selection) AS selection_freq,
-    (SELECT list(period ORDER BY period_start) FROM (SELECT DISTINCT period, period_start FROM selected)) AS selection_periods,
-    (SELECT count(*) FROM ranked)::INTEGER AS total,
-    (SELECT list({'rank': rank, 'partner': partner, 'value': value, 'quantity': quantity, 'share': share, 'quantity_share': quantity_share,
-                  'import_value': import_value, 'export_value': export_value, 'periods': periods} ORDER BY rank)
-       FROM ranked WHERE rank > $page_offset AND rank <= $page_offset + $page_limit) AS items,
-    quality.*
-  FROM quality`;
+    -- Listed partners first, so their ranks run from 1 (the aggregates' ranks are never used).
+    SELECT *, row_number() OVER (ORDER BY listed DESC, CASE WHEN $sort = 'quantity' THEN quantity ELSE value END DESC NULLS LAST, partner)::INTEGER AS rank,
+           ${decimal2('value / nullif(world_value, 0) * 100')} AS share, ${decimal2('quantity / nullif(world_quantity, 0) * 100')} AS quantity_share
+      FROM with_world)
+  SELECT any_value(freq) AS selection_freq, list_sort(list_distinct(flatten(list(period_list)))) AS selection_periods,
+    (count(*) FILTER (WHERE listed))::INTEGER AS total,
+    list({${item.map((field) => `'${field}': ${field}`).join(', ')}} ORDER BY rank)
+      FILTER (WHERE listed AND rank > $page_offset AND rank <= $page_offset + $page_limit) AS items,
+    any_value(world_value) AS world_value, any_value(world_quantity) AS world_quantity,
+    sum(value) FILTER (WHERE listed) AS listed_value, sum(quantity) FILTER (WHERE listed) AS listed_quantity,
+    ${decimal2('sum(value) FILTER (WHERE listed) / nullif(any_value(world_value), 0) * 100')} AS coverage_percent,
+    (count(*) FILTER (WHERE listed))::INTEGER AS partners,
+    (count(*) FILTER (WHERE listed AND value IS NULL))::INTEGER AS partners_missing_value,
+    coalesce(list(partner ORDER BY partner) FILTER (WHERE NOT listed), []) AS excluded_aggregates
+  FROM ranked`;
 }
 
 export const getTradePartners = defineRoute<PartnersParams>({
