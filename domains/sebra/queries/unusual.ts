@@ -27,10 +27,7 @@ export const MIN_PROGRAMME_DAYS = 5;
 export const DEFAULT_LIST_LIMIT = 5;
 /** The z threshold as compared in floating point: a score of exactly 2 must not miss by a rounding error. */
 const Z_MIN = `(${Z_THRESHOLD} - 1e-9)`;
-/**
- * How far the candidates' score bounds (computed from exact sums) may sit below the scores the lists
- * show (computed by DuckDB's avg/stddev_pop): no programme at a threshold is missed by a rounding error.
- */
+/** Margin for floating-point rounding between a candidate's bound and the scores: no programme at a threshold is missed. */
 const BOUND_SLACK = 1e-6;
 
 export const METHOD =
@@ -77,8 +74,8 @@ const UNUSUAL_COUNTS_SQL = unusualDaysSql(
 // 1. each programme's days n, sum S and sum of squares Q over the window: two lookups in PROGRAMME_SUMS;
 // 2. a bound on its best score: z <= (n * M - S) / sqrt(n * Q - S^2), M = its largest daily payout over
 //    the months the window touches (two lookups in sebra_programme_month_max; exact for whole months);
-// 3. (programmeDaysSql) the days of the programmes with the highest bounds only, scored as before
-//    (DuckDB's avg and stddev_pop over the programme's days in the window), ranked and capped.
+// 3. (programmeDaysSql) the days of the programmes with the highest bounds only, scored by the same
+//    formula from exact sums over their days in the window, ranked and capped.
 // The answer is complete when no programme left out could rank: the next bound is below the last
 // item's score, or nothing is left (the handler widens the candidates until then).
 const CANDIDATE_CTES = `
@@ -119,23 +116,29 @@ const CANDIDATES_SQL = `WITH ${CANDIDATE_CTES} ${CANDIDATES_SELECT}`;
 const MAX_LISTED_CANDIDATES = 64;
 const LISTED_SIZES = [8, 16, 32, MAX_LISTED_CANDIDATES];
 
-/** The unusual payouts among the given programmes: their days in the window, scored against each other, ranked, capped. */
+/**
+ * The unusual payouts among the given programmes: their days in the window, each scored against its
+ * programme's days as z = (n x - S) / sqrt(n Q - S^2) from exact sums in cents (the population z-score;
+ * order-independent, so equal series score equal and tie by date and name), the mean as DuckDB's avg
+ * of the day totals (the sum in cents as a double over 100 n), ranked and capped.
+ */
 function programmeDaysSql(chosen: string): string {
   return `
     WITH programme_days AS (
-      SELECT p.programme, d.payment_date, p.currency, d.total_amount
+      SELECT d.programme_id, p.programme, d.payment_date, p.currency, d.total_amount,
+             CAST(d.total_amount * 100 AS HUGEINT) AS x
       FROM sebra_programme_daily d JOIN sebra_programmes p USING (programme_id)
       WHERE ${chosen} AND d.${WINDOW_SQL}
+    ), summed AS (
+      SELECT *, count(*) OVER programme AS n, sum(x) OVER programme AS s, sum(x * x) OVER programme AS q
+      FROM programme_days WINDOW programme AS (PARTITION BY programme_id)
     ), scored AS (
-      SELECT programme, payment_date, currency, total_amount,
-             ${partitionMean('total_amount', 'programme, currency')} AS mean_amount,
-             ${zScore('total_amount', 'programme, currency')} AS z,
-             count(*) OVER (PARTITION BY programme, currency) AS observed_days
-      FROM programme_days
+      SELECT *, CAST(n * x - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)) AS z
+      FROM summed WHERE n >= ${MIN_PROGRAMME_DAYS} AND n * q - s * s > 0
     )
-    SELECT programme, payment_date, currency, total_amount, ${money('mean_amount')} AS mean_amount, ${decimal2('z')} AS zscore,
-           observed_days::BIGINT AS observed_days, ${rank('z DESC, payment_date, programme, currency')} AS rank, z
-    FROM scored WHERE z >= ${Z_MIN} AND observed_days >= ${MIN_PROGRAMME_DAYS}
+    SELECT programme, payment_date, currency, total_amount, ${money('CAST(s AS DOUBLE) / (n * 100)')} AS mean_amount,
+           ${decimal2('z')} AS zscore, n::BIGINT AS observed_days, ${rank('z DESC, payment_date, programme, currency')} AS rank, z
+    FROM scored WHERE z >= ${Z_MIN}
     ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
 }
 
