@@ -59,8 +59,11 @@ const CELL_LON = CELL_LAT / Math.cos(45 * RAD);
 //   may hold a neighbour;
 // - a site of a crossed cell counts when its flat distance is under 1998 m, not when over 2002 m, and
 //   otherwise when distanceM says so, the same test as everywhere else.
+// The work per site is a few dozen rows: each row's sites lie contiguous in typed arrays, column by
+// column, and a per-row table turns a column into its index without a search (its size is bounded by
+// the map's width, not the data's). 8 fine cells per grid cell measured fastest (16: 25% slower).
 
-const FINE = 16;
+const FINE = 8;
 const FINE_LAT = CELL_LAT / FINE;
 const FINE_LON = CELL_LON / FINE;
 const METRES_PER_DEGREE = EARTH_RADIUS_M * RAD;
@@ -72,14 +75,26 @@ const SURELY_OUT_M = CLUSTER_RADIUS_M + 2;
 interface FineRow {
   /** Occupied columns, ascending. */
   columns: Int32Array;
+  /** firstAt[c - columns[0]]: index of the first occupied column >= c, for c from the first to one past the last occupied column. */
+  firstAt: Int32Array;
   /** prefix[k] = sum over columns[0..k-1]. */
   crashPrefix: Float64Array;
   diedPrefix: Float64Array;
-  /** Sites per occupied column (same order as columns). */
-  sites: number[][];
+  /** The row's sites, column by column: those of columns[k] are at start[k] .. start[k + 1] - 1 of the arrays below. */
+  start: Int32Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  crashes: Float64Array;
+  died: Float64Array;
 }
 
-function buildFineRows(sites: readonly Site[], lat: readonly number[], lon: readonly number[]): Map<number, FineRow> {
+/** The occupied fine rows, by row number - first (undefined: no site in the row). */
+interface FineRows {
+  first: number;
+  rows: Array<FineRow | undefined>;
+}
+
+function buildFineRows(sites: readonly Site[], lat: readonly number[], lon: readonly number[]): FineRows {
   const byRow = new Map<number, Map<number, number[]>>();
   lat.forEach((_, i) => {
     const row = Math.floor(lat[i] / FINE_LAT);
@@ -90,38 +105,54 @@ function buildFineRows(sites: readonly Site[], lat: readonly number[], lon: read
     if (cell) cell.push(i);
     else cells.set(column, [i]);
   });
-  const rows = new Map<number, FineRow>();
+  const numbers = [...byRow.keys()];
+  const first = Math.min(...numbers);
+  const rows: Array<FineRow | undefined> = new Array(numbers.length === 0 ? 0 : Math.max(...numbers) - first + 1);
   for (const [row, cells] of byRow) {
     const columns = Int32Array.from([...cells.keys()].sort((a, b) => a - b));
     const crashPrefix = new Float64Array(columns.length + 1);
     const diedPrefix = new Float64Array(columns.length + 1);
-    const members: number[][] = [];
+    const start = new Int32Array(columns.length + 1);
+    const count = [...cells.values()].reduce((sum, cell) => sum + cell.length, 0);
+    const firstAt = new Int32Array(columns[columns.length - 1]! - columns[0]! + 2);
+    for (let k = 0, c = columns[0]!; c <= columns[columns.length - 1]! + 1; c++) {
+      while (k < columns.length && columns[k]! < c) k++;
+      firstAt[c - columns[0]!] = k;
+    }
+    const fine: FineRow = {
+      columns, firstAt, crashPrefix, diedPrefix, start,
+      lat: new Float64Array(count), lon: new Float64Array(count), crashes: new Float64Array(count), died: new Float64Array(count),
+    };
+    let at = 0;
     columns.forEach((column, k) => {
       const cell = cells.get(column)!;
-      members.push(cell);
+      start[k] = at;
+      for (const j of cell) {
+        fine.lat[at] = lat[j];
+        fine.lon[at] = lon[j];
+        fine.crashes[at] = sites[j].crashes;
+        fine.died[at] = sites[j].died;
+        at++;
+      }
       crashPrefix[k + 1] = crashPrefix[k] + cell.reduce((sum, j) => sum + sites[j].crashes, 0);
       diedPrefix[k + 1] = diedPrefix[k] + cell.reduce((sum, j) => sum + sites[j].died, 0);
     });
-    rows.set(row, { columns, crashPrefix, diedPrefix, sites: members });
+    start[columns.length] = at;
+    rows[row - first] = fine;
   }
-  return rows;
+  return { first, rows };
 }
 
 /** Index of the first occupied column >= column. */
-function lowerBound(columns: Int32Array, column: number): number {
-  let low = 0;
-  let high = columns.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (columns[middle] < column) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+function lowerBound(row: FineRow, column: number): number {
+  const offset = column - row.columns[0]!;
+  if (offset <= 0) return 0;
+  return offset >= row.firstAt.length ? row.columns.length : row.firstAt[offset]!;
 }
 
 /** [accidents, deaths] within CLUSTER_RADIUS_M of every site (itself included). */
 function neighbourhoodWeights(sites: readonly Site[], lat: readonly number[], lon: readonly number[]): Array<[number, number]> {
-  const rows = buildFineRows(sites, lat, lon);
+  const { first, rows } = buildFineRows(sites, lat, lon);
   return sites.map((_, i) => {
     const lat0 = lat[i];
     const lon0 = lon[i];
@@ -132,40 +163,39 @@ function neighbourhoodWeights(sites: readonly Site[], lat: readonly number[], lo
     const firstRow = Math.floor((lat0 - CELL_LAT) / FINE_LAT) - 1;
     const lastRow = Math.floor((lat0 + CELL_LAT) / FINE_LAT) + 1;
     for (let r = firstRow; r <= lastRow; r++) {
-      const row = rows.get(r);
-      if (!row) continue;
+      const row = rows[r - first];
+      if (row === undefined) continue;
       const low = (r * FINE_LAT - lat0) * ky;
       const high = ((r + 1) * FINE_LAT - lat0) * ky;
       const near = low > 0 ? low : high < 0 ? -high : 0;
       const far = Math.max(Math.abs(low), Math.abs(high));
       if (near > MAYBE_CELL_M) continue;
       const reach = Math.sqrt(MAYBE_CELL_M * MAYBE_CELL_M - near * near) / kx;
-      const from = lowerBound(row.columns, Math.floor((lon0 - reach) / FINE_LON));
-      const to = lowerBound(row.columns, Math.floor((lon0 + reach) / FINE_LON) + 1);
+      const from = lowerBound(row, Math.floor((lon0 - reach) / FINE_LON));
+      const to = lowerBound(row, Math.floor((lon0 + reach) / FINE_LON) + 1);
       // Whole cells: columns c with c * FINE_LON >= lon0 - inner and (c + 1) * FINE_LON <= lon0 + inner.
       let wholeFrom = to;
       let wholeTo = to;
       if (far < WHOLE_CELL_M) {
         const inner = Math.sqrt(WHOLE_CELL_M * WHOLE_CELL_M - far * far) / kx;
-        wholeFrom = Math.max(from, lowerBound(row.columns, Math.ceil((lon0 - inner) / FINE_LON)));
-        wholeTo = Math.min(to, Math.max(wholeFrom, lowerBound(row.columns, Math.floor((lon0 + inner) / FINE_LON))));
+        wholeFrom = Math.max(from, lowerBound(row, Math.ceil((lon0 - inner) / FINE_LON)));
+        wholeTo = Math.min(to, Math.max(wholeFrom, lowerBound(row, Math.floor((lon0 + inner) / FINE_LON))));
         crashes += row.crashPrefix[wholeTo] - row.crashPrefix[wholeFrom];
         died += row.diedPrefix[wholeTo] - row.diedPrefix[wholeFrom];
       }
-      for (let k = from; k < to; k++) {
-        if (k === wholeFrom && wholeTo > wholeFrom) {
-          k = wholeTo - 1;
-          continue;
-        }
-        for (const j of row.sites[k]) {
-          const dx = (lon[j] - lon0) * kx;
-          const dy = (lat[j] - lat0) * ky;
+      // The sites of the cells the circle's edge may cross: before and after the whole ones.
+      for (let part = 0; part < 2; part++) {
+        const begin = part === 0 ? row.start[from]! : row.start[wholeTo > wholeFrom ? wholeTo : to]!;
+        const end = part === 0 ? row.start[wholeTo > wholeFrom ? wholeFrom : to]! : row.start[to]!;
+        for (let t = begin; t < end; t++) {
+          const dx = (row.lon[t] - lon0) * kx;
+          const dy = (row.lat[t] - lat0) * ky;
           const flat = dx * dx + dy * dy;
           const inside = flat < SURELY_IN_M * SURELY_IN_M
-            || (flat <= SURELY_OUT_M * SURELY_OUT_M && distanceM(lat0, lon0, lat[j], lon[j]) <= CLUSTER_RADIUS_M);
+            || (flat <= SURELY_OUT_M * SURELY_OUT_M && distanceM(lat0, lon0, row.lat[t], row.lon[t]) <= CLUSTER_RADIUS_M);
           if (inside) {
-            crashes += sites[j].crashes;
-            died += sites[j].died;
+            crashes += row.crashes[t];
+            died += row.died[t];
           }
         }
       }
