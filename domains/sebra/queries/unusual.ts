@@ -78,8 +78,10 @@ const UNUSUAL_COUNTS_SQL = unusualDaysSql(
 //    formula from exact sums over their days in the window, ranked and capped.
 // The answer is complete when no programme left out could rank: the next bound is below the last
 // item's score, or nothing is left (the handler widens the candidates until then).
-const CANDIDATE_CTES = `
-  programme_bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
+// Programmes that may hold an unusual payout, best bound first, at most $candidates + 1 (the extra one
+// bounds the rest).
+const CANDIDATES_SQL = `
+  WITH programme_bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
   programme_stats AS (
     SELECT t.programme_id, p.currency, t.days AS n, CAST(t.total_amount * 100 AS HUGEINT) AS s, t.amount_cents_squared AS q
     FROM (${windowTotalsSql(PROGRAMME_SUMS, 'programme_bounds')}) t JOIN sebra_programmes p USING (programme_id)
@@ -99,18 +101,13 @@ const CANDIDATE_CTES = `
     FROM month_runs r JOIN sebra_programme_month_max m ON m.level = r.level AND m.month_position = r.run_start
     GROUP BY m.programme_id
   ), candidates AS (
-    SELECT programme_id, currency,
+    SELECT programme_id,
            CAST(n * CAST(max_amount * 100 AS HUGEINT) - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)) AS z_bound
     FROM programme_stats JOIN month_max USING (programme_id)
     WHERE n * q - s * s > 0
-  )`;
-
-/** Programmes that may hold an unusual payout, best bound first, at most $candidates + 1 (the extra one bounds the rest). */
-const CANDIDATES_SELECT = `
+  )
   SELECT programme_id, z_bound FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK}
   ORDER BY z_bound DESC, programme_id LIMIT CAST($candidates AS BIGINT) + 1`;
-
-const CANDIDATES_SQL = `WITH ${CANDIDATE_CTES} ${CANDIDATES_SELECT}`;
 
 /** The most candidates looked up by value (an IN list of bound ids, which zone maps prune); more go through a semi-join. */
 const MAX_LISTED_CANDIDATES = 64;
