@@ -22,8 +22,16 @@
 // positions in one join become an IN list that prunes only by its min..max range: keep one position
 // per join where the slices are large.)
 //
-// Money sums stay exact: declare them DECIMAL(38,2) (or HUGEINT for squares in cents), never DOUBLE.
-// Every name here comes from the catalog's own code; client values stay bound parameters.
+// Money sums stay exact: declare them DECIMAL(38,2) (or HUGEINT for squares in cents), never DOUBLE;
+// with a count, a sum and a sum of squares per key, a window's mean and standard deviation are exact
+// too (n Q - S^2 in integers). Every name here comes from the catalog's own code; client values stay
+// bound parameters. Key and sum columns must not be named day, position, days or first_position.
+//
+// Usage (domains/sebra/queries/tables.ts builds three shapes; programmes.ts reads one):
+//   const SUMS: WindowSums = { table: 'x_sums', keys: ['item_id'], sums: { amount: 'DECIMAL(38,2)' } };
+//   load:  for (const sql of buildWindowSumsSql(SUMS, 'SELECT item_id, day, amount FROM x_daily')) await db.run(sql);
+//   query: `WITH bounds AS (${windowBoundsSql(SUMS, { from: 'CAST($from AS DATE)', to: 'CAST($to AS DATE)' })})
+//           SELECT item_id, days, amount FROM (${windowTotalsSql(SUMS, 'bounds')})`
 
 export interface WindowSums {
   /** Name of the running-totals table; its calendar is `<table>_days`. */
