@@ -42,12 +42,13 @@ export const JS_WHITESPACE_CLASS = '[\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{200
 const FIELD_SEPARATOR = '\u001f';
 
 /**
- * The records of `source` (fields c0..c<fields-1>) with `needs_trim`: whether any field starts or
- * ends with whitespace. One regular expression over the joined fields per record is far cheaper than
- * a check per field, and almost no record needs trimming (trimmedFieldSql reads it).
+ * The records of `source` (fields c0..c<fields-1>) with `needs_trim`: whether any field (of `only`,
+ * when given) starts or ends with whitespace. One regular expression over the joined fields per record
+ * is far cheaper than a check per field, and almost no record needs trimming (trimmedFieldSql reads it).
  */
-export function trimCheckedSql(source: string, fields: number): string {
-  const joined = `concat_ws('${FIELD_SEPARATOR}', ${Array.from({ length: fields }, (_, i) => `c${i}`).join(', ')})`;
+export function trimCheckedSql(source: string, fields: number, only?: readonly number[]): string {
+  const checked = only ?? Array.from({ length: fields }, (_, i) => i);
+  const joined = `concat_ws('${FIELD_SEPARATOR}', ${checked.map((i) => `c${i}`).join(', ')})`;
   const edge = `(^|${FIELD_SEPARATOR})${JS_WHITESPACE_CLASS}|${JS_WHITESPACE_CLASS}(${FIELD_SEPARATOR}|$)`;
   return `(SELECT *, regexp_matches(${joined}, '${edge}') AS needs_trim FROM ${source})`;
 }

@@ -13,6 +13,9 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import JSZip from 'jszip';
+import { Database } from '../../../engine/database.ts';
+import { sqlStringLiteral } from '../../../engine/parquet.ts';
+import { csvParseMessage, firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import type { EcbObservation, FredObservation, ReferenceRate } from './types.ts';
 
@@ -76,34 +79,129 @@ export interface EcbFile {
   seriesKeys: string[];
 }
 
-export async function parseEcbCsv(file: string): Promise<EcbFile> {
+/** An ECB csvdata row read in JavaScript: the rows the SQL leaves to it (see stageEcbCsv); the repeated-key check is the caller's. */
+function ecbRow(name: string, fields: string[], line: number, columns: { key: number; period: number; value: number }): EcbObservation {
+  const key = fields[columns.key] ?? '';
+  if (!ECB_KEY.test(key)) throw new MalformedSourceError(name, line, `column KEY: ${JSON.stringify(key)} is not an ECB series key`);
+  const period = fields[columns.period] ?? '';
+  const date = periodDate(period);
+  if (date === null) throw new MalformedSourceError(name, line, `column TIME_PERIOD: ${JSON.stringify(period)} is not a YYYY-MM-DD date`);
+  const text = fields[columns.value] ?? '';
+  const value = numberOrNull(text, ['', 'NaN']);
+  if (value === undefined) throw new MalformedSourceError(name, line, `column OBS_VALUE: ${JSON.stringify(text)} is not a number`);
+  return { seriesKey: key, date, value, row: line };
+}
+
+/**
+ * Fields csv-parse reads past the header's count (relax_column_count): DuckDB is given this many more
+ * columns, so a record up to that long reads as csv-parse read it (a longer one is refused).
+ */
+const SPARE_FIELDS = 16;
+
+// The SQL reads a row whose cells read have no surrounding whitespace (csv-parse trims fewer
+// characters than JavaScript's trim), a key and a date in the forms below and a plain number (no
+// exponent: DuckDB's and Number()'s readings of it are the same double); other rows go to ecbRow.
+const ECB_KEY_SQL = String.raw`'[A-Z0-9_]+(\.[A-Za-z0-9_]+)+'`;
+const PLAIN_NUMBER_SQL = String.raw`'-?\d{1,20}(\.\d{1,20})?'`;
+
+/** SQL: a plain number (PLAIN_NUMBER_SQL) other than a negative zero (Number gives 0, DuckDB -0). */
+function plainNumberSql(text: string): string {
+  return `regexp_full_match(${text}, ${PLAIN_NUMBER_SQL}) AND (NOT starts_with(${text}, '-') OR regexp_matches(${text}, '[1-9]'))`;
+}
+
+/** SQL: TIME_PERIOD as periodDate reads it (YYYY-MM -> its first day, a real YYYY-MM-DD as is), NULL otherwise. */
+function periodDateSql(period: string): string {
+  return String.raw`CASE WHEN regexp_full_match(${period}, '\d{4}-(0[1-9]|1[0-2])') THEN ${period} || '-01'
+    WHEN regexp_full_match(${period}, '\d{4}-\d{2}-\d{2}') AND strftime(try_cast(${period} AS DATE), '%Y-%m-%d') = ${period} THEN ${period} END`;
+}
+
+export interface StagedEcbCsv {
+  /** Scratch table of the file's records: ok, series_key, date (YYYY-MM-DD), value (a number's text or NULL). */
+  table: string;
+  /** The table with `line` first; the observations are its rows WHERE ok. */
+  lined: string;
+  observations: number;
+  seriesKeys: string[];
+  drop: () => Promise<void>;
+}
+
+let fileCounter = 0;
+
+/** An ECB csvdata file read by DuckDB into a scratch table of `db`, checked in SQL (the first problem in file order refuses it). */
+export async function stageEcbCsv(db: Database, file: string): Promise<StagedEcbCsv> {
   const name = basename(file);
-  const observations: EcbObservation[] = [];
-  let columns: { key: number; period: number; value: number } | null = null;
-  const seen = new Set<string>();
-  for await (const { fields, line } of csvRows(name, createReadStream(file))) {
-    if (columns === null) {
-      const index = columnIndex(fields);
-      const missing = ['KEY', 'TIME_PERIOD', 'OBS_VALUE'].filter((c) => !index.has(c));
-      if (missing.length > 0) throw new MalformedSourceError(name, line, `not an ECB csvdata file: no column ${missing.join(', ')} in the header`);
-      columns = { key: index.get('KEY')!, period: index.get('TIME_PERIOD')!, value: index.get('OBS_VALUE')! };
-      continue;
+  const [head] = await readCsvHead(file, 1, { trim: true });
+  if (!head) throw new MalformedSourceError(name, null, 'empty file: no csvdata header');
+  const index = columnIndex(head.record);
+  const missing = ['KEY', 'TIME_PERIOD', 'OBS_VALUE'].filter((c) => !index.has(c));
+  if (missing.length > 0) throw new MalformedSourceError(name, head.line, `not an ECB csvdata file: no column ${missing.join(', ')} in the header`);
+  const columns = { key: index.get('KEY')!, period: index.get('TIME_PERIOD')!, value: index.get('OBS_VALUE')! };
+  const fields = head.record.length + SPARE_FIELDS;
+  const options = { skipLines: head.line, fields, padShortRecords: true };
+  const cell = (at: number) => `coalesce(c${at}, '')`;
+  const read = await readCsvInto(db, file, `ecb_file_${++fileCounter}`, options, (source) => `SELECT
+      NOT needs_trim AND regexp_full_match(${cell(columns.key)}, ${ECB_KEY_SQL}) AND ${periodDateSql(cell(columns.period))} IS NOT NULL
+        AND (${cell(columns.value)} IN ('', 'NaN') OR ${plainNumberSql(cell(columns.value))}) AS ok,
+      ${cell(columns.key)} AS series_key, ${periodDateSql(cell(columns.period))} AS date,
+      CASE WHEN ${cell(columns.value)} IN ('', 'NaN') THEN NULL ELSE ${cell(columns.value)} END AS value
+    FROM ${trimCheckedSql(source, fields, [columns.key, columns.period, columns.value])}`);
+  try {
+    const problems: MalformedSourceError[] = [];
+    const bad = read.firstBadRecord;
+    if (bad) problems.push(new MalformedSourceError(name, bad.line, csvParseMessage(bad, head.record.length)));
+    // Rows the SQL does not read itself, in file order: ecbRow reads them or names the first problem.
+    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
+      bad?.line ? { before: bad.line } : {});
+    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
+    const accepted: EcbObservation[] = [];
+    for (const row of await rawRecords(db, file, options, [...rowIndex.keys()])) {
+      try {
+        accepted.push(ecbRow(name, csvParseTrimmed(row, fields), Number(row.line), columns));
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+        break;
+      }
     }
-    const key = fields[columns.key] ?? '';
-    if (!ECB_KEY.test(key)) throw new MalformedSourceError(name, line, `column KEY: ${JSON.stringify(key)} is not an ECB series key`);
-    const period = fields[columns.period] ?? '';
-    const date = periodDate(period);
-    if (date === null) throw new MalformedSourceError(name, line, `column TIME_PERIOD: ${JSON.stringify(period)} is not a YYYY-MM-DD date`);
-    const text = fields[columns.value] ?? '';
-    const value = numberOrNull(text, ['', 'NaN']);
-    if (value === undefined) throw new MalformedSourceError(name, line, `column OBS_VALUE: ${JSON.stringify(text)} is not a number`);
-    const id = `${key}|${date}`;
-    if (seen.has(id)) throw new MalformedSourceError(name, line, `series ${key} has ${date} twice`);
-    seen.add(id);
-    observations.push({ seriesKey: key, date, value, row: line });
+    if (accepted.length > 0) {
+      await db.run(`CREATE TABLE ${read.table}_js (row_index INTEGER, series_key VARCHAR, date VARCHAR, value VARCHAR)`);
+      await db.appendRows(`${read.table}_js`, accepted.map((o) => [rowIndex.get(o.row)!, o.seriesKey, o.date, o.value === null ? null : String(o.value)]));
+      await db.run(`UPDATE ${read.table} SET ok = true, series_key = js.series_key, date = js.date, value = js.value
+        FROM ${read.table}_js js WHERE ${read.table}.rowid = js.row_index`);
+      await db.run(`DROP TABLE ${read.table}_js`);
+    }
+    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${read.lined} WHERE ok)`, [['series_key', 'series_key'], ['date', 'date']]);
+    if (repeated) problems.push(new MalformedSourceError(name, repeated.line, `series ${repeated.key.series_key} has ${repeated.key.date} twice`));
+    const first = firstProblem(problems);
+    if (first) throw first;
+    const keys = await db.all(`SELECT DISTINCT series_key FROM ${read.table} WHERE ok ORDER BY series_key`);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${read.table} WHERE ok`);
+    return { table: read.table, lined: read.lined, observations: Number(n), seriesKeys: keys.map((r) => String(r.series_key)), drop: read.drop };
+  } catch (error) {
+    await read.drop();
+    throw error;
   }
-  if (columns === null) throw new MalformedSourceError(name, null, 'empty file: no csvdata header');
-  return { observations, seriesKeys: [...new Set(observations.map((o) => o.seriesKey))].sort() };
+}
+
+/** A staged record's fields as csv-parse with `trim` read them: CR, LF, form feed, space and tab before a field, trimEnd() after it. */
+function csvParseTrimmed(row: Record<string, unknown>, width: number): string[] {
+  const fields: string[] = [];
+  for (let i = 0; i < width && row[`c${i}`] !== null && row[`c${i}`] !== undefined; i++) fields.push(String(row[`c${i}`]).replace(/^[\r\n\f \t]+/, '').trimEnd());
+  return fields;
+}
+
+export async function parseEcbCsv(file: string): Promise<EcbFile> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    const staged = await stageEcbCsv(db, file);
+    const rows = await db.all(`SELECT line, series_key, date, value FROM ${staged.lined} WHERE ok ORDER BY line`);
+    const observations = rows.map((r): EcbObservation => ({
+      seriesKey: String(r.series_key), date: String(r.date), value: r.value === null ? null : Number(r.value), row: Number(r.line),
+    }));
+    return { observations, seriesKeys: staged.seriesKeys };
+  } finally {
+    await db.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -187,8 +285,34 @@ function fredValue(name: string, line: number, column: string, text: string): nu
 }
 
 export async function parseFredFile(file: string, options: { series?: string } = {}): Promise<FredFile> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    const staged = await stageFredFile(db, file, options);
+    if ('observations' in staged && Array.isArray(staged.observations)) return staged as FredFile;
+    const csv = staged as StagedFredCsv;
+    const rows = await db.all(`SELECT series_id, date, value, line FROM (${csv.observations}) ORDER BY line, column_order`);
+    const observations = rows.map((r): FredObservation => ({
+      seriesId: String(r.series_id), date: String(r.date), value: r.value === null ? null : Number(r.value), row: Number(r.line),
+    }));
+    return { observations, seriesIds: csv.seriesIds };
+  } finally {
+    await db.close();
+  }
+}
+
+/** A FRED CSV staged by DuckDB: its observations as a query (series_id, date, value as a number's text or NULL, line, column_order). */
+export interface StagedFredCsv {
+  observations: string;
+  count: number;
+  seriesIds: string[];
+  drop: () => Promise<void>;
+}
+
+/** A FRED file: a CSV read by DuckDB into a scratch table of `db`, an API JSON file in JavaScript. */
+export async function stageFredFile(db: Database, file: string, options: { series?: string } = {}): Promise<FredFile | StagedFredCsv> {
   const name = basename(file);
-  const observations = name.toLowerCase().endsWith('.json') ? await parseFredJson(file, options.series) : await parseFredCsv(file, options.series);
+  if (!name.toLowerCase().endsWith('.json')) return stageFredCsv(db, file, options.series);
+  const observations = await parseFredJson(file, options.series);
   const seen = new Set<string>();
   for (const o of observations) {
     const id = `${o.seriesId}|${o.date}`;
@@ -198,38 +322,99 @@ export async function parseFredFile(file: string, options: { series?: string } =
   return { observations, seriesIds: [...new Set(observations.map((o) => o.seriesId))].sort() };
 }
 
-async function parseFredCsv(file: string, series?: string): Promise<FredObservation[]> {
+/** The series of a FRED CSV header (the date column first), or the problem. */
+function fredHeader(file: string, fields: string[], line: number, series?: string): string[] {
   const name = basename(file);
-  const observations: FredObservation[] = [];
-  let ids: string[] | null = null;
-  for await (const { fields, line } of csvRows(name, createReadStream(file))) {
-    if (ids === null) {
-      const first = fields[0];
-      if (first === 'date' && fields.length === 2 && fields[1].toLowerCase() === 'value') {
-        const id = seriesIdFor(file, series);
-        if (id === null) throw new MalformedSourceError(name, line, 'a date,value file: give the series id with --series (or name the file <SERIES_ID>.csv)');
-        ids = [id];
-      } else if (first === 'observation_date' || first === 'DATE') {
-        if (fields.length < 2) throw new MalformedSourceError(name, line, 'no series column after the date');
-        ids = fields.slice(1).map((id, i) => {
-          if (!SERIES_ID.test(id)) throw new MalformedSourceError(name, line, `column ${i + 2}: ${JSON.stringify(id)} is not a FRED series id`);
-          return id;
-        });
-        if (series !== undefined && (ids.length !== 1 || ids[0] !== series.toUpperCase())) {
-          throw new MalformedSourceError(name, line, `--series ${series} does not match the file's series ${ids.join(', ')}`);
-        }
-      } else {
-        throw new MalformedSourceError(name, line, `not a FRED CSV: the header starts with ${JSON.stringify(first)} (expected observation_date, DATE or date)`);
-      }
-      continue;
-    }
-    const date = isoDay(fields[0]);
-    if (date === null) throw new MalformedSourceError(name, line, `column ${ids.length === 1 ? 'date' : 'observation_date'}: ${JSON.stringify(fields[0])} is not a YYYY-MM-DD date`);
-    if (fields.length > ids.length + 1) throw new MalformedSourceError(name, line, `${fields.length} fields, the header has ${ids.length + 1}`);
-    ids.forEach((id, i) => observations.push({ seriesId: id, date, value: fredValue(name, line, id, fields[i + 1] ?? ''), row: line }));
+  const first = fields[0];
+  if (first === 'date' && fields.length === 2 && fields[1].toLowerCase() === 'value') {
+    const id = seriesIdFor(file, series);
+    if (id === null) throw new MalformedSourceError(name, line, 'a date,value file: give the series id with --series (or name the file <SERIES_ID>.csv)');
+    return [id];
   }
-  if (ids === null) throw new MalformedSourceError(name, null, 'empty file: no header');
-  return observations;
+  if (first === 'observation_date' || first === 'DATE') {
+    if (fields.length < 2) throw new MalformedSourceError(name, line, 'no series column after the date');
+    const ids = fields.slice(1).map((id, i) => {
+      if (!SERIES_ID.test(id)) throw new MalformedSourceError(name, line, `column ${i + 2}: ${JSON.stringify(id)} is not a FRED series id`);
+      return id;
+    });
+    if (series !== undefined && (ids.length !== 1 || ids[0] !== series.toUpperCase())) {
+      throw new MalformedSourceError(name, line, `--series ${series} does not match the file's series ${ids.join(', ')}`);
+    }
+    return ids;
+  }
+  throw new MalformedSourceError(name, line, `not a FRED CSV: the header starts with ${JSON.stringify(first)} (expected observation_date, DATE or date)`);
+}
+
+/** A FRED CSV row read in JavaScript: the rows the SQL leaves to it. */
+function fredRow(name: string, fields: string[], line: number, ids: string[]): FredObservation[] {
+  const date = isoDay(fields[0]);
+  if (date === null) throw new MalformedSourceError(name, line, `column ${ids.length === 1 ? 'date' : 'observation_date'}: ${JSON.stringify(fields[0])} is not a YYYY-MM-DD date`);
+  if (fields.length > ids.length + 1) throw new MalformedSourceError(name, line, `${fields.length} fields, the header has ${ids.length + 1}`);
+  return ids.map((id, i) => ({ seriesId: id, date, value: fredValue(name, line, id, fields[i + 1] ?? ''), row: line }));
+}
+
+/**
+ * A FRED graph CSV read by DuckDB: a row whose cells have no surrounding whitespace, a real YYYY-MM-DD
+ * date and plain numbers or the missing marks is read by the SQL; other rows go to fredRow. Any
+ * problem of a row comes first (in file order); then a date given twice.
+ */
+async function stageFredCsv(db: Database, file: string, series?: string): Promise<StagedFredCsv> {
+  const name = basename(file);
+  const [head] = await readCsvHead(file, 1, { trim: true });
+  if (!head) throw new MalformedSourceError(name, null, 'empty file: no header');
+  const ids = fredHeader(file, head.record, head.line, series);
+  const fields = ids.length + 1;
+  const options = { skipLines: head.line, fields, padShortRecords: true };
+  const cell = (at: number) => `coalesce(c${at}, '')`;
+  const valueOk = (at: number) => `(${cell(at)} IN ('.', '', 'NaN') OR ${plainNumberSql(cell(at))})`;
+  const read = await readCsvInto(db, file, `fred_file_${++fileCounter}`, options, (source) => String.raw`SELECT
+      NOT needs_trim AND regexp_full_match(c0, '\d{4}-\d{2}-\d{2}') AND strftime(try_cast(c0 AS DATE), '%Y-%m-%d') = c0
+        AND ${ids.map((_, i) => valueOk(i + 1)).join(' AND ')} AS ok,
+      c0 AS date, ${ids.map((_, i) => `CASE WHEN ${cell(i + 1)} IN ('.', '', 'NaN') THEN NULL ELSE ${cell(i + 1)} END AS v${i}`).join(', ')}
+    FROM ${trimCheckedSql(source, fields)}`);
+  try {
+    const problems: MalformedSourceError[] = [];
+    const bad = read.firstBadRecord;
+    if (bad) {
+      const found = /Found: (\d+)/.exec(bad.message)?.[1];
+      problems.push(new MalformedSourceError(name, bad.line, bad.kind === 'TOO MANY COLUMNS' && found ? `${found} fields, the header has ${fields}` : csvParseMessage(bad, fields)));
+    }
+    // Rows the SQL does not read itself, in file order: fredRow reads them or names the first problem.
+    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
+      bad?.line ? { before: bad.line } : {});
+    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
+    const accepted: FredObservation[][] = [];
+    for (const row of await rawRecords(db, file, options, [...rowIndex.keys()])) {
+      try {
+        accepted.push(fredRow(name, csvParseTrimmed(row, fields), Number(row.line), ids));
+      } catch (error) {
+        if (!(error instanceof MalformedSourceError)) throw error;
+        problems.push(error);
+        break;
+      }
+    }
+    const first = firstProblem(problems);
+    if (first) throw first;
+    if (accepted.length > 0) {
+      const values = ids.map((_, i) => `v${i}`);
+      await db.run(`CREATE TABLE ${read.table}_js (row_index INTEGER, date VARCHAR, ${values.map((v) => `${v} VARCHAR`).join(', ')})`);
+      await db.appendRows(`${read.table}_js`, accepted.map((row) => [
+        rowIndex.get(row[0]!.row)!, row[0]!.date, ...row.map((o) => (o.value === null ? null : String(o.value))),
+      ]));
+      await db.run(`UPDATE ${read.table} SET ok = true, date = js.date, ${values.map((v) => `${v} = js.${v}`).join(', ')}
+        FROM ${read.table}_js js WHERE ${read.table}.rowid = js.row_index`);
+      await db.run(`DROP TABLE ${read.table}_js`);
+    }
+    // Every row holds every series: a date given twice repeats the first series first.
+    const repeated = await firstRepeatedKey(db, read.lined, [['date', 'date']]);
+    if (repeated) throw new MalformedSourceError(name, repeated.line, `series ${ids[0]} has ${repeated.key.date} twice`);
+    const observations = ids.map((id, i) => `SELECT ${sqlStringLiteral(id)} AS series_id, date, v${i} AS value, line, ${i} AS column_order FROM ${read.lined}`).join(' UNION ALL ');
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${read.table}`);
+    return { observations, count: Number(n) * ids.length, seriesIds: [...ids].sort(), drop: read.drop };
+  } catch (error) {
+    await read.drop();
+    throw error;
+  }
 }
 
 async function parseFredJson(file: string, series?: string): Promise<FredObservation[]> {

@@ -16,7 +16,7 @@ import { Database } from '../../../engine/database.ts';
 import { loadDataset, type Dataset } from '../../../engine/dataset.ts';
 import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
 import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
-import { parseEcbCsv, parseEurofxref, parseFredFile } from './parse.ts';
+import { parseEurofxref, stageEcbCsv, stageFredFile } from './parse.ts';
 import {
   ECB_DATASET, ECB_SOURCE_FORMAT, ECB_SOURCE_URL, EUROFXREF_DATASET, EUROFXREF_SOURCE_FORMAT, EUROFXREF_SOURCE_URL, FRED_DATASET,
   FRED_LICENSE_DATASET, FRED_LICENSE_SOURCE, FRED_SOURCE_FORMAT, FRED_SOURCE_URL, type LicenseStatus,
@@ -49,6 +49,19 @@ export interface MacroIngestResult {
 
 type StagedRow = [key: string, date: string, value: number | null];
 
+/** Where a file's rows go in the stage table: file name, hash and the file's position in the batch. */
+interface StageTarget {
+  name: string;
+  hash: string;
+  order: number;
+}
+
+/**
+ * A parsed file's rows for the stage table: JavaScript rows (appended), or a query over scratch tables
+ * of the ingest's database (k, d, v as the text of a number or NULL), which `drop` removes.
+ */
+type SeriesRows = { rows: StagedRow[] } | { query: string; count: number; drop: () => Promise<void> };
+
 /** The shared ingest of one series table: parse the new files, stage, merge (newest file wins), commit. */
 async function ingestSeriesFiles<T>(
   files: readonly string[],
@@ -58,8 +71,9 @@ async function ingestSeriesFiles<T>(
     dataset: string;
     source: string;
     sourceUrl: string;
-    parse: (file: string) => Promise<T>;
-    rows: (parsed: T) => StagedRow[];
+    /** Reads a file, into the ingest's database when DuckDB reads it. */
+    parse: (db: Database, file: string) => Promise<T>;
+    rows: (parsed: T) => SeriesRows;
     /** Extra work in the scratch database before the commit (the FRED licences). */
     extra?: (db: Database, parsed: T[], importDate: string) => Promise<{ dataset: Dataset; records: ImportRecord[] } | null>;
   },
@@ -69,15 +83,21 @@ async function ingestSeriesFiles<T>(
   try {
     const ledger = await loadImportLedger(db, options.dataDir);
     const known = new Set(ledger.filter((r) => r.dataset === spec.dataset).map((r) => r.fileHash));
-    const { parsed, skipped } = await parseNewFiles(files, known, (file) => spec.parse(file), options.onProgress);
+    const { parsed, skipped } = await parseNewFiles(files, known, (file) => spec.parse(db, file), options.onProgress);
     if (parsed.length === 0) return { imported: [], skipped, rows: 0 };
-    const imported = importRecordsOf(parsed, options, (p) => ({ dataset: spec.dataset, source: spec.source, defaultUrl: spec.sourceUrl, rowCount: spec.rows(p).length }));
+    const rowsOf = parsed.map(({ parsed: p }) => spec.rows(p));
+    const imported = importRecordsOf(parsed, options, (p) => {
+      const rows = rowsOf[parsed.findIndex((q) => q.parsed === p)]!;
+      return { dataset: spec.dataset, source: spec.source, defaultUrl: spec.sourceUrl, rowCount: 'rows' in rows ? rows.rows.length : rows.count };
+    });
     const t = spec.table;
     const table = t.dataset.name;
     await loadDataset(db, t.dataset, options.dataDir);
     await db.run(`CREATE TABLE stage (k VARCHAR, d VARCHAR, v VARCHAR, source_file VARCHAR, file_hash VARCHAR, file_order INTEGER)`);
-    await db.appendRows('stage', parsed.flatMap(({ file, hash, parsed: p }, order) =>
-      spec.rows(p).map(([k, d, v]) => [k, d, v === null ? null : String(v), basename(file), hash, order])));
+    for (const [order, { file, hash }] of parsed.entries()) {
+      const rows = rowsOf[order]!;
+      await stageRows(db, rows, { name: basename(file), hash, order });
+    }
     await db.run(`CREATE TABLE newest AS SELECT * EXCLUDE (pick) FROM (
         SELECT *, row_number() OVER (PARTITION BY k, d ORDER BY file_order DESC) AS pick FROM stage) WHERE pick = 1`);
     await db.run(`DELETE FROM ${table} AS held WHERE EXISTS (SELECT 1 FROM newest n WHERE n.k = held.${t.key} AND CAST(n.d AS DATE) = held.date)`);
@@ -95,19 +115,30 @@ async function ingestSeriesFiles<T>(
   }
 }
 
+/** Puts a file's rows into the stage table. */
+async function stageRows(db: Database, rows: SeriesRows, target: StageTarget): Promise<void> {
+  if ('rows' in rows) {
+    await db.appendRows('stage', rows.rows.map(([k, d, v]) => [k, d, v === null ? null : String(v), target.name, target.hash, target.order]));
+    return;
+  }
+  await db.run(`INSERT INTO stage SELECT k, d, v, $name, $hash, CAST($order AS INTEGER) FROM (${rows.query})`, { ...target });
+  await rows.drop();
+}
+
 export function ingestEcbFiles(files: readonly string[], options: MacroIngestOptions): Promise<MacroIngestResult> {
   return ingestSeriesFiles(files, options, {
     table: ECB_TABLE, dataset: ECB_DATASET, source: ECB_SOURCE_FORMAT, sourceUrl: ECB_SOURCE_URL,
-    parse: parseEcbCsv,
-    rows: (p) => p.observations.map((o) => [o.seriesKey, o.date, o.value]),
+    // The csvdata file is read by DuckDB into the ingest's database.
+    parse: (db, file) => stageEcbCsv(db, file),
+    rows: (p) => ({ query: `SELECT series_key AS k, date AS d, value AS v FROM ${p.lined} WHERE ok`, count: p.observations, drop: p.drop }),
   });
 }
 
 export function ingestEurofxrefFiles(files: readonly string[], options: MacroIngestOptions): Promise<MacroIngestResult> {
   return ingestSeriesFiles(files, options, {
     table: EUROFXREF_TABLE, dataset: EUROFXREF_DATASET, source: EUROFXREF_SOURCE_FORMAT, sourceUrl: EUROFXREF_SOURCE_URL,
-    parse: parseEurofxref,
-    rows: (p) => p.rates.map((r) => [r.currency, r.date, r.rate]),
+    parse: (_db, file) => parseEurofxref(file),
+    rows: (p) => ({ rows: p.rates.map((r): StagedRow => [r.currency, r.date, r.rate]) }),
   });
 }
 
@@ -124,8 +155,11 @@ export interface FredIngestOptions extends MacroIngestOptions {
 export function ingestFredFiles(files: readonly string[], options: FredIngestOptions): Promise<MacroIngestResult> {
   return ingestSeriesFiles(files, options, {
     table: FRED_TABLE, dataset: FRED_DATASET, source: FRED_SOURCE_FORMAT, sourceUrl: FRED_SOURCE_URL,
-    parse: (file) => parseFredFile(file, { series: options.series }),
-    rows: (p) => p.observations.map((o) => [o.seriesId, o.date, o.value]),
+    // A CSV is read by DuckDB into the ingest's database; an API JSON file in JavaScript.
+    parse: (db, file) => stageFredFile(db, file, { series: options.series }),
+    rows: (p) => ('count' in p
+      ? { query: `SELECT series_id AS k, date AS d, value AS v FROM (${p.observations})`, count: p.count, drop: p.drop }
+      : { rows: p.observations.map((o): StagedRow => [o.seriesId, o.date, o.value]) }),
     async extra(db, parsed, importDate) {
       await loadDataset(db, MACRO_FRED_LICENSES, options.dataDir);
       const current = await currentLicenses(db);
