@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { loadDataset, type Dataset } from '../../../engine/dataset.ts';
+import { datasetFile, loadDataset, type Dataset } from '../../../engine/dataset.ts';
+import { sqlStringLiteral } from '../../../engine/parquet.ts';
 import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
 import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
 import { parseEurofxref, stageEcbCsv, stageFredFile } from './parse.ts';
@@ -92,23 +93,26 @@ async function ingestSeriesFiles<T>(
     });
     const t = spec.table;
     const table = t.dataset.name;
-    await loadDataset(db, t.dataset, options.dataDir);
+    await loadDataset(db, t.dataset, options.dataDir, { table: `${table}_held` });
     await db.run(`CREATE TABLE stage (k VARCHAR, d VARCHAR, v VARCHAR, source_file VARCHAR, file_hash VARCHAR, file_order INTEGER)`);
     for (const [order, { file, hash }] of parsed.entries()) {
       const rows = rowsOf[order]!;
       await stageRows(db, rows, { name: basename(file), hash, order });
     }
-    await db.run(`CREATE TABLE newest AS SELECT * EXCLUDE (pick) FROM (
-        SELECT *, row_number() OVER (PARTITION BY k, d ORDER BY file_order DESC) AS pick FROM stage) WHERE pick = 1`);
-    await db.run(`DELETE FROM ${table} AS held WHERE EXISTS (SELECT 1 FROM newest n WHERE n.k = held.${t.key} AND CAST(n.d AS DATE) = held.date)`);
-    await db.run(`INSERT INTO ${table} (${t.key}, date, ${t.valueColumn}, source_file, file_hash)
-      SELECT k, CAST(d AS DATE), CAST(v AS DOUBLE), source_file, file_hash FROM newest`);
+    // The table is a view the commit writes out in one pass: the held rows of the (key, date) pairs no
+    // new file carries, and each staged row whose pair no later file of the batch carries.
+    await db.run(`CREATE VIEW ${table} AS
+      SELECT ${t.key}, date, ${t.valueColumn}, source_file, file_hash FROM ${table}_held held
+        ANTI JOIN (SELECT DISTINCT k, CAST(d AS DATE) AS date FROM stage) n ON n.k = held.${t.key} AND n.date = held.date
+      UNION ALL
+      SELECT k, CAST(d AS DATE), CAST(v AS DOUBLE), source_file, file_hash FROM stage s
+        ANTI JOIN stage later ON later.k = s.k AND later.d = s.d AND later.file_order > s.file_order`);
     const tables: Dataset[] = [t.dataset];
     const extra = await spec.extra?.(db, parsed.map((p) => p.parsed), imported[0].importDate);
     if (extra) tables.push(extra.dataset);
     await appendImportRecords(db, [...imported, ...(extra?.records ?? [])]);
     await commitTables(db, options.dataDir, tables);
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`);
+    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlStringLiteral(datasetFile(options.dataDir, t.dataset))})`);
     return { imported, skipped, rows: Number(n) };
   } finally {
     await db.close();
