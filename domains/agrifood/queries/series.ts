@@ -77,15 +77,13 @@ export const getPriceChanges = defineRoute<SeriesParams>({
 });
 
 // The rows over either threshold are the union of two prefixes (|percent change| and |z-score|,
-// each sorted largest first), kept to the series of the filter; the second leaves out the rows the
-// first has, so the union needs no deduplication.
-const anomaliesSql = sqlPerSliceCount((slots) => `WITH series AS (
-    SELECT series_id FROM agri_series WHERE ${SERIES_FILTER_SQL}
-  ), hits AS (
-    SELECT price_order FROM agri_moves_by_percent WHERE size >= $min_percent AND series_id IN (SELECT series_id FROM series)
+// each sorted largest first), kept to the dataset and member state of the filter; the second leaves
+// out the rows the first has, so the union needs no deduplication.
+const anomaliesSql = sqlPerSliceCount((slots) => `WITH hits AS (
+    SELECT price_order FROM agri_moves_by_percent WHERE size >= $min_percent AND ${SERIES_FILTER_SQL}
     UNION ALL
     SELECT price_order FROM agri_moves_by_z
-     WHERE size >= $z AND (percent_size IS NULL OR percent_size < $min_percent) AND series_id IN (SELECT series_id FROM series)
+     WHERE size >= $z AND (percent_size IS NULL OR percent_size < $min_percent) AND ${SERIES_FILTER_SQL}
   ), counted AS (
     SELECT count(*)::INTEGER AS total FROM hits
   ), page AS (

@@ -40,7 +40,7 @@ import { priceText, SERIES_ITEM_SQL } from './filters.ts';
 export { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
 
 /** Series order: total because series_id numbers the distinct series in it. */
-export const SERIES_ORDER = 'dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST';
+const SERIES_ORDER = 'dataset, commodity_id, member_state_code, market_name NULLS FIRST, stage_name NULLS FIRST, unit NULLS FIRST';
 
 /** The columns that name a series. */
 const SERIES_COLUMNS = ['dataset', 'commodity_id', 'member_state_code', 'market_name', 'stage_name', 'unit'] as const;
@@ -132,12 +132,15 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
      WHERE st.previous_value IS NOT NULL
      ORDER BY sg.group_id, position`);
 
+  // With the series' dataset and member state, the filters of /api/v1/anomalies.
   await db.run(`CREATE TABLE agri_moves_by_percent AS
-    SELECT abs(percent_change) AS size, price_order, series_id FROM agri_price_stats
-     WHERE percent_change IS NOT NULL ORDER BY size DESC, price_order`);
+    SELECT abs(st.percent_change) AS size, st.price_order, se.dataset, se.member_state_code
+      FROM agri_price_stats st JOIN agri_series se USING (series_id)
+     WHERE st.percent_change IS NOT NULL ORDER BY size DESC, st.price_order`);
   await db.run(`CREATE TABLE agri_moves_by_z AS
-    SELECT abs(zscore) AS size, abs(percent_change) AS percent_size, price_order, series_id FROM agri_price_stats
-     WHERE zscore IS NOT NULL ORDER BY size DESC, price_order`);
+    SELECT abs(st.zscore) AS size, abs(st.percent_change) AS percent_size, st.price_order, se.dataset, se.member_state_code
+      FROM agri_price_stats st JOIN agri_series se USING (series_id)
+     WHERE st.zscore IS NOT NULL ORDER BY size DESC, st.price_order`);
 
   await db.run(`CREATE TABLE agri_latest AS
     SELECT se.series_id, ${SERIES_ITEM_SQL}, st.begin_date, f.end_date, st.week_number, st.marketing_year,
