@@ -4,3 +4,12 @@
 export function exactText(expression: string): string {
   return `regexp_replace(CAST(${expression} AS VARCHAR), '(\\.\\d{2}\\d*?)0+$', '\\1')`;
 }
+
+/**
+ * An exact decimal stored as the text the answer shows (DuckDB's text of a DECIMAL is the driver's:
+ * sign, digits, '.', every scale digit), so a served shape holds no 128-bit decimals: they are the
+ * slowest columns to read back from a database file, and the text needs no conversion per request.
+ */
+export function decimalText(expression: string): string {
+  return `CAST(${expression} AS VARCHAR)`;
+}

@@ -4,7 +4,7 @@
 import type { Database } from '../../../engine/database.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { WORLD } from './codes.ts';
-import { exactText } from './format.ts';
+import { decimalText, exactText } from './format.ts';
 import { marketRowsSql } from './marketRows.ts';
 import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
@@ -22,7 +22,10 @@ const MARKET_ANNUAL_SQL = `CREATE TABLE trade_market_annual AS
 
 /** The market rows of every country and product with the WORLD partner and both flows (history, compare, the market view). */
 const MARKET_WORLD_SQL = `CREATE TABLE trade_market_world AS
-  SELECT * FROM (${marketRowsSql({ market: 'true', partner: `'${WORLD}'`, flow: 'NULL' })})
+  SELECT country, product, period, ${decimalText('price')} AS price, price_observations,
+    ${['imports', 'exports', 'trade_balance', 'imports_quantity', 'exports_quantity'].map((c) => `${decimalText(c)} AS ${c}`).join(', ')},
+    previous_period, ${['price_change', 'imports_change', 'exports_change'].map((c) => `${decimalText(c)} AS ${c}`).join(', ')}
+  FROM (${marketRowsSql({ market: 'true', partner: `'${WORLD}'`, flow: 'NULL' })})
   ORDER BY product, country, period`;
 
 /**
@@ -39,8 +42,8 @@ const MARKET_CHANGES_SQL = `SELECT row_number() OVER (ORDER BY s.year DESC, s.co
     p.name AS commodity_name, CASE WHEN s.metric = 'price' THEN NULL ELSE '${WORLD}' END AS partner,
     NULL::VARCHAR AS market, NULL::VARCHAR AS stage, CASE WHEN s.metric = 'price' THEN 'EUR/t' ELSE 'EUR' END AS unit,
     CAST(s.year AS VARCHAR) AS period, CAST(s.previous_period AS VARCHAR) AS previous_period,
-    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.value')} AS current_value,
-    ${decimal2('s.absolute_change')} AS absolute_change, ${decimal2('s.percent_change')} AS percentage_change
+    ${decimalText(decimal2('s.previous_value'))} AS previous_value, ${decimalText(decimal2('s.value'))} AS current_value,
+    ${decimalText(decimal2('s.absolute_change'))} AS absolute_change, ${decimalText(decimal2('s.percent_change'))} AS percentage_change
   FROM market_stats s ${SERIES_JOINS}
   WHERE s.previous_value IS NOT NULL`;
 
@@ -59,7 +62,7 @@ const PRICE_CHANGES_SQL = `SELECT row_number() OVER (ORDER BY begin_date DESC, d
     commodity_id AS commodity, product_name AS commodity_name, NULL::VARCHAR AS partner, market_name AS market, stage_name AS stage, unit,
     CAST(begin_date AS VARCHAR) AS period, CAST(previous_period AS VARCHAR) AS previous_period,
     ${exactText('previous_value')} AS previous_value, ${exactText('price')} AS current_value,
-    ${exactText('absolute_change')} AS absolute_change, ${decimal2('percent_change')} AS percentage_change
+    ${exactText('absolute_change')} AS absolute_change, ${decimalText(decimal2('percent_change'))} AS percentage_change
   FROM changes_agri_prices`;
 
 /** The commodity ids of each agri-food dataset with the names a `commodity` value may give (lower case). */
@@ -80,8 +83,8 @@ export const MARKET_MOVES_COLUMNS = `country, country_name, commodity, commodity
 const MARKET_MOVES_SQL = `SELECT row_number() OVER (ORDER BY abs(s.percent_change) DESC, s.year DESC, s.country, s.product, ${METRIC_ORDER})::INTEGER AS pos,
     abs(s.percent_change) AS abs_percent,
     s.country, c.name AS country_name, s.product AS commodity, p.name AS commodity_name, s.metric, s.year AS period, s.previous_period,
-    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.value')} AS current_value,
-    ${decimal2('s.absolute_change')} AS absolute_change, ${decimal2('s.percent_change')} AS percent_change,
+    ${decimalText(decimal2('s.previous_value'))} AS previous_value, ${decimalText(decimal2('s.value'))} AS current_value,
+    ${decimalText(decimal2('s.absolute_change'))} AS absolute_change, ${decimalText(decimal2('s.percent_change'))} AS percent_change,
     CASE WHEN s.absolute_change > 0 THEN 'up' WHEN s.absolute_change < 0 THEN 'down' ELSE 'flat' END AS direction
   FROM market_stats s ${SERIES_JOINS}
   WHERE s.previous_value IS NOT NULL AND s.percent_change IS NOT NULL`;
@@ -98,8 +101,8 @@ export const MARKET_ANOMALIES_COLUMNS = `country, country_name, commodity, commo
 const MARKET_ANOMALIES_SQL = `SELECT row_number() OVER (ORDER BY s.year DESC, s.country, s.product, ${METRIC_ORDER})::INTEGER AS pos,
     abs(s.percent_change) AS abs_percent, abs(s.zscore) AS abs_zscore,
     s.country, c.name AS country_name, s.product AS commodity, p.name AS commodity_name, s.metric, s.year AS period,
-    ${decimal2('s.value')} AS value, s.previous_period, ${decimal2('s.previous_value')} AS previous_value,
-    ${decimal2('s.percent_change')} AS percent_change, ${decimal2('s.zscore')} AS zscore
+    ${decimalText(decimal2('s.value'))} AS value, s.previous_period, ${decimalText(decimal2('s.previous_value'))} AS previous_value,
+    ${decimalText(decimal2('s.percent_change'))} AS percent_change, ${decimalText(decimal2('s.zscore'))} AS zscore
   FROM market_stats s ${SERIES_JOINS}
   WHERE s.metric IN ('price', 'imports') AND (s.percent_change IS NOT NULL OR s.zscore IS NOT NULL)`;
 
@@ -109,10 +112,10 @@ const MARKET_ANOMALIES_SQL = `SELECT row_number() OVER (ORDER BY s.year DESC, s.
  */
 const MARKET_INSIGHTS_SQL = `CREATE TABLE trade_market_insights AS
   SELECT s.country, s.product, row_number() OVER (ORDER BY s.country, s.product, ${METRIC_ORDER}, s.year)::INTEGER AS pos,
-    s.metric, s.year AS period, ${decimal2('s.value')} AS value, s.previous_period,
-    ${decimal2('s.previous_value')} AS previous_value, ${decimal2('s.percent_change')} AS yoy_percent, ${decimal2('s.zscore')} AS zscore,
+    s.metric, s.year AS period, ${decimalText(decimal2('s.value'))} AS value, s.previous_period,
+    ${decimalText(decimal2('s.previous_value'))} AS previous_value, ${decimalText(decimal2('s.percent_change'))} AS yoy_percent, ${decimalText(decimal2('s.zscore'))} AS zscore,
     abs(s.zscore) AS abs_zscore, s.percent_change AS raw_percent,
-    ${decimal2('avg(s.value) OVER (PARTITION BY s.country, s.product, s.metric)')} AS series_mean
+    ${decimalText(decimal2('avg(s.value) OVER (PARTITION BY s.country, s.product, s.metric)'))} AS series_mean
   FROM market_stats s
   ORDER BY pos`;
 

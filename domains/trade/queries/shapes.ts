@@ -3,6 +3,7 @@
 // route filters on and sorted by those keys, with `pos`, the row's place in the route's order, so a
 // request reads only its keys' rows and stops at its page (paging.ts).
 import type { Database } from '../../../engine/database.ts';
+import { decimalText } from './format.ts';
 import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
 /**
@@ -22,7 +23,7 @@ export const TRADE_LIST_COLUMNS = `reporter, reporter_name, partner, product, pr
 const TRADE_LIST_SQL = `SELECT row_number() OVER (ORDER BY f.period_start DESC, f.freq, f.reporter, f.partner, f.product, f.flow)::INTEGER AS pos,
     f.reporter, c.name AS reporter_name, f.partner, f.product, p.name AS product_name, f.flow,
     CASE f.flow WHEN 1 THEN 'import' ELSE 'export' END AS flow_name, f.freq, f.period, f.period_start, f.period_end,
-    f.value, f.quantity, f.value_flag, f.quantity_flag, strftime(f.last_update, '%Y-%m-%dT%H:%M:%S') AS last_update
+    ${decimalText('f.value')} AS value, ${decimalText('f.quantity')} AS quantity, f.value_flag, f.quantity_flag, strftime(f.last_update, '%Y-%m-%dT%H:%M:%S') AS last_update
   FROM trade_facts f
   LEFT JOIN trade_countries c ON c.code = f.reporter
   LEFT JOIN trade_products p ON p.code = f.product`;
@@ -40,19 +41,22 @@ export const TRADE_BALANCE: SortedCopies = { table: 'trade_balance', keyed: [] }
 const TRADE_BALANCE_SQL = `SELECT row_number() OVER (ORDER BY reporter, product, partner, period_start, freq)::INTEGER AS pos, *
   FROM (
     SELECT reporter, product, partner, freq, period, period_start, period_end,
-      max(value) FILTER (WHERE flow = 1) AS imports, max(value) FILTER (WHERE flow = 2) AS exports,
-      max(value) FILTER (WHERE flow = 2) - max(value) FILTER (WHERE flow = 1) AS trade_balance,
-      max(quantity) FILTER (WHERE flow = 1) AS imports_quantity, max(quantity) FILTER (WHERE flow = 2) AS exports_quantity,
+      ${decimalText('max(value) FILTER (WHERE flow = 1)')} AS imports, ${decimalText('max(value) FILTER (WHERE flow = 2)')} AS exports,
+      ${decimalText('max(value) FILTER (WHERE flow = 2) - max(value) FILTER (WHERE flow = 1)')} AS trade_balance,
+      ${decimalText('max(quantity) FILTER (WHERE flow = 1)')} AS imports_quantity,
+      ${decimalText('max(quantity) FILTER (WHERE flow = 2)')} AS exports_quantity,
       bool_or(derived) AS derived_from_months
     FROM trade_periods
     GROUP BY reporter, product, partner, freq, period, period_start, period_end)`;
 
 /**
  * /api/v1/trade/partners: the annual and monthly rows (published and derived) sorted by reporter,
- * product, frequency and period, so a ranking reads only its market's selected periods.
+ * product, frequency and period, so a ranking reads only its market's selected periods. first_flow
+ * marks one row per partner and period, so counting a partner's periods needs no DISTINCT.
  */
 const TRADE_PARTNER_PERIODS_SQL = `CREATE TABLE trade_partner_periods AS
-  SELECT reporter, product, freq, period_start, period_end, period, partner, flow, value, quantity
+  SELECT reporter, product, freq, period_start, period_end, period, partner, flow, value, quantity,
+    row_number() OVER (PARTITION BY reporter, product, partner, freq, period ORDER BY flow) = 1 AS first_flow
   FROM trade_periods
   ORDER BY reporter, product, freq, period_start, partner, flow`;
 

@@ -168,12 +168,15 @@ function partnersSql(options: { latest: boolean; flow: boolean }): string {
     ? `SELECT freq, max(period_start) AS first, max(period_end) AS last FROM trade_partner_periods WHERE ${market('')} GROUP BY freq ORDER BY freq LIMIT 1`
     : 'SELECT CAST($freq AS VARCHAR) AS freq, CAST($from AS DATE) AS first, CAST($to AS DATE) AS last';
   const worldOf = (column: string) => `max(CASE WHEN partner = '${WORLD}' THEN ${column} END) OVER ()`;
+  // One row per partner and period counts: with both flows, the period's first flow row.
+  const onePerPeriod = options.flow ? 'true' : 't.first_flow';
   const item = ['rank', 'partner', 'value', 'quantity', 'share', 'quantity_share', 'import_value', 'export_value', 'periods'];
   return `WITH selection AS (${selection}),
   per_partner AS (
     SELECT t.partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
       ${complete('value', 'flow = 1')} AS import_value, ${complete('value', 'flow = 2')} AS export_value,
-      count(DISTINCT t.period)::INTEGER AS periods, list(DISTINCT t.period) AS period_list, any_value(t.freq) AS freq
+      (count(*) FILTER (WHERE ${onePerPeriod}))::INTEGER AS periods, list(t.period) FILTER (WHERE ${onePerPeriod}) AS period_list,
+      any_value(t.freq) AS freq
     FROM trade_partner_periods t, selection s
     WHERE ${market('t.')} AND t.freq = s.freq AND t.period_start >= s.first AND t.period_end <= s.last
     GROUP BY t.partner),
@@ -187,14 +190,15 @@ function partnersSql(options: { latest: boolean; flow: boolean }): string {
       FROM with_world)
   SELECT any_value(freq) AS selection_freq, list_sort(list_distinct(flatten(list(period_list)))) AS selection_periods,
     (count(*) FILTER (WHERE listed))::INTEGER AS total,
-    list({${item.map((field) => `'${field}': ${field}`).join(', ')}} ORDER BY rank)
-      FILTER (WHERE listed AND rank > $page_offset AND rank <= $page_offset + $page_limit) AS items,
+    -- list_sort orders the page's structs by their first field, rank (unique).
+    list_sort(list({${item.map((field) => `'${field}': ${field}`).join(', ')}})
+      FILTER (WHERE listed AND rank > $page_offset AND rank <= $page_offset + $page_limit)) AS items,
     any_value(world_value) AS world_value, any_value(world_quantity) AS world_quantity,
     sum(value) FILTER (WHERE listed) AS listed_value, sum(quantity) FILTER (WHERE listed) AS listed_quantity,
     ${decimal2('sum(value) FILTER (WHERE listed) / nullif(any_value(world_value), 0) * 100')} AS coverage_percent,
     (count(*) FILTER (WHERE listed))::INTEGER AS partners,
     (count(*) FILTER (WHERE listed AND value IS NULL))::INTEGER AS partners_missing_value,
-    coalesce(list(partner ORDER BY partner) FILTER (WHERE NOT listed), []) AS excluded_aggregates
+    coalesce(list_sort(list(partner) FILTER (WHERE NOT listed)), []) AS excluded_aggregates
   FROM ranked`;
 }
 
