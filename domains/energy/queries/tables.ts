@@ -281,15 +281,19 @@ async function buildGeoCards(db: Database): Promise<void> {
  * through a sort are small; a page's dims are joined from energy_series at the end.
  */
 async function buildObservationLayouts(db: Database): Promise<void> {
-  await db.run(`CREATE TABLE energy_obs_variants AS
-    SELECT *, dense_rank() OVER (ORDER BY dataset_id, geo, series_key, freq, unit, CAST(dims AS VARCHAR))::INTEGER AS variant
-      FROM estat_observations`);
   await db.run(`CREATE TABLE energy_series AS
-    SELECT variant, any_value(dataset_id) AS dataset_id, any_value(geo) AS geo, any_value(series_key) AS series_key, any_value(freq) AS freq,
-           any_value(unit) AS unit, any_value(dims) AS dims,
-           max(period_start) FILTER (WHERE obs_value IS NOT NULL) AS latest_start,
-           arg_max(time_period, (period_start, time_period)) FILTER (WHERE obs_value IS NOT NULL) AS latest_period
-      FROM energy_obs_variants GROUP BY variant ORDER BY variant`);
+    SELECT (row_number() OVER (ORDER BY dataset_id, geo, series_key, freq, unit, CAST(dims AS VARCHAR)))::INTEGER AS variant, * FROM (
+      SELECT dataset_id, geo, series_key, freq, unit, dims,
+             max(period_start) FILTER (WHERE obs_value IS NOT NULL) AS latest_start,
+             arg_max(time_period, (period_start, time_period)) FILTER (WHERE obs_value IS NOT NULL) AS latest_period
+        FROM estat_observations GROUP BY dataset_id, geo, series_key, freq, unit, dims)
+    ORDER BY variant`);
+  // Each observation tagged with its variant (a staging table, dropped once both sorted copies exist).
+  await db.run(`CREATE TABLE energy_obs_variants AS
+    SELECT o.dataset_id, o.geo, o.series_key, o.period_start, o.time_period, s.variant, o.obs_value, o.obs_flag
+      FROM estat_observations o JOIN energy_series s
+        ON s.dataset_id = o.dataset_id AND s.series_key = o.series_key AND s.freq = o.freq
+       AND s.geo IS NOT DISTINCT FROM o.geo AND s.unit IS NOT DISTINCT FROM o.unit AND s.dims = o.dims`);
   await db.run(`CREATE TABLE energy_obs_by_geo AS
     SELECT dataset_id, geo, series_key, period_start, time_period, variant, obs_value, obs_flag FROM energy_obs_variants
      ORDER BY dataset_id, geo, series_key, period_start, time_period`);
