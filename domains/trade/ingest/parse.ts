@@ -175,6 +175,8 @@ export interface StagedTradeFile {
   observations: number;
   /** Rows of indicators read and not kept (SUPPLEMENTARY_QUANTITY). */
   skippedRows: number;
+  /** The first and last period of its observations (as text: YYYY sorts before YYYY-MM of the same year). */
+  periods: [string, string];
 }
 
 let fileCounter = 0;
@@ -233,9 +235,12 @@ export async function stageTradeFile(db: Database, path: string): Promise<Staged
     }
     const first = firstProblem(problems);
     if (first) throw first;
-    const [{ kept, skipped }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept, count(*) FILTER (WHERE skip)::INTEGER AS skipped FROM ${table}`);
+    const [{ kept, skipped, first: firstPeriod, last: lastPeriod }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept,
+      count(*) FILTER (WHERE skip)::INTEGER AS skipped, min(period) FILTER (WHERE ok) AS first, max(period) FILTER (WHERE ok) AS last FROM ${table}`);
     if (Number(kept) === 0) throw new MalformedSourceError(file, null, 'the file holds no VALUE_IN_EUROS or QUANTITY_IN_100KG observations');
-    return { table, lined, observations: Number(kept), skippedRows: Number(skipped) + skippedOthers };
+    return {
+      table, lined, observations: Number(kept), skippedRows: Number(skipped) + skippedOthers, periods: [String(firstPeriod), String(lastPeriod)],
+    };
   } catch (error) {
     await read.drop();
     throw error;

@@ -60,7 +60,8 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
     }));
 
     await loadDataset(db, TRADE_OBSERVATIONS, options.dataDir, { table: 'trade_held' });
-    await defineMerged(db, parsed);
+    const [held] = await db.all('SELECT min(period) AS first, max(period) AS last FROM trade_held');
+    await defineMerged(db, parsed, held.first === null ? null : [String(held.first), String(held.last)]);
     await appendImportRecords(db, imported);
     await commitTables(db, options.dataDir, [TRADE_OBSERVATIONS]);
     const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlStringLiteral(datasetFile(options.dataDir, TRADE_OBSERVATIONS))})`);
@@ -70,19 +71,27 @@ export async function ingestTradeFiles(files: readonly string[], options: TradeI
   }
 }
 
+/** Whether two period ranges share a period (a key holds its period, so files with disjoint ranges share no key). */
+const overlap = (a: readonly [string, string], b: readonly [string, string]) => a[0] <= b[1] && b[0] <= a[1];
+
 /**
  * trade_observations as a view the commit writes out in one pass: the held rows of the keys no new
  * file carries, and each new file's observations of the keys no later file of the batch carries
- * (files in the order given, a later one winning).
+ * (files in the order given, a later one winning). Only the files whose periods overlap are compared.
  */
-async function defineMerged(db: Database, parsed: ReadonlyArray<NewFile<StagedTradeFile>>): Promise<void> {
+async function defineMerged(db: Database, parsed: ReadonlyArray<NewFile<StagedTradeFile>>, held: [string, string] | null): Promise<void> {
   const key = TRADE_KEY.join(', ');
   const observations = (table: string) => `(SELECT ${key} FROM ${table} WHERE ok)`;
-  const parts = [`SELECT ${columnNames(TRADE_OBSERVATIONS).join(', ')} FROM trade_held ANTI JOIN (${parsed.map((p) => observations(p.parsed.table)).join(' UNION ALL ')}) USING (${key})`];
+  const antiJoin = (others: ReadonlyArray<NewFile<StagedTradeFile>>) =>
+    (others.length === 0 ? '' : ` ANTI JOIN (${others.map((q) => observations(q.parsed.table)).join(' UNION ALL ')}) USING (${key})`);
+  const parts: string[] = [];
+  if (held !== null) {
+    parts.push(`SELECT ${columnNames(TRADE_OBSERVATIONS).join(', ')} FROM trade_held${antiJoin(parsed.filter((q) => overlap(q.parsed.periods, held)))}`);
+  }
   for (const [i, { file, hash, parsed: p }] of parsed.entries()) {
-    const later = parsed.slice(i + 1).map((q) => observations(q.parsed.table));
+    const later = parsed.slice(i + 1).filter((q) => overlap(q.parsed.periods, p.periods));
     const columns = [...STAGED_TRADE_COLUMNS.map((c) => TYPED[c] ?? c), `${sqlStringLiteral(basename(file))} AS source_file`, 'line AS source_row', `${sqlStringLiteral(hash)} AS file_hash`];
-    parts.push(`SELECT ${columns.join(', ')} FROM ${p.lined}${later.length > 0 ? ` ANTI JOIN (${later.join(' UNION ALL ')}) USING (${key})` : ''} WHERE ok`);
+    parts.push(`SELECT ${columns.join(', ')} FROM ${p.lined}${antiJoin(later)} WHERE ok`);
   }
   await db.run(`CREATE VIEW ${TABLE} AS ${parts.join(' UNION ALL ')}`);
 }
