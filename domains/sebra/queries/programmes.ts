@@ -10,19 +10,22 @@ import { PROGRAMME_SUMS } from './tables.ts';
 import { CURRENCY_SQL, sebraBindings, sebraBoundsSql, windowFilters, windowRows } from './window.ts';
 
 // Every programme's window totals are two lookups in PROGRAMME_SUMS (O(programmes), whatever the
-// window). Ranked per currency by total amount, then payment count, then name (a total order).
+// window). Ranked per currency by total amount, then payment count, then name (a total order):
+// programme ids follow the names within a currency, so the ranking sorts ids and only the ranked
+// rows look their names up.
 const PROGRAMMES_SQL = `
   WITH bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
   totals AS (
-    SELECT p.programme, p.currency, t.payment_count, t.total_amount AS amount
+    SELECT t.programme_id, p.currency, t.payment_count, t.total_amount AS amount
     FROM (${windowTotalsSql(PROGRAMME_SUMS, 'bounds')}) t JOIN sebra_programmes p USING (programme_id)
     WHERE ${CURRENCY_SQL}
   ), ranked AS (
-    SELECT *, ${rank('amount DESC, payment_count DESC, programme', 'currency')} AS rank FROM totals
+    SELECT *, ${rank('amount DESC, payment_count DESC, programme_id', 'currency')} AS rank FROM totals
+    QUALIFY rank <= $limit
   )
-  SELECT programme, payment_count, ${money('amount')} AS total_amount, currency, rank
-  FROM ranked WHERE rank <= $limit
-  ORDER BY currency, rank`;
+  SELECT p.programme, r.payment_count, ${money('r.amount')} AS total_amount, r.currency, r.rank
+  FROM ranked r JOIN sebra_programmes p USING (programme_id)
+  ORDER BY r.currency, r.rank`;
 
 const programmesInputs = { window: yearOrWindow, ranked: rankedLimit };
 

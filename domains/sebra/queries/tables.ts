@@ -93,7 +93,8 @@ async function loadProgrammeShapes(db: Database): Promise<void> {
   await db.run(`CREATE TABLE sebra_programme_days_named AS
     SELECT currency, programme, payment_date, CAST(sum(amount) AS DECIMAL(38,2)) AS total_amount, sum(payment_count)::BIGINT AS payment_count
     FROM sebra_lines GROUP BY ALL`);
-  // Programme ids, so the shapes (one row per programme and day) carry an integer, not a name.
+  // Programme ids, so the shapes (one row per programme and day) carry an integer, not a name. Ids follow
+  // (currency, name): within a currency, ordering by id is ordering by name (the programmes' tie-break).
   await db.run(`CREATE TABLE sebra_programmes AS
     SELECT CAST(row_number() OVER (ORDER BY currency, programme) AS INTEGER) AS programme_id, currency, programme
     FROM (SELECT DISTINCT currency, programme FROM sebra_programme_days_named) ORDER BY programme_id`);
