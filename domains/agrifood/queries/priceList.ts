@@ -1,7 +1,8 @@
 // One page of price rows and its total, for /api/v1/prices and the commodity routes, in one
 // statement whose cost follows the rows matched, not the table:
-//   - without text or period filters, the rows of a date window are one price_order run
+//   - without text, period or exact-date filters, the rows of a date window are one price_order run
 //     (agri_price_dates), so the page is a range of agri_price_facts and the total its length;
+//   - with an exact date, that date's run of price_order (at most one row per key) is filtered;
 //   - with text filters, the keys matched (agri_price_keys) select their slices of agri_price_index
 //     (sorted by key), which give the count and the page's price_orders; with only a period (a week
 //     or a marketing year), its slice of the index sorted by it. The page's rows are then looked up.
@@ -36,7 +37,12 @@ const DATE_RUN_SQL = `WITH bounds AS (
 
 /** Where a filtered list finds the price_orders it matches: slices of an index sorted by its filter. */
 const MATCHED_SQL = {
-  /** Text filters (and any row filters): the keys' slices of agri_price_index. */
+  /** An exact date (with any other filter): that date's price_order run of agri_price_facts, one row per key at most. */
+  date: `SELECT price_order FROM agri_price_facts
+     WHERE price_order IN (
+             SELECT unnest(generate_series(first_order, last_order)) FROM agri_price_dates WHERE begin_date = CAST($date AS DATE))
+       AND key_id IN (SELECT key_id FROM agri_price_keys WHERE ${KEY_FILTER_SQL}) AND ${ROW_FILTER_SQL}`,
+  /** Text filters (and any row filters but an exact date): the keys' slices of agri_price_index. */
   keys: `SELECT price_order FROM agri_price_index
      WHERE key_id IN (SELECT key_id FROM agri_price_keys WHERE ${KEY_FILTER_SQL}) AND ${ROW_FILTER_SQL}`,
   /** A week number without text filters: its slice of agri_price_weeks. */
@@ -72,16 +78,20 @@ export function pricePage(db: Database, filter: PriceFilter, page: ListPage, dir
   const limits = limitBindings(page);
   const week = filter.period?.weekNumber ?? null;
   const marketingYear = filter.period?.marketingYear ?? null;
+  const keyed = filtersKeys(filter);
+  if (!keyed && week === null && marketingYear === null && direction === 'ASC') {
+    return pageWithTotal(db, DATE_RUN_SQL, { ...dates, ...limits }, page, 'dataset');
+  }
   let matched: Matched = 'keys';
   let bindings = { ...keyFilterBindings(filter), ...rowFilterBindings(filter), ...limits };
-  if (!filtersKeys(filter) && week !== null) {
+  if (filter.date) {
+    matched = 'date';
+  } else if (!keyed && week !== null) {
     matched = 'week';
     bindings = { week, ...dates, ...limits };
-  } else if (!filtersKeys(filter) && marketingYear !== null) {
+  } else if (!keyed && marketingYear !== null) {
     matched = 'marketingYear';
     bindings = { marketing_year: marketingYear, ...dates, ...limits };
-  } else if (!filtersKeys(filter) && direction === 'ASC') {
-    return pageWithTotal(db, DATE_RUN_SQL, { ...dates, ...limits }, page, 'dataset');
   }
   return pageWithTotal(db, MATCHED_PAGE_SQL[`${matched} ${direction}`](page.limit), bindings, page, 'dataset');
 }
