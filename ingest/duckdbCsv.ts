@@ -61,6 +61,21 @@ export function trimmedFieldSql(column: number | undefined): string {
   return column === undefined ? "''" : `coalesce(CASE WHEN needs_trim THEN ${jsTrimSql(`c${column}`)} ELSE c${column} END, '')`;
 }
 
+/** SQL for an optional field as it is: the column's text ('' for a field a short record lacks), or '' when the file has no such column. */
+export function fieldSql(column: number | undefined): string {
+  return column === undefined ? "''" : `coalesce(c${column}, '')`;
+}
+
+/**
+ * SQL for an optional field trimmed like JavaScript's trim(), for a free-text column (one a pattern
+ * does not check): the trim runs only on a text that starts or ends with whitespace.
+ */
+export function jsTrimmedTextSql(column: number | undefined): string {
+  if (column === undefined) return "''";
+  const c = `c${column}`;
+  return `coalesce(CASE WHEN regexp_matches(${c}, '^${JS_WHITESPACE_CLASS}|${JS_WHITESPACE_CLASS}$') THEN ${jsTrimSql(c)} ELSE ${c} END, '')`;
+}
+
 export interface CsvHeadRecord {
   record: string[];
   /** 1-based line the record ends on. */

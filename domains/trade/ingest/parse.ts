@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { ColumnError, readRow } from '../../../ingest/csvRecords.ts';
-import { csvParseMessage, firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql, trimmedFieldSql } from '../../../ingest/duckdbCsv.ts';
+import { csvParseMessage, fieldSql, firstProblem, firstRepeatedKey, jsTrimmedTextSql, rawRecords, readCsvHead, readCsvInto } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import { TRADE_KEY } from '../datasets.ts';
 import {
@@ -105,60 +105,64 @@ function headerIndex(header: string[], file: string): Map<Column, number> {
   return index;
 }
 
-/** The SQL text of each column of a staged record, trimmed like the JavaScript reader trims it ('' when the file lacks the column). */
-function columnTexts(index: Map<Column, number>): Record<Column, string> {
-  const text = {} as Record<Column, string>;
-  for (const column of [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS]) text[column] = trimmedFieldSql(index.get(column));
-  return text;
-}
-
 // The forms the SQL reads itself, each a subset of what toObservation accepts (ASCII only, so that
-// upper() agrees with toUpperCase()); any other row goes through toObservation, which accepts it or
-// names the problem.
+// upper() agrees with toUpperCase(); no surrounding whitespace, which fails every pattern below, so
+// only the free-text columns are trimmed in SQL); any other row goes through toObservation, which
+// accepts it or names the problem. LAST UPDATE is read by parseLastUpdate itself, once per distinct
+// text (lastUpdateTexts).
 const ASCII_CODE = "'[A-Za-z][A-Za-z0-9_]{1,29}'";
 const ASCII_PRODUCT = "'[0-9A-Za-z]{1,12}'";
-const LAST_UPDATE_SQL = "'^(\\d{2})/(\\d{2})/(\\d{2}|[1-9]\\d{3})(?:[ \\t]+(\\d{2}):(\\d{2})(?::(\\d{2}))?)?$'";
 
 /**
  * The query that reads a file's records (readCsvInto): one row per record with `skip` (an indicator
- * read and not kept), `ok` (every field in a form the SQL reads) and the observation's columns, as
- * text (the value as published, LAST UPDATE as YYYY-MM-DD HH:MM:SS).
+ * read and not kept), `ok` (every field but LAST UPDATE in a form the SQL reads) and the observation's
+ * columns, as text (the value as published; last_update still the cell's text).
  */
-function normaliseSql(source: string, index: Map<Column, number>, fields: number): string {
-  const t = columnTexts(index);
-  const hasLastUpdate = index.has('LAST UPDATE');
-  return `WITH raw AS (
-      SELECT ${t.indicators} AS indicators, ${t.TIME_PERIOD} AS period, ${t.freq} AS freq, ${t.flow} AS flow,
-        ${t.product} AS product, ${t.OBS_VALUE} AS obs_value, ${t['LAST UPDATE']} AS last_update, ${t.DATAFLOW} AS dataflow,
-        ${t.STRUCTURE_ID} AS structure_id, ${t.reporter} AS reporter, ${t.partner} AS partner, ${t.OBS_FLAG} AS flag
-      FROM ${trimCheckedSql(source, fields)}
-    ),
-    parts AS (
-      SELECT *, regexp_full_match(indicators, '[A-Za-z0-9_]+') AND upper(indicators) IN (${SKIPPED_INDICATORS.map((i) => `'${i}'`).join(', ')}) AS skip,
-        regexp_extract(last_update, ${LAST_UPDATE_SQL}, ['dd', 'mm', 'yy', 'hh', 'mi', 'ss']) AS lu
-      FROM raw
-    ),
-    checked AS (
-      SELECT *,
-        CASE WHEN length(lu.yy) = 2 THEN '20' || lu.yy ELSE lu.yy END || '-' || lu.mm || '-' || lu.dd || ' ' ||
-          coalesce(nullif(lu.hh, ''), '00') || ':' || coalesce(nullif(lu.mi, ''), '00') || ':' || coalesce(nullif(lu.ss, ''), '00') AS lu_text
-      FROM parts
-    )
-    SELECT skip,
+function normaliseSql(source: string, index: Map<Column, number>): string {
+  const t = (column: Column) => fieldSql(index.get(column));
+  const text = (column: Column) => jsTrimmedTextSql(index.get(column));
+  return `SELECT skip,
       NOT skip
         AND regexp_full_match(indicators, '[A-Za-z0-9_]+') AND upper(indicators) IN (${TRADE_INDICATORS.map((i) => `'${i}'`).join(', ')})
         AND (regexp_full_match(period, '\\d{4}') AND freq IN ('A', 'a') OR regexp_full_match(period, '\\d{4}-(0[1-9]|1[0-2])') AND freq IN ('M', 'm'))
         AND flow IN ('1', '2')
         AND regexp_full_match(product, ${ASCII_PRODUCT})
         AND (obs_value IN ('', ':') OR regexp_full_match(obs_value, '-?\\d+(\\.\\d+)?'))
-        AND ${hasLastUpdate ? `(last_update = '' OR (lu.dd <> '' AND try_cast(lu_text AS TIMESTAMP) IS NOT NULL
-             AND strftime(try_cast(lu_text AS TIMESTAMP), '%Y-%m-%d %H:%M:%S') = lu_text))` : 'true'}
         AND regexp_full_match(reporter, ${ASCII_CODE}) AND regexp_full_match(partner, ${ASCII_CODE}) AS ok,
       upper(reporter) AS reporter, upper(partner) AS partner, upper(product) AS product, CASE flow WHEN '1' THEN 1 WHEN '2' THEN 2 END AS flow,
       upper(freq) AS freq, period, upper(indicators) AS indicator, CASE WHEN obs_value IN ('', ':') THEN NULL ELSE obs_value END AS value,
-      nullif(flag, '') AS flag, ${hasLastUpdate ? "CASE WHEN last_update = '' THEN NULL ELSE lu_text END" : 'NULL'} AS last_update,
-      coalesce(nullif(dataflow, ''), nullif(structure_id, '')) AS dataflow
-    FROM checked`;
+      nullif(flag, '') AS flag, last_update, coalesce(nullif(dataflow, ''), nullif(structure_id, '')) AS dataflow
+    FROM (
+      SELECT *, regexp_full_match(indicators, '[A-Za-z0-9_]+') AND upper(indicators) IN (${SKIPPED_INDICATORS.map((i) => `'${i}'`).join(', ')}) AS skip
+      FROM (
+        SELECT ${t('indicators')} AS indicators, ${t('TIME_PERIOD')} AS period, ${t('freq')} AS freq, ${t('flow')} AS flow,
+          ${t('product')} AS product, ${t('OBS_VALUE')} AS obs_value, ${index.has('LAST UPDATE') ? t('LAST UPDATE') : 'NULL::VARCHAR'} AS last_update,
+          ${text('DATAFLOW')} AS dataflow, ${text('STRUCTURE_ID')} AS structure_id, ${t('reporter')} AS reporter, ${t('partner')} AS partner,
+          ${text('OBS_FLAG')} AS flag
+        FROM ${source}
+      )
+    )`;
+}
+
+/**
+ * LAST UPDATE of a file's rows, read by parseLastUpdate once per distinct cell text: a valid text
+ * becomes YYYY-MM-DD HH:MM:SS (a blank one NULL), a row with another leaves the SQL's reading.
+ */
+async function lastUpdateTexts(db: Database, table: string): Promise<void> {
+  const texts = (await db.all(`SELECT DISTINCT last_update FROM ${table} WHERE last_update IS NOT NULL`)).map((r) => String(r.last_update));
+  const read = texts.map((cell) => {
+    const trimmed = cell.trim();
+    if (trimmed === '') return [cell, null, 'true'];
+    try {
+      return [cell, parseLastUpdate(trimmed), 'true'];
+    } catch {
+      return [cell, null, 'false'];
+    }
+  });
+  await db.run(`CREATE TABLE ${table}_lu (cell VARCHAR, text VARCHAR, valid VARCHAR)`);
+  await db.appendRows(`${table}_lu`, read);
+  await db.run(`UPDATE ${table} SET last_update = lu.text, ok = ok AND lu.valid = 'true' FROM ${table}_lu lu WHERE ${table}.last_update = lu.cell;
+    DROP TABLE ${table}_lu`);
 }
 
 /** The observation columns of a staged trade file's table, as text (value and last_update too), in the snapshot's order. */
@@ -192,9 +196,10 @@ export async function stageTradeFile(db: Database, path: string): Promise<Staged
   if (!head) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
   const index = headerIndex(head.record, file);
   const layout = { skipLines: head.line, fields: head.record.length };
-  const read = await readCsvInto(db, path, `trade_file_${++fileCounter}`, layout, (source) => normaliseSql(source, index, layout.fields));
+  const read = await readCsvInto(db, path, `trade_file_${++fileCounter}`, layout, (source) => normaliseSql(source, index));
   const { table, lined } = read;
   try {
+    if (index.has('LAST UPDATE')) await lastUpdateTexts(db, table);
     const problems: MalformedSourceError[] = [];
     const bad = read.firstBadRecord;
     if (bad) problems.push(new MalformedSourceError(file, bad.line, `not valid CSV: ${csvParseMessage(bad, head.record.length)}`));
