@@ -101,12 +101,13 @@ const CANDIDATES_SQL = `
     FROM month_runs r JOIN sebra_programme_month_max m ON m.level = r.level AND m.month_position = r.run_start
     GROUP BY m.programme_id
   ), candidates AS (
+    -- No population z-score of n values exceeds sqrt(n - 1) (one value apart from n - 1 equal ones).
     SELECT programme_id,
-           CAST(n * CAST(max_amount * 100 AS HUGEINT) - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)) AS z_bound
+           least(CAST(n * CAST(max_amount * 100 AS HUGEINT) - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)), sqrt(n - 1)) AS z_bound
     FROM programme_stats JOIN month_max USING (programme_id)
     WHERE n * q - s * s > 0
   )
-  SELECT programme_id, z_bound FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK}
+  SELECT programme_id, z_bound FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK} AND z_bound >= $threshold
   ORDER BY z_bound DESC, programme_id LIMIT CAST($candidates AS BIGINT) + 1`;
 
 /** The most candidates looked up by value (an IN list of bound ids, which zone maps prune); more go through a semi-join. */
@@ -160,34 +161,36 @@ function programmeDays(db: Database, ids: number[], { from, to, limit }: Unusual
 
 type UnusualBindings = ReturnType<typeof sebraBindings> & { limit: number };
 
-/** Candidates fetched with the first statement: enough that widening rarely needs another. */
+/** Candidates fetched with the first statement: enough that the second round rarely needs another. */
 const FIRST_CANDIDATES = (limit: number): number => 4 * (limit + 2);
+/** A threshold below every bound (a double, as bounds are), and a candidate count above any. */
+const NO_THRESHOLD = -0.5;
+const ALL_CANDIDATES = 2_000_000_000;
 
 /**
- * unusual_programmes: score the best-bounded candidates, and more while a programme left out could
- * still rank (its bound reaches the last item's score).
+ * unusual_programmes: score the limit + 2 best-bounded candidates. When a programme left out could
+ * still rank (its bound reaches the last item's score, or the list is short), score every candidate
+ * whose bound reaches it: scores only rise with more programmes, so that answer is complete.
  */
 async function unusualProgrammes(db: Database, bindings: UnusualBindings): Promise<Row[]> {
-  const { from, to, currency } = bindings;
-  let fetched = FIRST_CANDIDATES(bindings.limit);
-  let candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: fetched });
+  const { from, to, currency, limit } = bindings;
+  const fetched = FIRST_CANDIDATES(limit);
+  let candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: fetched, threshold: NO_THRESHOLD });
   if (candidates.length === 0) return [];
-  let scored = Math.min(bindings.limit + 2, fetched);
-  for (;;) {
-    const items = await programmeDays(db, candidates.slice(0, scored).map((c) => Number(c.programme_id)), bindings);
-    const next = candidates[scored];
-    const last = items[items.length - 1];
-    if (next === undefined || (items.length === bindings.limit && Number(last.z) - BOUND_SLACK > Number(next.z_bound))) {
-      return items.map(({ z, ...item }) => item);
-    }
-    scored *= 4;
-    if (scored >= candidates.length && candidates.length > fetched) {
-      fetched = scored * 4;
-      candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: fetched });
-    }
-    scored = Math.min(scored, fetched);
+  const scored = Math.min(limit + 2, candidates.length);
+  const ids = (rows: Row[]) => rows.map((c) => Number(c.programme_id));
+  const first = await programmeDays(db, ids(candidates.slice(0, scored)), bindings);
+  const next = candidates[scored];
+  const last = first[first.length - 1];
+  const threshold = first.length === limit ? Number(last.z) - BOUND_SLACK : NO_THRESHOLD;
+  if (next === undefined || Number(next.z_bound) < threshold) return withoutScores(first);
+  if (candidates.length > fetched && Number(candidates[candidates.length - 1].z_bound) >= threshold) {
+    candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: ALL_CANDIDATES, threshold });
   }
+  return withoutScores(await programmeDays(db, ids(candidates.filter((c) => Number(c.z_bound) >= threshold)), bindings));
 }
+
+const withoutScores = (items: Row[]): Row[] => items.map(({ z, ...item }) => item);
 
 // Monthly totals per category inside the window, from sebra_category_daily (one row per day, currency
 // and category: at most 7 rows per day, whatever the number of payment lines).
