@@ -12,6 +12,11 @@ import { sqlStringLiteral } from '../engine/parquet.ts';
 import type { NewFile } from './commit.ts';
 import { IngestRejectedError, MalformedSourceError } from './errors.ts';
 
+// JSON's structural bytes.
+const SPACE = 0x20, TAB = 0x09, LF = 0x0a, CR = 0x0d, QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c;
+const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d;
+const isSpace = (b: number) => b === SPACE || b === TAB || b === LF || b === CR;
+
 /** The largest single element read_json accepts (an element, not the file: arrays are read element by element). */
 const MAXIMUM_OBJECT_SIZE = 256 * 1024 * 1024;
 
@@ -182,67 +187,139 @@ export async function readNewJsonFiles<T>(
 
 const LITERALS = new Set(['true', 'false', 'null']);
 
+/** What one pass over a JSON file's bytes tells (jsonFileCheck). */
+export interface JsonFileFacts {
+  /** sha256 of the bytes, hex (as sha256OfFile). */
+  hash: string;
+  /** Free of what DuckDB's JSON reader takes and JSON.parse refuses; see jsonFileCheck. */
+  strict: boolean;
+  /** The keys of a top-level object as written (escapes decoded), in file order; [] for any other top-level value. */
+  topKeys: string[];
+}
+
 /**
- * The file's sha256 (as sha256OfFile) and whether it is free of what DuckDB's JSON reader takes and
- * JSON.parse refuses: a comma before a closing bracket or brace, a word other than true, false and null
- * outside strings (NaN, Infinity, inf), an array that does not end the file with its closing bracket
- * (DuckDB reads a file cut after a comma). Not strict: the caller reads the file with streamJsonArray.
+ * The file's sha256 and whether it is free of what DuckDB's JSON reader takes and JSON.parse refuses:
+ * a comma before a closing bracket or brace, a word other than true, false and null outside strings
+ * (NaN, Infinity, inf), a top-level array or object that does not end the file (DuckDB reads an array
+ * cut after a comma). Not strict: the caller reads the file with JSON.parse semantics (streamJsonArray).
  * A strict file may still be refused by DuckDB, which is stricter elsewhere (UTF-8, repeated keys).
  */
-export async function jsonFileCheck(file: string): Promise<{ hash: string; strict: boolean }> {
+export async function jsonFileCheck(file: string): Promise<JsonFileFacts> {
   const hash = createHash('sha256');
-  let strict = true;
-  let inString = false;
-  let backslashes = 0; // a run of backslashes inside a string, carried across chunks
-  let comma = false;
-  let word = '';
-  let previous = 0; // the last byte outside strings that is not whitespace
+  const scan = new StrictnessScan();
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
     hash.update(chunk);
-    if (!strict) continue;
+    if (scan.strict) scan.chunk(chunk);
+  }
+  return { hash: hash.digest('hex'), ...scan.end() };
+}
+
+/** jsonFileCheck's scan, chunk by chunk (a class of its own so that the byte loop is plain, optimisable code). */
+class StrictnessScan {
+  strict = true;
+  private inString = false;
+  private escaped = false; // inside a string, the byte after a backslash
+  private comma = false;
+  private word = '';
+  private previous = 0; // the last byte outside strings that is not whitespace
+  private opener = 0; // the first byte that is not whitespace (after a BOM)
+  private depth = 0;
+  private closed = false; // the top-level array or object has ended
+  private key: Buffer[] | null = null; // the bytes of a string at depth 1 of a top-level object
+  private lastString: string | null = null;
+  private readonly topKeys: string[] = [];
+  private first = true;
+
+  chunk(buffer: Buffer): void {
+    const chunk = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+    const length = chunk.length;
     let i = 0;
-    while (i < chunk.length) {
+    if (this.first) {
+      this.first = false;
+      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+    }
+    // The state in locals for the loop, written back at the end.
+    let { inString, escaped, comma, previous, depth, closed, strict } = this;
+    while (i < length) {
       if (inString) {
-        // Jump to the next quote; it closes the string unless an odd run of backslashes precedes it.
-        const quote = chunk.indexOf(QUOTE, i);
-        const end = quote < 0 ? chunk.length : quote;
-        let run = 0;
-        while (end - run - 1 >= i && chunk[end - run - 1] === BACKSLASH) run++;
-        if (end - run === i) run += backslashes;
-        if (quote < 0) {
-          backslashes = run;
-          break;
+        const start = i;
+        for (; i < length; i++) {
+          const b = chunk[i]!;
+          if (escaped) escaped = false;
+          else if (b === BACKSLASH) escaped = true;
+          else if (b === QUOTE) break;
         }
-        backslashes = 0;
-        i = quote + 1;
-        if (run % 2 === 0) {
-          inString = false;
-          previous = QUOTE;
+        if (this.key && this.key.length < 64) this.key.push(buffer.subarray(start, i));
+        if (i === length) break;
+        // The closing quote.
+        i++;
+        inString = false;
+        previous = QUOTE;
+        if (this.key) {
+          this.lastString = Buffer.concat(this.key).toString('utf8');
+          this.key = null;
         }
         continue;
       }
       const b = chunk[i++]!;
-      if (isSpace(b)) continue;
-      const letter = (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a);
-      if (letter && !(word === '' && (b === 0x65 || b === 0x45) && previous >= 0x30 && previous <= 0x39)) {
-        word += String.fromCharCode(b);
-        if (word.length > 5) strict = false;
-        previous = b;
-        continue;
+      const kind = BYTE_KIND[b]!;
+      if (kind === SPACE_KIND) continue;
+      if (closed) strict = false;
+      if (this.opener === 0) this.opener = b;
+      if (kind === LETTER_KIND) {
+        if (!(this.word === '' && (b === 0x65 || b === 0x45) && previous >= 0x30 && previous <= 0x39)) {
+          this.word += String.fromCharCode(b);
+          if (this.word.length > 5) strict = false;
+          previous = b;
+          continue;
+        }
+      } else if (this.word !== '') {
+        if (!LITERALS.has(this.word)) strict = false;
+        this.word = '';
       }
-      if (word !== '') {
-        if (!LITERALS.has(word)) strict = false;
-        word = '';
+      if (kind === CLOSE_KIND) {
+        if (comma) strict = false;
+        closed = --depth === 0;
+      } else if (kind === OPEN_KIND) {
+        depth++;
+      } else if (kind === QUOTE_KIND) {
+        inString = true;
+        if (depth === 1 && this.opener === OPEN_OBJECT) this.key = [];
+      } else if (kind === COLON_KIND && this.lastString !== null) {
+        // A key of the top-level object: as JSON.parse reads it (escapes decoded).
+        try {
+          this.topKeys.push(JSON.parse(`"${this.lastString}"`) as string);
+        } catch {
+          strict = false;
+        }
       }
-      if ((b === CLOSE_ARRAY || b === CLOSE_OBJECT) && comma) strict = false;
       comma = b === COMMA;
-      if (b === QUOTE) inString = true;
+      if (kind !== QUOTE_KIND) this.lastString = null;
       previous = b;
     }
+    Object.assign(this, { inString, escaped, comma, previous, depth, closed, strict });
   }
-  if (word !== '' && !LITERALS.has(word)) strict = false;
-  return { hash: hash.digest('hex'), strict: strict && !inString && previous === CLOSE_ARRAY };
+
+  end(): { strict: boolean; topKeys: string[] } {
+    if (this.word !== '' && !LITERALS.has(this.word)) this.strict = false;
+    const ended = this.closed &&
+      ((this.opener === OPEN_ARRAY && this.previous === CLOSE_ARRAY) || (this.opener === OPEN_OBJECT && this.previous === CLOSE_OBJECT));
+    return { strict: this.strict && !this.inString && ended, topKeys: this.opener === OPEN_OBJECT ? this.topKeys : [] };
+  }
 }
+
+// Byte classes for jsonFileCheck's scan outside strings.
+const OTHER_KIND = 0, SPACE_KIND = 1, LETTER_KIND = 2, OPEN_KIND = 3, CLOSE_KIND = 4, QUOTE_KIND = 5, COLON_KIND = 6;
+const BYTE_KIND = new Uint8Array(256);
+for (const b of [SPACE, TAB, LF, CR]) BYTE_KIND[b] = SPACE_KIND;
+for (let b = 0x41; b <= 0x5a; b++) BYTE_KIND[b] = LETTER_KIND;
+for (let b = 0x61; b <= 0x7a; b++) BYTE_KIND[b] = LETTER_KIND;
+BYTE_KIND[OPEN_ARRAY] = OPEN_KIND;
+BYTE_KIND[OPEN_OBJECT] = OPEN_KIND;
+BYTE_KIND[CLOSE_ARRAY] = CLOSE_KIND;
+BYTE_KIND[CLOSE_OBJECT] = CLOSE_KIND;
+BYTE_KIND[QUOTE] = QUOTE_KIND;
+BYTE_KIND[0x3a] = COLON_KIND;
 
 /** JSON the streaming reader could not read: what JSON.parse said, for "not valid JSON (...)". */
 export class JsonSyntaxError extends Error {
@@ -254,9 +331,6 @@ export class JsonSyntaxError extends Error {
 
 export type StreamedJson = { kind: 'array'; elements: number } | { kind: 'value'; value: unknown };
 
-const SPACE = 0x20, TAB = 0x09, LF = 0x0a, CR = 0x0d, QUOTE = 0x22, BACKSLASH = 0x5c, COMMA = 0x2c;
-const OPEN_ARRAY = 0x5b, CLOSE_ARRAY = 0x5d, OPEN_OBJECT = 0x7b, CLOSE_OBJECT = 0x7d;
-const isSpace = (b: number) => b === SPACE || b === TAB || b === LF || b === CR;
 
 /**
  * Reads a JSON file without holding it in one string. A top-level array gives each element, in order,

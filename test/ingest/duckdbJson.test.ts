@@ -156,7 +156,8 @@ describe('jsonFileCheck', () => {
     '[]', '[{"a":1}]', '[{"a":1},', '[{"a":1}, ', '[{"a":1,}]', '[{"a":[1,]}]', '[{"a":{"b":1,}}]', ' ', '[', '[{"a":NaN}]', '[{"a":nan}]',
     '[{"a":-Infinity}]', '[{"a":inf}]', '[{"a":1e5,"b":2E-3,"c":-0.5e+2}]', '[{"a":"NaN, } ] ,]"}]', '[{"a":"\\\\"},{"b":"\\""}]',
     '[{"a":true,"b":false,"c":null}]', '[{"a":tru}]', '[{"a":nulls}]', '[{"a":1.E5}]', '\uFEFF[{"a":1}]', '[{"a":1}]\n', '[{"a":1}]x',
-    '{"a":1}', '[{"a":"x"}]]', '[{"a":"unterminated}]',
+    '{"a":1}', '[{"a":"x"}]]', '[{"a":"unterminated}]', '{"success":true,"data":[["a","b"]],"children":null}', '{"a":{"b":1},"c\\u0064":2}',
+    '{"a":1,}', '{"a":1}x', '{"a":[1,2]', '{"q\\"k":"v:","k2" : 3}', '{}', '{"data":[["x"],]}',
   ];
   for (const text of texts) {
     test(`${JSON.stringify(text)}`, async () => {
@@ -173,7 +174,10 @@ describe('jsonFileCheck', () => {
       const refused = await runJsonRead(db, `CREATE TABLE t AS SELECT * FROM ${jsonArraySource(file, ['a'], 'VARCHAR')}`);
       await db.close();
       if (check.strict && refused === null) assert.ok(parses, 'DuckDB read it, judged strict, but JSON.parse refuses it');
-      if (parses && text.trim().startsWith('[') && text.trim().endsWith(']')) assert.ok(check.strict, 'valid JSON array judged not strict');
+      const trimmed = text.replace(/^\uFEFF/, '').trim();
+      if (parses && /^[[{]/.test(trimmed)) assert.ok(check.strict, 'a valid JSON array or object judged not strict');
+      const value: unknown = parses ? JSON.parse(text.replace(/^\uFEFF/, '')) : null;
+      if (parses) assert.deepEqual(check.topKeys, value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
     });
   }
 

@@ -2,16 +2,18 @@
 // anything is written; the new tables are written to a temporary folder inside the data folder and
 // renamed into place (imports.parquet last), so a failed ingest leaves the previous snapshot intact.
 import { mkdir } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, extname } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import { IMPORTS_DATASET } from '../../../engine/importLedger.ts';
 import {
-  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles,
-  readImportRecords, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+  appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError,
+  readImportRecords, sha256OfFile, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+import { jsonFileCheck } from '../../../ingest/duckdbJson.ts';
 import { checkShrink } from '../../../ingest/shrink.ts';
 import { SEBRA_DAYS, SEBRA_PAYMENTS } from '../datasets.ts';
 import { parseSebraFile } from './detect.ts';
+import { readPortalJsonReports } from './portalJsonSql.ts';
 import type { Currency, SebraDayReport, SebraSourceFormat } from './types.ts';
 
 // readImportRecords is shared (ingest/commit.ts); re-exported here for the tests that read it from this module.
@@ -42,7 +44,12 @@ const DATASET = SEBRA_PAYMENTS.name;
 const PORTAL_DATASET_URL = 'https://data.egov.bg/data/view/01293990-7330-49c6-92a2-cc73db73ec24';
 
 // Staging tables hold only VARCHAR and INTEGER, the types the appender writes; casts happen on insert.
-const CREATE_STAGING = [stagingTableSql(SEBRA_PAYMENTS, 'stage_payments'), stagingTableSql(SEBRA_DAYS, 'stage_days')];
+// Each staged payment keeps its file's position in the batch and its line in the file, so that the rows
+// are merged in sheet order whichever reader read them.
+const CREATE_STAGING = [
+  stagingTableSql(SEBRA_PAYMENTS, 'stage_payments', { extra: [{ name: 'file_position', type: 'INTEGER' }, { name: 'line', type: 'INTEGER' }] }),
+  stagingTableSql(SEBRA_DAYS, 'stage_days'),
+];
 
 function defaultSourceUrl(format: SebraSourceFormat, paymentDate: string): string | null {
   if (format === 'mof-xlsx') return `https://www.minfin.bg/bg/transparency/${paymentDate}`;
@@ -55,22 +62,75 @@ type StagedReport = Omit<SebraDayReport, 'rows'> & { rowCount: number };
 type ParsedFile = NewFile<StagedReport>;
 
 /**
- * Every file not imported before, parsed and its rows appended to stage_payments at once (a batch of
+ * Every file not imported before (nor repeated in the batch), parsed and its rows staged (a batch of
  * millions of rows is never held as objects); a second report for the same day in the batch is
- * refused. A malformed file still stops the whole ingest: staging is in the scratch database only.
+ * refused. The portal-JSON reports are read together in SQL (portalJsonSql.ts); a file that reading
+ * leaves, and every other file, goes through parseSebraFile, in batch order. A malformed file still
+ * stops the whole ingest: staging is in the scratch database only.
  */
-function parseNewSebraFiles(db: Database, files: string[], knownHashes: Set<string>, options: IngestOptions) {
-  const fileForDate = new Map<string, string>();
-  return parseNewFiles<StagedReport>(files, knownHashes, async (file) => {
-    const { rows, ...report } = await parseSebraFile(file, { date: options.date, currency: options.currency });
-    const other = fileForDate.get(report.paymentDate);
-    if (other !== undefined) {
-      throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
+async function parseNewSebraFiles(db: Database, files: string[], knownHashes: Set<string>, options: IngestOptions) {
+  const jsonFiles = new Map([...files.entries()].filter(([, file]) => extname(file).toLowerCase() === '.json'));
+  // On a first import no file can be known: DuckDB reads every JSON file while their bytes are hashed
+  // and checked (what turns out repeated or not the portal's form is dropped after).
+  const reading = knownHashes.size === 0 ? readPortalJsonReports(db, jsonFiles, 'stage_payments') : null;
+  const seen = new Set(knownHashes);
+  const skipped: string[] = [];
+  const fresh: Array<{ position: number; file: string; hash: string; portalJson: boolean }> = [];
+  try {
+    for (const [position, file] of files.entries()) {
+      const facts = jsonFiles.has(position) ? await jsonFileCheck(file) : { hash: await sha256OfFile(file), strict: false, topKeys: [] };
+      if (seen.has(facts.hash)) {
+        skipped.push(file);
+        continue;
+      }
+      seen.add(facts.hash);
+      // Trusted when DuckDB read it as JSON.parse would; the report tree (an object with "children") is not the portal's copy.
+      fresh.push({ position, file, hash: facts.hash, portalJson: jsonFiles.has(position) && facts.strict && !facts.topKeys.includes('children') });
     }
-    fileForDate.set(report.paymentDate, file);
-    await stagePayments(db, file, rows);
-    return { ...report, rowCount: rows.length };
-  }, options.onProgress);
+  } finally {
+    await reading?.catch(() => undefined);
+  }
+  const portal = new Map(fresh.filter((f) => f.portalJson).map((f) => [f.position, f.file]));
+  const inSql = reading ? await reading : await readPortalJsonReports(db, portal, 'stage_payments');
+  await unstage(db, [...inSql.keys()].filter((position) => !portal.has(position)));
+
+  const parsed: ParsedFile[] = [];
+  const problems: MalformedSourceError[] = [];
+  const fileForDate = new Map<string, string>();
+  let done = skipped.length;
+  for (const { position, file, hash } of fresh) {
+    const sqlReport = portal.has(position) ? inSql.get(position) : undefined;
+    try {
+      let report: StagedReport;
+      let rows: SebraDayReport['rows'] = [];
+      if (sqlReport) {
+        report = { ...sqlReport, format: 'portal-json' };
+      } else {
+        const { rows: parsedRows, ...rest } = await parseSebraFile(file, { date: options.date, currency: options.currency });
+        rows = parsedRows;
+        report = { ...rest, rowCount: rows.length };
+      }
+      const other = fileForDate.get(report.paymentDate);
+      if (other !== undefined) {
+        throw new MalformedSourceError(file, null, `duplicate report for ${report.paymentDate}, also in ${basename(other)}`);
+      }
+      fileForDate.set(report.paymentDate, file);
+      if (!sqlReport) await stagePayments(db, file, rows, position);
+      parsed.push({ file, hash, parsed: report });
+    } catch (error) {
+      if (!(error instanceof MalformedSourceError)) throw error;
+      problems.push(error);
+      if (sqlReport) await unstage(db, [position]);
+    }
+    options.onProgress?.(++done, files.length);
+  }
+  if (problems.length > 0) throw new IngestRejectedError(problems);
+  return { parsed, skipped };
+}
+
+/** Drops the staged payments of files read in SQL that are not taken after all. */
+async function unstage(db: Database, positions: readonly number[]): Promise<void> {
+  if (positions.length > 0) await db.run(`DELETE FROM stage_payments WHERE file_position IN (${positions.map((p) => Number(p)).join(', ')})`);
 }
 
 /**
@@ -122,10 +182,10 @@ async function loadExistingSnapshot(db: Database, dataDir: string): Promise<void
   await loadDataset(db, SEBRA_DAYS, dataDir);
 }
 
-async function stagePayments(db: Database, file: string, rows: SebraDayReport['rows']): Promise<void> {
+async function stagePayments(db: Database, file: string, rows: SebraDayReport['rows'], position: number): Promise<void> {
   await db.appendRows(
     'stage_payments',
-    rows.map((row) => [
+    rows.map((row, line) => [
       row.paymentDate,
       row.currency,
       row.programme,
@@ -135,6 +195,8 @@ async function stagePayments(db: Database, file: string, rows: SebraDayReport['r
       row.amount,
       row.paymentCount,
       basename(file),
+      position,
+      line,
     ]),
   );
 }
@@ -151,6 +213,6 @@ async function mergeStagedRows(db: Database): Promise<void> {
   const covered = 'SELECT CAST(payment_date AS DATE) FROM stage_days';
   await db.run(`DELETE FROM sebra_payments WHERE payment_date IN (${covered})`);
   await db.run(`DELETE FROM sebra_days WHERE payment_date IN (${covered})`);
-  await db.run(`INSERT INTO sebra_payments SELECT ${stagedSelectSql(SEBRA_PAYMENTS)} FROM stage_payments`);
+  await db.run(`INSERT INTO sebra_payments SELECT ${stagedSelectSql(SEBRA_PAYMENTS)} FROM stage_payments ORDER BY file_position, line`);
   await db.run(`INSERT INTO sebra_days SELECT ${stagedSelectSql(SEBRA_DAYS)} FROM stage_days`);
 }
