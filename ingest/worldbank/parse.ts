@@ -17,7 +17,7 @@ import { basename } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import type { Row } from '../../engine/json.ts';
 import {
-  firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql, trimmedFieldSql, type BadRecord, type CsvHeadRecord,
+  firstProblem, firstRepeatedKey, jsTrimmedTextSql, rawRecords, readCsvHead, readCsvInto, type BadRecord, type CsvHeadRecord,
 } from '../duckdbCsv.ts';
 import { MalformedSourceError } from '../errors.ts';
 import { MalformedCellError } from '../eurostat/errors.ts';
@@ -221,34 +221,37 @@ function recordOf(row: Row, width: number): string[] {
 
 // The data lines in SQL: a line whose codes and cells are in the forms below is read by the SQL (the
 // same values); every other line goes through dataObservations, which reads it or names the problem.
+// Surrounding whitespace fails every pattern, so only the names are trimmed in SQL; the year cells are
+// checked by one pattern over the line's joined cells (a pattern per cell makes the statement itself
+// costly to plan, and most files are a few hundred lines).
 const COUNTRY_CODE_SQL = "'[A-Z0-9]{2,3}'";
 const INDICATOR_CODE_SQL = "'[A-Za-z0-9][A-Za-z0-9._]*'";
-/** Numbers read as DuckDB reads them and as Number() does (no exponent, no negative zero: Number gives 0, DuckDB -0). */
-const PLAIN_NUMBER_SQL = "'-?\\d{1,20}(\\.\\d{1,20})?'";
+const CELL_SEPARATOR = '\u001f';
+/**
+ * A plain number, read the same by DuckDB and by Number(): digits with an optional fraction, a minus
+ * sign only before a number that is not zero (Number gives 0 for -0, DuckDB -0).
+ */
+const PLAIN_NUMBER = String.raw`(?:\d+(?:\.\d+)?|-0*[1-9]\d*(?:\.\d+)?|-0+\.0*[1-9]\d*)`;
+const YEAR_CELLS_SQL = `'(?:${PLAIN_NUMBER})?(?:${CELL_SEPARATOR}(?:${PLAIN_NUMBER})?)*'`;
 
 /** The query over a data file's records: names and codes, the year cells (y0..), and `ok`. */
 function dataSql(source: string, head: CsvHead): string {
   const width = head.headerWidth;
-  const cell = (i: number) => trimmedFieldSql(i);
-  const years = head.years.map((_, i) => `y${i}`);
-  const past = Array.from({ length: width - head.header.length }, (_, i) => `${cell(head.header.length + i)} = ''`);
-  return `WITH raw AS (
-      SELECT c${width - 1} IS NOT NULL AS full_width, ${past.length > 0 ? past.join(' AND ') : 'true'} AS nothing_past,
-        ${cell(0)} AS country_name, ${cell(1)} AS country_code, ${cell(2)} AS indicator_name, ${cell(3)} AS indicator_code,
-        ${head.years.map((_, i) => `${cell(i + 4)} AS y${i}`).join(', ')}
-      FROM ${trimCheckedSql(source, width)}
-    )
-    SELECT full_width AND nothing_past AND regexp_full_match(country_code, ${COUNTRY_CODE_SQL}) AND regexp_full_match(indicator_code, ${INDICATOR_CODE_SQL})
-        AND ${years.map((y) => `(${y} = '' OR regexp_full_match(${y}, ${PLAIN_NUMBER_SQL}) AND (NOT starts_with(${y}, '-') OR regexp_matches(${y}, '[1-9]')))`).join(' AND ')} AS ok,
-      country_name, country_code, indicator_name, indicator_code, ${years.join(', ')}
-    FROM raw`;
+  const years = head.years.map((_, i) => `c${i + 4}`);
+  const past = Array.from({ length: width - head.header.length }, (_, i) => `c${head.header.length + i} = ''`);
+  return `SELECT c${width - 1} IS NOT NULL ${past.length > 0 ? `AND ${past.join(' AND ')}` : ''}
+        AND regexp_full_match(c1, ${COUNTRY_CODE_SQL}) AND regexp_full_match(c3, ${INDICATOR_CODE_SQL})
+        AND regexp_full_match(concat_ws('${CELL_SEPARATOR}', ${years.join(', ')}), ${YEAR_CELLS_SQL}) AS ok,
+      ${jsTrimmedTextSql(0)} AS country_name, c1 AS country_code, ${jsTrimmedTextSql(2)} AS indicator_name, c3 AS indicator_code,
+      ${years.map((c, i) => `${c} AS y${i}`).join(', ')}
+    FROM ${source}`;
 }
 
 /** The staged observations of a data file's table: one row per non-blank year cell of a line read. */
 function observationsSql(lined: string, head: CsvHead): string {
-  const cells = head.years.map((year, i) => `(${year}, y${i})`).join(', ');
-  return `SELECT indicator_code, indicator_name, country_code, country_name, cell.year, cell.value, line
-    FROM ${lined}, LATERAL (VALUES ${cells}) AS cell(year, value) WHERE ok AND cell.value <> ''`;
+  const years = `[${head.years.join(', ')}]`;
+  return `SELECT indicator_code, indicator_name, country_code, country_name, ${years}[CAST(cell[2:] AS INTEGER) + 1] AS year, value, line
+    FROM (UNPIVOT (SELECT * FROM ${lined} WHERE ok) ON COLUMNS('^y[0-9]+$') INTO NAME cell VALUE value) WHERE value <> ''`;
 }
 
 export interface StagedWdiCsv {
