@@ -94,7 +94,7 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
         ...(window.to === null ? [] : ['begin_date <= CAST($date_to AS DATE)']),
       ];
       const result = await pageOfShape(db, {
-        table: copyFor(PRICE_CHANGES, givenKeys({ dataset, country })),
+        table: copyFor(PRICE_CHANGES, givenKeys({ dataset, country, commodity: commodities })),
         columns: PRICE_CHANGES_COLUMNS,
         conditions,
         bindings: { dataset, country, ...inCommodities?.bindings, date_from: window.from, date_to: window.to },
@@ -132,10 +132,10 @@ async function agrifoodCommodities(db: Database, dataset: string, value: string,
   const text = value.trim().toLowerCase();
   const code = productAlias(text) ?? PRODUCTS.find((p) => p.code === text || p.name === text)?.code;
   const names = dataset === 'cereals_prices' && code ? priceProductsOf(code).map((n) => n.toLowerCase()) : [text];
+  // Neither distinct nor ordered: the ids only filter the changes.
   const rows = await db.all(
-    `SELECT DISTINCT commodity_id FROM trade_price_commodities
-      WHERE dataset = $dataset AND (id_lower = $text OR list_contains(string_split($names, chr(31)), name_lower) OR class_lower = $text)
-      ORDER BY commodity_id`,
+    `SELECT commodity_id FROM trade_price_commodities
+      WHERE dataset = $dataset AND (id_lower = $text OR list_contains(string_split($names, chr(31)), name_lower) OR class_lower = $text)`,
     { dataset, text, names: names.join('\u001f') },
   );
   if (rows.length === 0) throw notFound(`unknown ${param} "${value.trim()}" in ${dataset}: no commodity id, product name or pig class matches`);

@@ -50,9 +50,14 @@ const MARKET_CHANGES_SQL = `SELECT row_number() OVER (ORDER BY s.year DESC, s.co
 /**
  * /api/v1/changes with dataset: the agri-food weekly price changes, in the route's order (newest
  * begin_date, then dataset, commodity, member state, market, stage, unit, source row); sorted by
- * dataset, with a copy by dataset and country.
+ * dataset, with copies by dataset and country and by dataset, country and commodity (a series' rows
+ * adjacent and newest first, so a date window is a run of them).
  */
-export const PRICE_CHANGES: SortedCopies = { table: 'trade_price_changes', sortedBy: ['dataset'], keyed: [['dataset', 'country']] };
+export const PRICE_CHANGES: SortedCopies = {
+  table: 'trade_price_changes',
+  sortedBy: ['dataset'],
+  keyed: [['dataset', 'country'], ['dataset', 'country', 'commodity']],
+};
 
 export const PRICE_CHANGES_COLUMNS = MARKET_CHANGES_COLUMNS;
 

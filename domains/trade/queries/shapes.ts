@@ -8,13 +8,14 @@ import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
 /**
  * /api/v1/trade: one row per published fact, in the route's order (newest period first, then annual
- * before monthly, reporter, partner, product, flow). A request naming a reporter reads the copy
- * sorted by reporter, product, partner and flow; the others read the table, whose top-N on pos
- * stops after the first matches.
+ * before monthly, reporter, partner, product, flow). A request naming a reporter reads the copy sorted
+ * by reporter (its rows are adjacent and in order, so the top-N stops after the page; the other filters
+ * only thin them), one naming a product but no reporter the copy sorted by product; the others read the
+ * table, where the top-N on pos stops after the first matches.
  */
 export const TRADE_LIST: SortedCopies = {
   table: 'trade_list',
-  keyed: [['reporter', 'product', 'partner', 'flow']],
+  keyed: [['reporter'], ['product']],
 };
 
 export const TRADE_LIST_COLUMNS = `reporter, reporter_name, partner, product, product_name, flow, flow_name, freq, period, period_start,
