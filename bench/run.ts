@@ -135,7 +135,9 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
   const load: LoadResult[] = [];
   let paidCpuMs: number | null = null;
+  let paidWithRoundTripsCpuMs: number | null = null;
   let mixProfile: TierReport['mixProfile'];
+  let paidProfile: TierReport['paidProfile'];
   /** A load run with the server's CPU per request beside it. */
   const measured = async (run: () => Promise<LoadResult>): Promise<LoadResult> => {
     const before = await cpuMs();
@@ -156,20 +158,31 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
     await mkdir(options.resultsDir, { recursive: true });
     const profileFile = join(options.resultsDir, `${options.name ?? new Date().toISOString().slice(0, 10)}-${tier.name}-mix.cpuprofile`);
     mixProfile = { file: basename(profileFile), top: (await profile(profileFile, () => runLoad('mix-profiled', { base: app, paths, connections: settings.connections, durationS: settings.loadSeconds }))).top };
-    if (rig && report.ports.paid !== null) {
+    if (rig && report.ports.paid !== null && report.ports.paidLocal !== null) {
+      const paidRun = async (label: string, base: string, payments: Awaited<ReturnType<typeof presignPayments>>) => {
+        // The paid answers come from the same warm cache: what is left is the payment's own cost.
+        await warm(app, paths);
+        let next = 0;
+        return runLoad(label, { base, paths, connections: settings.connections, amount: payments.length, next: () => payments[next++ % payments.length] });
+      };
+      const extraCpu = (run: LoadResult) =>
+        run.serverCpuMsPerRequest != null && mix.serverCpuMsPerRequest != null ? run.serverCpuMsPerRequest - mix.serverCpuMsPerRequest : null;
+      options.log(`${tier.name}: signing ${3 * settings.paidRequests} payments`);
+      // Each payment settles once: the facilitator's run, and the in-process facilitator's measured and profiled runs, sign their own.
       const paid = `http://127.0.0.1:${report.ports.paid}`;
-      options.log(`${tier.name}: signing ${settings.paidRequests} payments`);
+      const local = `http://127.0.0.1:${report.ports.paidLocal}`;
       const signed = await presignPayments(paid, paths, settings.paidRequests, DEV_KEYS.payer);
-      // The paid answers come from the same warm cache: what is left is the payment's own cost.
-      await warm(app, paths);
-      let next = 0;
-      const mixPaid = await measured(() => runLoad('mix-paid', {
-        base: paid, paths, connections: settings.connections, amount: signed.length,
-        next: () => signed[next++ % signed.length],
-      }));
+      const localSigned = await presignPayments(local, paths, 2 * settings.paidRequests, DEV_KEYS.payer);
+      const mixPaid = await measured(() => paidRun('mix-paid', paid, signed));
       load.push(mixPaid);
-      // The facilitator and the chain run in this process: the target's extra CPU is the payment's own.
-      if (mixPaid.serverCpuMsPerRequest != null && mix.serverCpuMsPerRequest != null) paidCpuMs = mixPaid.serverCpuMsPerRequest - mix.serverCpuMsPerRequest;
+      paidWithRoundTripsCpuMs = extraCpu(mixPaid);
+      // The target: the payment's server CPU beyond the facilitator's round trips (its facilitator answering in-process).
+      const mixPaidLocal = await measured(() => paidRun('mix-paid-local-facilitator', local, localSigned.slice(0, settings.paidRequests)));
+      load.push(mixPaidLocal);
+      paidCpuMs = extraCpu(mixPaidLocal);
+      const paidProfileFile = join(options.resultsDir, `${options.name ?? new Date().toISOString().slice(0, 10)}-${tier.name}-paid.cpuprofile`);
+      const paidProfiled = () => paidRun('mix-paid-local-profiled', local, localSigned.slice(settings.paidRequests));
+      paidProfile = { file: basename(paidProfileFile), top: (await profile(paidProfileFile, paidProfiled)).top };
     }
   } finally {
     await stop();
@@ -177,7 +190,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   return {
     tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs,
     startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
-    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs, mixProfile,
+    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
   };
 }
 

@@ -7,17 +7,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { startProfile } from './profile.ts';
+import type { FacilitatorClient } from '@x402/core/server';
 import Koa from 'koa';
 import { Database } from '../engine/database.ts';
 import { createApp } from '../http/app.ts';
 import { engineOptionsFromEnv } from '../http/config.ts';
-import { ResponseCache } from '../http/cache.ts';
+import { cacheBytesFromEnv, ResponseCache } from '../http/cache.ts';
 import { readPaymentSettings } from '../http/payments/config.ts';
 import { createPayments } from '../http/payments/index.ts';
 import { openSnapshot, routes } from '../domains/index.ts';
 import type { Route } from '../queries/catalog.ts';
 import { benchCases, type BenchCase } from './examples.ts';
+import { inProcessFacilitator } from './inProcessFacilitator.ts';
+import { startProfile } from './profile.ts';
 import { recordingDatabase, tablesRead, timingDatabase, type RecordedQuery, type TimedStatement } from './recordingDatabase.ts';
 import { summarize, timeRuns, type Summary } from './stats.ts';
 
@@ -71,7 +73,8 @@ export interface TargetReport {
   rssAfterLoadMb: number;
   heapUsedMb: number;
   cases: CaseResult[];
-  ports: { app: number; bare: number; paid: number | null };
+  /** paid: through the facilitator over HTTP; paidLocal: the same with the facilitator answering in-process. */
+  ports: { app: number; bare: number; paid: number | null; paidLocal: number | null };
   rssAfterRunMb: number;
 }
 
@@ -180,24 +183,32 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
   }
   uncached.server.close();
 
-  const app = await serveKoa(await createApp({ db, routes: selected, now, logError: quiet }));
+  // One answer cache for the app and the paid app: a paid request of a warm answer costs the payment only.
+  const answers = new ResponseCache({ maxBytes: cacheBytesFromEnv() });
+  const app = await serveKoa(await createApp({ db, routes: selected, now, logError: quiet, cache: answers }));
   const bare = await serveKoa(bareKoa());
   servers.push(app.server, bare.server);
   let paidPort: number | null = null;
+  let paidLocalPort: number | null = null;
   if (options.paymentEnv) {
-    // Listen first: the challenge's resource URL needs the bound address.
-    const server = createServer();
-    paidPort = await listen(server);
-    const payments = createPayments({
-      routes: selected, settings: readPaymentSettings(options.paymentEnv), baseUrl: `http://127.0.0.1:${paidPort}`, now, log: quiet,
-    });
-    await payments.start();
-    server.on('request', (await createApp({ db, routes: selected, now, logError: quiet, beforeHandler: [payments.middleware] })).callback());
-    servers.push(server);
+    const settings = readPaymentSettings(options.paymentEnv);
+    /** A paid app on its own port (listening first: the challenge's resource URL needs the bound address). */
+    const paidApp = async (facilitatorClient?: FacilitatorClient): Promise<number> => {
+      const server = createServer();
+      const port = await listen(server);
+      const payments = createPayments({ routes: selected, settings, baseUrl: `http://127.0.0.1:${port}`, now, log: quiet, facilitatorClient });
+      await payments.start();
+      server.on('request', (await createApp({ db, routes: selected, now, logError: quiet, cache: answers, beforeHandler: [payments.middleware] })).callback());
+      servers.push(server);
+      return port;
+    };
+    paidPort = await paidApp();
+    // The same, its facilitator answering in-process: the payment's cost without the round trips.
+    paidLocalPort = await paidApp(await inProcessFacilitator(settings.facilitator!));
   }
   const report: TargetReport = {
     startupMs, startupMode, startupSlowest: [...startupStatements].sort((a, b) => b.ms - a.ms).slice(0, 8), rssBeforeMb, rssAfterLoadMb, heapUsedMb, cases,
-    ports: { app: app.port, bare: bare.port, paid: paidPort },
+    ports: { app: app.port, bare: bare.port, paid: paidPort, paidLocal: paidLocalPort },
     rssAfterRunMb: process.memoryUsage().rss / 2 ** 20,
   };
   return {

@@ -21,6 +21,8 @@ export interface PaymentsOptions {
   baseUrl: string;
   now?: () => Date;
   log?: (message: string, error?: unknown) => void;
+  /** The facilitator client; default the HTTP client of `settings.facilitator` (the benchmark passes one answering in-process). */
+  facilitatorClient?: FacilitatorClient;
 }
 
 export interface Payments {
@@ -46,7 +48,7 @@ function supports(kinds: ReadonlyArray<{ x402Version: number; scheme: string; ne
 export function createPayments(options: PaymentsOptions): Payments {
   const { settings } = options;
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
-  const facilitator: FacilitatorClient | null = settings.facilitator ? createFacilitatorClient(settings.facilitator) : null;
+  const facilitator: FacilitatorClient | null = settings.facilitator ? options.facilitatorClient ?? createFacilitatorClient(settings.facilitator) : null;
   let server: x402HTTPResourceServer | null = null;
   if (facilitator && settings.payTo) {
     const resourceServer = new x402ResourceServer(facilitator);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { benchCases, matchPathForm, rawQuery } from '../../bench/examples.ts';
+import { topSelfTime } from '../../bench/profile.ts';
 import { tablesRead } from '../../bench/recordingDatabase.ts';
 import {
   checkTargets, handlerVsFloor, httpVsKeyedFloor, README_END, README_START, renderMarkdown, replaceBetweenMarkers, writeReport,
@@ -154,4 +155,21 @@ test('the report is written as JSON and Markdown, and the README block is replac
   const text = await readFile(readme, 'utf8');
   assert.equal(replaceBetweenMarkers(text, 'new table'), `intro\n${README_START}\nnew table\n${README_END}\noutro\n`);
   assert.equal(replaceBetweenMarkers('no markers here', 'new'), 'no markers here');
+});
+
+test('topSelfTime: self time per function, idle and the profiler\'s own work (under node:inspector) left out', () => {
+  const frame = (functionName: string, url = '') => ({ functionName, url, lineNumber: 0 });
+  const profile = {
+    nodes: [
+      { id: 1, callFrame: frame('(root)'), children: [2, 3, 5] },
+      { id: 2, callFrame: frame('answer', 'file:///work/main/http/router.ts'), children: [] },
+      { id: 3, callFrame: frame('post', 'node:inspector'), children: [4] },
+      { id: 4, callFrame: frame('dispatch'), children: [] },
+      { id: 5, callFrame: frame('(idle)'), children: [] },
+    ],
+    // 3 ms in answer, 5 ms serialising the profile, 2 ms idle.
+    samples: [2, 4, 2, 5, 4, 2, 4, 4, 5, 4],
+    timeDeltas: [1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000],
+  };
+  assert.deepEqual(topSelfTime(profile), [{ where: 'answer http/router.ts:1', selfMs: 3, share: 1 }]);
 });

@@ -38,13 +38,17 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
       assert.ok(c.statements > 0 && 'ptp_crashes' in c.tables, `${c.url} reads ptp_crashes`);
     }
 
-    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-paid']);
+    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-paid', 'mix-paid-local-facilitator']);
     for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
     assert.equal(tier.load[2].requests, report.settings.paidRequests, 'each signed payment used once');
+    assert.equal(tier.load[3].requests, report.settings.paidRequests, 'each signed payment used once (in-process facilitator)');
     // Seven targets, each at its scale (x1 stands in for the ones not measured).
     assert.equal(report.targets.length, 7);
     for (const l of tier.load) assert.ok(typeof l.serverCpuMsPerRequest === 'number' && l.serverCpuMsPerRequest > 0, `${l.label}: server CPU measured`);
     assert.equal(typeof tier.paidCpuMs, 'number', 'the paid request\'s own server CPU is measured');
+    assert.equal(typeof tier.paidWithRoundTripsCpuMs, 'number', 'and with the facilitator\'s round trips');
+    assert.ok(tier.paidProfile && tier.paidProfile.top.length > 0, 'the paid mix is profiled');
+    assert.ok(tier.paidProfile.top.every((line) => !line.where.includes('node:inspector')), 'the profiler\'s own work is left out');
     assert.ok(tier.mixProfile && tier.mixProfile.top.length > 0 && tier.mixProfile.top.every((line) => line.selfMs >= 0 && line.share <= 1), 'the warm mix is profiled');
     assert.match(await readFile(files.markdown, 'utf8'), /CPU profile of the warm mix at x1/);
     assert.match(await readFile(files.markdown, 'utf8'), /## Endpoint latency/);
