@@ -58,15 +58,16 @@ export async function snapshotOrigins(db: Database): Promise<SnapshotOrigins> {
   return { data: combineOrigins(all), sources };
 }
 
-const memo = new WeakMap<Database, Promise<SnapshotOrigins>>();
+/** Keyed by Database.identity (the same through wrappers). */
+const memo = new WeakMap<object, Promise<SnapshotOrigins>>();
 
 /** snapshotOrigins, read once per loaded database (a snapshot's import records do not change while it is served). */
 export function snapshotOriginsOf(db: Database): Promise<SnapshotOrigins> {
-  let origins = memo.get(db);
+  let origins = memo.get(db.identity);
   if (!origins) {
     origins = snapshotOrigins(db);
-    memo.set(db, origins);
-    origins.catch(() => memo.delete(db));
+    memo.set(db.identity, origins);
+    origins.catch(() => memo.delete(db.identity));
   }
   return origins;
 }

@@ -40,6 +40,11 @@ interface PooledConnection {
 }
 
 export class Database {
+  /**
+   * Identifies this database for per-database registries (WeakMap keys): the same object through any
+   * wrapper that forwards properties (the benchmark's recording proxies), unlike the wrapper itself.
+   */
+  readonly identity: object = Object.freeze({});
   private readonly idle: PooledConnection[] = [];
   private readonly waiting: Array<(pooled: PooledConnection) => void> = [];
   private closed = false;

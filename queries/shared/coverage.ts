@@ -40,15 +40,16 @@ interface Registered {
   provider: CountryCoverage;
 }
 
-const registry = new WeakMap<Database, Registered[]>();
+/** Keyed by Database.identity: a wrapped database sees its domains' coverage. */
+const registry = new WeakMap<object, Registered[]>();
 
 /** Called by the loader once a domain's tables are loaded into db (idempotent per provider). */
 export function registerCoverage(db: Database, domain: string, providers: readonly CountryCoverage[]): void {
-  const list = registry.get(db) ?? [];
+  const list = registry.get(db.identity) ?? [];
   for (const provider of providers) {
     if (!list.some((entry) => entry.provider === provider)) list.push({ domain, provider });
   }
-  registry.set(db, list);
+  registry.set(db.identity, list);
 }
 
 export interface SourceCoverage {
@@ -66,7 +67,7 @@ export async function countryCoverage(db: Database, country: CoverageCountry): P
   sources_present: CoverageSource[];
   sources: Record<CoverageSource, SourceCoverage>;
 }> {
-  const registered = registry.get(db) ?? [];
+  const registered = registry.get(db.identity) ?? [];
   const sources = {} as Record<CoverageSource, SourceCoverage>;
   for (const source of COVERAGE_SOURCES) {
     const declaring = registered.filter((entry) => entry.provider.source === source);
