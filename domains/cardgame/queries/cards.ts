@@ -28,10 +28,11 @@ async function cardPairs(db: Database, where: string, bindings: SqlParams, page?
     `WITH en AS (
        SELECT ${CARD_SELECT}${page === undefined ? '' : ', count(*) OVER () AS total'} FROM cardgame_cards WHERE lang = 'en' AND ${where}
        ORDER BY dbf_id${page === undefined ? '' : ' LIMIT $limit OFFSET $offset'})
-     SELECT en.*, ${prefixedCardSelect('bg', BG)} FROM en LEFT JOIN cardgame_cards bg ON bg.lang = 'bg' AND bg.dbf_id = en.dbf_id
-     ORDER BY en.dbf_id`,
+     SELECT en.*, ${prefixedCardSelect('bg', BG)} FROM en LEFT JOIN cardgame_cards bg ON bg.lang = 'bg' AND bg.dbf_id = en.dbf_id`,
     page === undefined ? bindings : { ...bindings, limit: page.limit, offset: page.offset },
   );
+  // Ordered here, not by the join: DuckDB sorting the joined rows (two cards' columns each) cost more than the rest of the statement.
+  rows.sort((a, b) => Number(a.dbf_id) - Number(b.dbf_id));
   const pairs = rows.map((row) => ({ en: cardFromRow(row)!, bg: cardFromRow(row, BG) }));
   return { pairs, total: rows.length > 0 && page !== undefined ? Number(rows[0]!.total) : null };
 }
