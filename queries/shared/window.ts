@@ -85,14 +85,20 @@ export function windowBounds(window: DateWindow): { from: string; to: string } {
 }
 
 /** One formatter per time zone: building an Intl.DateTimeFormat costs more than a cached answer (bench). */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** Per time zone: its formatter and the last second formatted (every request asks; a day changes only on a whole second). */
+const dayFormats = new Map<string, { format: Intl.DateTimeFormat; second: number; day: string }>();
 
 /** Today's date in the given time zone, ISO. */
 export function isoToday(now: Date, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
+  let cached = dayFormats.get(timeZone);
+  if (!cached) {
+    cached = { format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), second: NaN, day: '' };
+    dayFormats.set(timeZone, cached);
   }
-  return format.format(now);
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== cached.second) {
+    cached.day = cached.format.format(now);
+    cached.second = second;
+  }
+  return cached.day;
 }
