@@ -167,22 +167,25 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
       };
       const extraCpu = (run: LoadResult) =>
         run.serverCpuMsPerRequest != null && mix.serverCpuMsPerRequest != null ? run.serverCpuMsPerRequest - mix.serverCpuMsPerRequest : null;
-      options.log(`${tier.name}: signing ${3 * settings.paidRequests} payments`);
-      // Each payment settles once: the facilitator's run, and the in-process facilitator's measured and profiled runs, sign their own.
+      // Each payment settles once, and an authorization is valid for minutes only: every run signs its own just before it.
+      const sign = (base: string) => {
+        options.log(`${tier.name}: signing ${settings.paidRequests} payments`);
+        return presignPayments(base, paths, settings.paidRequests, DEV_KEYS.payer);
+      };
       const paid = `http://127.0.0.1:${report.ports.paid}`;
       const local = `http://127.0.0.1:${report.ports.paidLocal}`;
-      const signed = await presignPayments(paid, paths, settings.paidRequests, DEV_KEYS.payer);
-      const localSigned = await presignPayments(local, paths, 2 * settings.paidRequests, DEV_KEYS.payer);
+      const signed = await sign(paid);
       const mixPaid = await measured(() => paidRun('mix-paid', paid, signed));
       load.push(mixPaid);
       paidWithRoundTripsCpuMs = extraCpu(mixPaid);
       // The target: the payment's server CPU beyond the facilitator's round trips (its facilitator answering in-process).
-      const mixPaidLocal = await measured(() => paidRun('mix-paid-local-facilitator', local, localSigned.slice(0, settings.paidRequests)));
+      const localSigned = await sign(local);
+      const mixPaidLocal = await measured(() => paidRun('mix-paid-local-facilitator', local, localSigned));
       load.push(mixPaidLocal);
       paidCpuMs = extraCpu(mixPaidLocal);
       const paidProfileFile = join(options.resultsDir, `${options.name ?? new Date().toISOString().slice(0, 10)}-${tier.name}-paid.cpuprofile`);
-      const paidProfiled = () => paidRun('mix-paid-local-profiled', local, localSigned.slice(settings.paidRequests));
-      paidProfile = { file: basename(paidProfileFile), top: (await profile(paidProfileFile, paidProfiled)).top };
+      const profiledSigned = await sign(local);
+      paidProfile = { file: basename(paidProfileFile), top: (await profile(paidProfileFile, () => paidRun('mix-paid-local-profiled', local, profiledSigned))).top };
     }
   } finally {
     await stop();
