@@ -1,25 +1,34 @@
-// `npm run bench:probe -- DATA_DIR [filter] [--runs N]`: loads a snapshot the way the server does
-// and times every catalog example whose route id or URL contains `filter`: the handler (p50/p99,
-// answer cache off) and each statement it issues, with the statement's plan on request (--explain).
+// `npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain] [--rebuild]`: opens a snapshot the
+// way the server does and times every catalog example whose route id or URL contains `filter`: the
+// handler (p50/p99, answer cache off) and each statement it issues, with the statement's plan on
+// request (--explain). --rebuild first rebuilds the serving database when the code changed since it
+// was built (as the benchmark does), so the figures are those of the file, not of an in-memory load.
 import { parseArgs } from 'node:util';
-import { openSnapshot, routes } from '../domains/index.ts';
+import { buildServing, openSnapshot, routes } from '../domains/index.ts';
+import { hasServingDatabase } from '../domains/servingDatabase.ts';
+import { engineOptionsFromEnv } from '../http/config.ts';
 import { benchCases } from './examples.ts';
 import { recordingDatabase, type RecordedQuery } from './recordingDatabase.ts';
 import { summarize, timeRuns } from './stats.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: 'string', default: '30' }, explain: { type: 'boolean', default: false } },
+  options: { runs: { type: 'string', default: '30' }, explain: { type: 'boolean', default: false }, rebuild: { type: 'boolean', default: false } },
 });
 const [dataDir, filter = ''] = positionals;
 if (!dataDir) {
-  process.stderr.write('usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain]\n');
+  process.stderr.write('usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain] [--rebuild]\n');
   process.exit(2);
 }
 const runs = Number(values.runs);
+if (values.rebuild && !(await hasServingDatabase(dataDir))) {
+  const building = performance.now();
+  await buildServing(dataDir);
+  process.stdout.write(`rebuilt the serving database in ${((performance.now() - building) / 1000).toFixed(1)} s\n`);
+}
 const started = performance.now();
-// As the server does: the serving database when the snapshot has a valid one, else loaded into memory.
-const { db, mode } = await openSnapshot(dataDir);
+// As the server does (DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT included): the serving database when the snapshot has a valid one, else loaded into memory.
+const { db, mode } = await openSnapshot(dataDir, engineOptionsFromEnv());
 process.stdout.write(`${mode === 'file' ? 'opened the serving database' : 'loaded into memory'} in ${((performance.now() - started) / 1000).toFixed(2)} s, RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB\n`);
 const ms = (x: number) => x.toFixed(2).padStart(8);
 const today = '2026-11-22';
