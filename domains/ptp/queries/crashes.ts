@@ -5,23 +5,16 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import type { Resolved } from '../../../queries/kinds/index.ts';
 import { findCities, findOblast, lookupKeys, OBLASTS } from '../../../reference/places.ts';
+import { cityIndex, dayNumber, matchedSettlements, settlementRun, type CityIndex } from './cityIndex.ts';
 import { cityParam, crashLimit, ptpWindow, regionParam, WINDOW_SQL, windowBindings, windowFilters } from './params.ts';
 import { cityResponse, regionResponse } from './schemas.ts';
 
 const ITEM_FIELDS = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
   municipality, location, latitude, longitude, died_count, injured_count, participant_count, is_major`;
 
-/** Keys are joined with the unit separator, which placeKey never leaves in a key. */
-const KEY_SEPARATOR = '\u001f';
-const CITY_LOCATIONS = `SELECT location FROM ptp_place_keys WHERE key IN (SELECT unnest(string_split($keys, chr(31))))`;
-
-const CITY_SQL = `SELECT ${ITEM_FIELDS} FROM ptp_crashes
-  WHERE location IN (${CITY_LOCATIONS}) AND ${WINDOW_SQL}
-  ORDER BY crash_order LIMIT $limit`;
 const REGION_SQL = `SELECT ${ITEM_FIELDS} FROM ptp_crashes
   WHERE region_code = $region AND ${WINDOW_SQL}
   ORDER BY crash_order LIMIT $limit`;
-const MATCHED_SQL = `SELECT DISTINCT location FROM (${CITY_LOCATIONS}) ORDER BY location`;
 
 const crashInputs = { window: ptpWindow, newest: crashLimit };
 type CrashParams = Resolved<typeof crashInputs>;
@@ -55,12 +48,12 @@ export const getPtpPerCity = defineRoute<CityParams>({
     const city = params.city.trim();
     const keys = lookupKeys(city);
     if (keys.length === 0) throw invalidParameter('city', 'city must name a settlement');
-    const bindings = { keys: keys.join(KEY_SEPARATOR) };
-    const matched = (await db.all(MATCHED_SQL, bindings)).map((row) => String(row.location));
+    const index = await cityIndex(db);
+    const matched = matchedSettlements(index, keys);
     if (matched.length === 0 && findCities(city).length === 0) {
       throw notFound(`no settlement named "${city}" in the accident data`);
     }
-    const items = await crashes(db, CITY_SQL, params, bindings);
+    const items = await cityCrashes(db, index, matched, params);
     return {
       endpoint: 'getPtpPerCity',
       filters: { city, matched_as: matched, ...windowFilters(params.window), limit: params.newest.limit },
@@ -69,6 +62,31 @@ export const getPtpPerCity = defineRoute<CityParams>({
     };
   },
 });
+
+/**
+ * The newest accidents of the settlements in the window: each settlement's run of them (cityIndex.ts)
+ * read by its city_pos range (its crash_order range lets the zone maps skip the rest), in crash order.
+ */
+async function cityCrashes(db: Database, index: CityIndex, settlements: readonly string[], params: CrashParams): Promise<Row[]> {
+  const { from, to } = windowBindings(params.window);
+  const limit = params.newest.limit ?? Number.MAX_SAFE_INTEGER;
+  const runs = settlements.flatMap((location) => {
+    const entry = index.settlements.get(location);
+    const run = entry ? settlementRun(entry, dayNumber(from), dayNumber(to), limit) : null;
+    return run ? [run] : [];
+  });
+  if (runs.length === 0) return [];
+  const bindings: Record<string, number> = {};
+  const ranges = runs.map((run, i) => {
+    Object.assign(bindings, { [`order_from_${i}`]: run.firstOrder, [`order_to_${i}`]: run.lastOrder, [`pos_from_${i}`]: run.firstPos, [`pos_to_${i}`]: run.lastPos });
+    return `(crash_order BETWEEN CAST($order_from_${i} AS BIGINT) AND CAST($order_to_${i} AS BIGINT) AND city_pos BETWEEN CAST($pos_from_${i} AS BIGINT) AND CAST($pos_to_${i} AS BIGINT))`;
+  });
+  // One settlement's run is its page; several are merged by crash order and cut at the limit.
+  const sql = runs.length === 1
+    ? `SELECT ${ITEM_FIELDS} FROM ptp_crashes WHERE ${ranges[0]} ORDER BY crash_order`
+    : `SELECT ${ITEM_FIELDS} FROM ptp_crashes WHERE ${ranges.join(' OR ')} ORDER BY crash_order LIMIT $limit`;
+  return db.all(sql, runs.length === 1 ? bindings : { ...bindings, limit });
+}
 
 export const getPtpPerRegion = defineRoute<RegionParams>({
   id: 'getPtpPerRegion',

@@ -19,11 +19,21 @@ export async function loadPtp(db: Database, dataDir: string): Promise<void> {
   await loadDataset(db, PTP_CRASHES, dataDir, { table: 'ptp_crash_rows', omit: ['source_file', 'source_row'] });
   await loadDataset(db, PTP_LOCATIONS, dataDir);
 
-  // Stored in output order, with the day for window filters.
+  // Stored in output order, with the day for window filters and city_pos, the place in the order by
+  // settlement then crash_order (a settlement's accidents are a run of it, newest first).
   await db.run(`CREATE TABLE ptp_crashes AS
-    SELECT row_number() OVER (ORDER BY ${CRASH_ORDER}) AS crash_order, CAST(crash_datetime AS DATE) AS crash_date, *
-      FROM ptp_crash_rows ORDER BY crash_order`);
+    SELECT row_number() OVER (ORDER BY location NULLS LAST, crash_order) AS city_pos, *
+      FROM (SELECT row_number() OVER (ORDER BY ${CRASH_ORDER}) AS crash_order, CAST(crash_datetime AS DATE) AS crash_date, * FROM ptp_crash_rows)
+     ORDER BY crash_order`);
   await db.run('DROP TABLE ptp_crash_rows');
+  // Per settlement and day (newest first): its accidents, their crash_order range, and the settlement's
+  // first city_pos: what the per-city windows are found by (cityIndex.ts).
+  await db.run(`CREATE TABLE ptp_city_days AS
+    SELECT location, day, crashes, first_order, last_order, min(day_first_pos) OVER (PARTITION BY location) AS first_pos
+      FROM (SELECT location, CAST(strftime(crash_date, '%Y%m%d') AS INTEGER) AS day, count(*)::INTEGER AS crashes,
+                   min(crash_order) AS first_order, max(crash_order) AS last_order, min(city_pos) AS day_first_pos
+              FROM ptp_crashes WHERE location IS NOT NULL GROUP BY location, crash_date)
+     ORDER BY location, day DESC`);
   await loadPlaceKeys(db);
 }
 

@@ -5,8 +5,7 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, paginate, plain, type PeriodWindow, type Resolved } from '../../../queries/kinds/index.ts';
-import { decimal2 } from '../../../queries/shared/sql.ts';
-import { FLOW_NAMES, isAggregatePartnerSql, WORLD } from './codes.ts';
+import { FLOW_NAMES, WORLD } from './codes.ts';
 import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
 } from './params.ts';
@@ -152,54 +151,149 @@ function requestedSelection(params: PartnersParams): Selection | null {
   return null;
 }
 
-// A partner's sum is null when one of its parts is missing (confidential): never a partial total.
-const complete = (column: string, filter = 'true') =>
-  `CASE WHEN count(${column}) FILTER (WHERE ${filter}) = count(*) FILTER (WHERE ${filter}) THEN sum(${column}) FILTER (WHERE ${filter}) END`;
+/** The market's rows of trade_partner_periods in the selection (given periods), values as the decimals' text. */
+const PARTNER_ROWS_COLUMNS = 'partner, flow, period, CAST(value AS VARCHAR) AS value, CAST(quantity AS VARCHAR) AS quantity';
+function partnerRowsSql(options: { latest: boolean; flow: boolean }): string {
+  const market = `reporter = $reporter AND product = $product${options.flow ? ' AND flow = $flow' : ''}`;
+  // The latest period is found among the market's rows (partnerSelection): every period of them, with its frequency.
+  return options.latest
+    ? `SELECT freq, ${PARTNER_ROWS_COLUMNS} FROM trade_partner_periods WHERE ${market}`
+    : `SELECT ${PARTNER_ROWS_COLUMNS} FROM trade_partner_periods
+        WHERE ${market} AND freq = $freq AND period_start >= CAST($from AS DATE) AND period_end <= CAST($to AS DATE)`;
+}
+
+interface PartnerRow {
+  partner: string;
+  flow: number;
+  period: string;
+  value: string | null;
+  quantity: string | null;
+}
 
 /**
- * The whole partners answer in one statement over the market's rows of trade_partner_periods: the
- * selection (given, or the latest period: annual when there is one), each partner's sums with the
- * WORLD totals beside them, the ranking of the listed (non-aggregate) partners, and one aggregate row
- * with the page, the data-quality figures and the periods summed.
+ * The latest period of the market's rows: annual when there is one (the first frequency in order),
+ * its newest period (a period's text orders as its dates do). The rows of that period.
  */
-function partnersSql(options: { latest: boolean; flow: boolean }): string {
-  const market = (alias: string) => `${alias}reporter = $reporter AND ${alias}product = $product${options.flow ? ` AND ${alias}flow = $flow` : ''}`;
-  const selection = options.latest
-    ? `SELECT freq, max(period_start) AS first, max(period_end) AS last FROM trade_partner_periods WHERE ${market('')} GROUP BY freq ORDER BY freq LIMIT 1`
-    : 'SELECT CAST($freq AS VARCHAR) AS freq, CAST($from AS DATE) AS first, CAST($to AS DATE) AS last';
-  const worldOf = (column: string) => `max(CASE WHEN partner = '${WORLD}' THEN ${column} END) OVER ()`;
-  // One row per partner and period counts: with both flows, the period's first flow row.
-  const onePerPeriod = options.flow ? 'true' : 't.first_flow';
-  const item = ['rank', 'partner', 'value', 'quantity', 'share', 'quantity_share', 'import_value', 'export_value', 'periods'];
-  return `WITH selection AS (${selection}),
-  per_partner AS (
-    SELECT t.partner, ${complete('value')} AS value, ${complete('quantity')} AS quantity,
-      ${complete('value', 'flow = 1')} AS import_value, ${complete('value', 'flow = 2')} AS export_value,
-      (count(*) FILTER (WHERE ${onePerPeriod}))::INTEGER AS periods, list(t.period) FILTER (WHERE ${onePerPeriod}) AS period_list,
-      any_value(t.freq) AS freq
-    FROM trade_partner_periods t, selection s
-    WHERE ${market('t.')} AND t.freq = s.freq AND t.period_start >= s.first AND t.period_end <= s.last
-    GROUP BY t.partner),
-  with_world AS (
-    SELECT *, NOT ${isAggregatePartnerSql('partner')} AS listed, ${worldOf('value')} AS world_value, ${worldOf('quantity')} AS world_quantity
-      FROM per_partner),
-  ranked AS (
-    -- Listed partners first, so their ranks run from 1 (the aggregates' ranks are never used).
-    SELECT *, row_number() OVER (ORDER BY listed DESC, CASE WHEN $sort = 'quantity' THEN quantity ELSE value END DESC NULLS LAST, partner)::INTEGER AS rank,
-           ${decimal2('value / nullif(world_value, 0) * 100')} AS share, ${decimal2('quantity / nullif(world_quantity, 0) * 100')} AS quantity_share
-      FROM with_world)
-  SELECT any_value(freq) AS selection_freq, list_sort(list_distinct(flatten(list(period_list)))) AS selection_periods,
-    (count(*) FILTER (WHERE listed))::INTEGER AS total,
-    -- list_sort orders the page's structs by their first field, rank (unique).
-    list_sort(list({${item.map((field) => `'${field}': ${field}`).join(', ')}})
-      FILTER (WHERE listed AND rank > $page_offset AND rank <= $page_offset + $page_limit)) AS items,
-    any_value(world_value) AS world_value, any_value(world_quantity) AS world_quantity,
-    sum(value) FILTER (WHERE listed) AS listed_value, sum(quantity) FILTER (WHERE listed) AS listed_quantity,
-    ${decimal2('sum(value) FILTER (WHERE listed) / nullif(any_value(world_value), 0) * 100')} AS coverage_percent,
-    (count(*) FILTER (WHERE listed))::INTEGER AS partners,
-    (count(*) FILTER (WHERE listed AND value IS NULL))::INTEGER AS partners_missing_value,
-    coalesce(list_sort(list(partner) FILTER (WHERE NOT listed)), []) AS excluded_aggregates
-  FROM ranked`;
+function latestPeriodRows(rows: readonly Row[]): { freq: string | null; rows: Row[] } {
+  let freq: string | null = null;
+  for (const row of rows) if (freq === null || String(row.freq) < freq) freq = String(row.freq);
+  let newest: string | null = null;
+  for (const row of rows) if (row.freq === freq && (newest === null || String(row.period) > newest)) newest = String(row.period);
+  return { freq, rows: rows.filter((row) => row.freq === freq && row.period === newest) };
+}
+
+/** An exact decimal's text (DECIMAL(38,2) as DuckDB renders it) as a count of hundredths, and back. */
+function hundredths(text: string): bigint {
+  const negative = text.startsWith('-');
+  const [whole, fraction = ''] = (negative ? text.slice(1) : text).split('.');
+  const units = BigInt(whole + `${fraction}00`.slice(0, 2));
+  return negative ? -units : units;
+}
+function decimalOf(units: bigint | null): string | null {
+  if (units === null) return null;
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(3, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+const roundHalfAway = (x: number) => (x < 0 ? -Math.round(-x) : Math.round(x));
+
+/**
+ * DuckDB's CAST(round(part / nullif(whole, 0) * 100, 2) AS DECIMAL(38,2)) on two DECIMAL(38,2) sums: the
+ * division is in doubles (each decimal converted as its hundredths over 100), round() is half away from
+ * zero at two places, and the cast rounds the same way.
+ */
+function percentOf(part: bigint | null, whole: bigint | null): string | null {
+  if (part === null || whole === null || whole === 0n) return null;
+  const ratio = (Number(part) / 100) / (Number(whole) / 100) * 100;
+  return decimalOf(BigInt(roundHalfAway(roundHalfAway(ratio * 100) / 100 * 100)));
+}
+
+/** A sum that is null when one of its parts is (confidential): never a partial total; null without parts. */
+class CompleteSum {
+  private total = 0n;
+  private parts = 0;
+  private missing = false;
+  add(text: string | null): void {
+    this.parts++;
+    if (text === null) this.missing = true;
+    else this.total += hundredths(text);
+  }
+  get value(): bigint | null {
+    return this.parts === 0 || this.missing ? null : this.total;
+  }
+}
+
+/** WORLD and the aggregates (EXT_/INT_ groupings, EU/EA/EFTA areas): never ranked (isAggregatePartnerSql). */
+const isAggregatePartner = (partner: string) => partner === WORLD || /^(EXT_|INT_)/.test(partner) || /^(EU|EA|EFTA)[0-9_]*$/.test(partner);
+
+/** Byte order of codes, as DuckDB orders text. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Descending, nulls last (null when neither differs). */
+function descendingNullsLast(a: bigint | null, b: bigint | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/**
+ * The partners answer from the selection's rows: each partner's sums (complete or null) with the WORLD
+ * totals beside them, the listed (non-aggregate) partners ranked by the sort key (nulls last, then
+ * code), the page of them, the data-quality figures and the periods summed.
+ */
+function partnersAnswer(rows: readonly PartnerRow[], sort: 'value' | 'quantity' | 'share', page: { limit: number; offset: number }) {
+  const byPartner = new Map<string, { value: CompleteSum; quantity: CompleteSum; imports: CompleteSum; exports: CompleteSum; periods: Set<string> }>();
+  const periods = new Set<string>();
+  for (const row of rows) {
+    let sums = byPartner.get(row.partner);
+    if (!sums) {
+      sums = { value: new CompleteSum(), quantity: new CompleteSum(), imports: new CompleteSum(), exports: new CompleteSum(), periods: new Set() };
+      byPartner.set(row.partner, sums);
+    }
+    sums.value.add(row.value);
+    sums.quantity.add(row.quantity);
+    (row.flow === 1 ? sums.imports : sums.exports).add(row.value);
+    sums.periods.add(row.period);
+    periods.add(row.period);
+  }
+  const world = byPartner.get(WORLD);
+  const worldValue = world ? world.value.value : null;
+  const worldQuantity = world ? world.quantity.value : null;
+  const listed = [...byPartner].filter(([partner]) => !isAggregatePartner(partner)).map(([partner, sums]) => ({
+    partner, value: sums.value.value, quantity: sums.quantity.value, imports: sums.imports.value, exports: sums.exports.value, periods: sums.periods.size,
+  }));
+  const key = (p: (typeof listed)[number]) => (sort === 'quantity' ? p.quantity : p.value);
+  listed.sort((a, b) => descendingNullsLast(key(a), key(b)) || byBytes(a.partner, b.partner));
+  const sumOf = (values: Array<bigint | null>) => values.reduce<bigint | null>((total, v) => (v === null ? total : (total ?? 0n) + v), null);
+  const listedValue = sumOf(listed.map((p) => p.value));
+  const listedQuantity = sumOf(listed.map((p) => p.quantity));
+  const items: Row[] = listed.slice(page.offset, page.offset + page.limit).map((p, i) => ({
+    rank: page.offset + i + 1,
+    partner: p.partner,
+    value: decimalOf(p.value),
+    quantity: decimalOf(p.quantity),
+    share: percentOf(p.value, worldValue),
+    quantity_share: percentOf(p.quantity, worldQuantity),
+    import_value: decimalOf(p.imports),
+    export_value: decimalOf(p.exports),
+    periods: p.periods,
+  }));
+  return {
+    periods: [...periods].sort(byBytes),
+    total: listed.length,
+    items,
+    dataQuality: {
+      world_value: decimalOf(worldValue),
+      world_quantity: decimalOf(worldQuantity),
+      listed_value: decimalOf(listedValue),
+      listed_quantity: decimalOf(listedQuantity),
+      coverage_percent: percentOf(listedValue, worldValue),
+      partners: listed.length,
+      partners_missing_value: listed.filter((p) => p.value === null).length,
+      excluded_aggregates: [...byPartner.keys()].filter(isAggregatePartner).sort(byBytes),
+    },
+  };
 }
 
 export const getTradePartners = defineRoute<PartnersParams>({
@@ -234,31 +328,23 @@ export const getTradePartners = defineRoute<PartnersParams>({
     const requested = requestedSelection(params);
     const { window, page } = params;
     const filters = { reporter: country.code, product: product.code, flow: flowChoice, period: params.period?.label ?? null, date_from: window.from, date_to: window.to, sort };
-    const sql = partnersSql({ latest: requested === null, flow: flow !== null });
-    const [quality] = await db.all(sql, usedBindings({
+    const sql = partnerRowsSql({ latest: requested === null, flow: flow !== null });
+    const fetched = await db.all(sql, usedBindings({
       reporter: country.code, product: product.code, flow, freq: requested?.freq ?? null, from: requested?.from ?? null, to: requested?.to ?? null,
-      sort, page_limit: page.limit, page_offset: page.offset,
     }, sql));
-    const periods = (quality.selection_periods ?? []) as string[];
-    const items = (quality.items ?? []) as Row[];
+    const selected = requested === null ? latestPeriodRows(fetched) : { freq: requested.freq, rows: fetched };
+    const answer = partnersAnswer(selected.rows as unknown as PartnerRow[], sort, page);
     return {
       endpoint: 'getTradePartners',
       reporter: country,
       product,
-      selection: { freq: periods.length > 0 ? quality.selection_freq : null, periods },
+      selection: { freq: answer.periods.length > 0 ? selected.freq : null, periods: answer.periods },
       filters,
       data_quality: {
-        world_value: quality.world_value,
-        world_quantity: quality.world_quantity,
-        listed_value: quality.listed_value,
-        listed_quantity: quality.listed_quantity,
-        coverage_percent: quality.coverage_percent,
-        partners: quality.partners,
-        partners_missing_value: quality.partners_missing_value,
-        excluded_aggregates: quality.excluded_aggregates,
+        ...answer.dataQuality,
         note: 'WORLD and aggregate partners are excluded from the ranking; share = partner value / WORLD value * 100.',
       },
-      ...pagedBody({ rows: items, limit: page.limit, offset: page.offset, total: Number(quality.total) }),
+      ...pagedBody({ rows: answer.items, limit: page.limit, offset: page.offset, total: answer.total }),
     };
   },
 });
