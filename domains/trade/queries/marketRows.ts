@@ -52,6 +52,36 @@ SELECT r.country, r.product, r.year AS period, ${decimal2('r.price')} AS price, 
  WHERE r.price IS NOT NULL OR r.imports IS NOT NULL OR r.exports IS NOT NULL`;
 }
 
+/**
+ * SQL: marketRowsSql for every partner of every market at once, with one flow kept (a literal: NULL both,
+ * 1 imports, 2 exports): the same rows, each with its partner, the years keyed per partner (its trade
+ * years and the market's price years) and the changes against the same partner's previous year.
+ */
+export function marketRowsByPartnerSql(flowLiteral: 'NULL' | '1' | '2'): string {
+  const flow = `CAST(${flowLiteral} AS INTEGER)`;
+  const flowMask = (kept: 1 | 2, column: string) => `CASE WHEN ${flow} IS NULL OR ${flow} = ${kept} THEN ${column} END`;
+  return `WITH trade AS (
+    SELECT country, product, partner, year, imports, exports, imports_quantity, exports_quantity FROM trade_market_annual),
+  partners AS (SELECT DISTINCT country, product, partner FROM trade_market_annual),
+  prices AS (
+    SELECT y.country, y.product, x.partner, y.year, y.price, y.price_observations
+      FROM market_years y JOIN partners x ON x.country = y.country AND x.product = y.product WHERE y.price IS NOT NULL),
+  keyed AS (SELECT country, product, partner, year FROM trade UNION SELECT country, product, partner, year FROM prices),
+  market AS (
+    SELECT k.country, k.product, k.partner, k.year, p.price, coalesce(p.price_observations, 0)::INTEGER AS price_observations,
+           ${flowMask(1, 't.imports')} AS imports, ${flowMask(2, 't.exports')} AS exports,
+           CASE WHEN ${flow} IS NULL THEN t.exports - t.imports END AS trade_balance,
+           ${flowMask(1, 't.imports_quantity')} AS imports_quantity, ${flowMask(2, 't.exports_quantity')} AS exports_quantity
+      FROM keyed k LEFT JOIN prices p USING (country, product, partner, year) LEFT JOIN trade t USING (country, product, partner, year))
+SELECT r.country, r.product, r.partner, r.year AS period, ${decimal2('r.price')} AS price, r.price_observations,
+       ${money('r.imports')} AS imports, ${money('r.exports')} AS exports, ${money('r.trade_balance')} AS trade_balance,
+       ${money('r.imports_quantity')} AS imports_quantity, ${money('r.exports_quantity')} AS exports_quantity,
+       prev.year AS previous_period, ${change('price')} AS price_change, ${change('imports')} AS imports_change,
+       ${change('exports')} AS exports_change
+  FROM market r LEFT JOIN market prev ON prev.country = r.country AND prev.product = r.product AND prev.partner = r.partner AND prev.year = r.year - 1
+ WHERE r.price IS NOT NULL OR r.imports IS NOT NULL OR r.exports IS NOT NULL`;
+}
+
 export interface MarketRowsQuery {
   countries: readonly string[];
   product: string;
@@ -62,7 +92,7 @@ export interface MarketRowsQuery {
 }
 
 /** One row per (country, year) with any value, oldest year first within each country. */
-export function marketRows(db: Database, query: MarketRowsQuery): Promise<Row[]> {
+export async function marketRows(db: Database, query: MarketRowsQuery): Promise<Row[]> {
   const countries = inList('country', 'country', query.countries);
   const bindings = { ...countries.bindings, product: query.product, first_year: query.firstYear, last_year: query.lastYear };
   const market = `product = $product AND ${countries.sql}`;
@@ -72,6 +102,17 @@ export function marketRows(db: Database, query: MarketRowsQuery): Promise<Row[]>
         WHERE ${market} AND period BETWEEN $first_year AND $last_year ORDER BY country, period`,
       bindings,
     );
+  }
+  // One market with a partner trading in it: its rows precomputed per partner and flow (trade_market_partner).
+  // None there (the partner has no trade in this market, or none in the years asked): computed here.
+  if (query.countries.length === 1) {
+    const rows = await db.all(
+      `SELECT country, ${MARKET_ROW_COLUMNS} FROM trade_market_partner
+        WHERE country = $country AND product = $product AND partner = $partner AND flow_key = $flow_key
+          AND period BETWEEN $first_year AND $last_year ORDER BY period`,
+      { country: query.countries[0], product: query.product, partner: query.partner, flow_key: query.flow ?? 0, first_year: query.firstYear, last_year: query.lastYear },
+    );
+    if (rows.length > 0) return rows;
   }
   const sql = `SELECT country, ${MARKET_ROW_COLUMNS} FROM (${marketRowsSql({ market, partner: '$partner', flow: '$flow' })})
     WHERE period BETWEEN $first_year AND $last_year ORDER BY country, period`;

@@ -5,7 +5,7 @@ import type { Database } from '../../../engine/database.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { WORLD } from './codes.ts';
 import { decimalText, exactText } from './format.ts';
-import { marketRowsSql } from './marketRows.ts';
+import { marketRowsByPartnerSql, marketRowsSql } from './marketRows.ts';
 import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
 const METRIC_ORDER = `list_position(['price', 'imports', 'exports', 'trade_balance'], s.metric)`;
@@ -27,6 +27,18 @@ const MARKET_WORLD_SQL = `CREATE TABLE trade_market_world AS
     previous_period, ${['price_change', 'imports_change', 'exports_change'].map((c) => `${decimalText(c)} AS ${c}`).join(', ')}
   FROM (${marketRowsSql({ market: 'true', partner: `'${WORLD}'`, flow: 'NULL' })})
   ORDER BY product, country, period`;
+
+/**
+ * The market rows of every country, product and partner trading in it, per flow kept (flow_key 0 both,
+ * 1 imports, 2 exports): what the market view reads for a partner or a flow (marketRows), rendered as
+ * trade_market_world.
+ */
+const MARKET_PARTNER_SQL = `CREATE TABLE trade_market_partner AS
+  SELECT country, product, partner, flow_key, period, ${decimalText('price')} AS price, price_observations,
+    ${['imports', 'exports', 'trade_balance', 'imports_quantity', 'exports_quantity'].map((c) => `${decimalText(c)} AS ${c}`).join(', ')},
+    previous_period, ${['price_change', 'imports_change', 'exports_change'].map((c) => `${decimalText(c)} AS ${c}`).join(', ')}
+  FROM (${(['NULL', '1', '2'] as const).map((flow, key) => `SELECT ${key} AS flow_key, * FROM (${marketRowsByPartnerSql(flow)})`).join(' UNION ALL ')})
+  ORDER BY country, product, partner, flow_key, period`;
 
 /**
  * /api/v1/changes without dataset: the year-over-year changes of every market series, in the route's
@@ -128,6 +140,7 @@ export async function buildMarketShapes(db: Database): Promise<void> {
   const statements = [
     MARKET_ANNUAL_SQL,
     MARKET_WORLD_SQL,
+    MARKET_PARTNER_SQL,
     ...sortedShapeSql(MARKET_CHANGES, MARKET_CHANGES_SQL),
     ...sortedShapeSql(PRICE_CHANGES, PRICE_CHANGES_SQL),
     PRICE_COMMODITIES_SQL,
