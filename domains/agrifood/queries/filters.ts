@@ -3,6 +3,7 @@
 // agri_price_keys, the row filters (dates, week, marketing year) on the rows of the keys matched.
 // Each filter is bound (null = not applied), so the SQL text is fixed and its prepared statement is reused.
 import type { SqlParams } from '../../../engine/database.ts';
+import { decimal2 } from '../../../queries/shared/sql.ts';
 import { ID_SEPARATOR, type Period } from './params.ts';
 
 /** Over agri_price_keys (or any table with the key columns). */
@@ -89,3 +90,18 @@ export const PRICE_ITEM_SQL = `k.dataset, k.commodity_id, k.product_name, k.prod
 /** The fields naming a series (and its commodity), from agri_price_keys (aliased `k`), in output order. */
 export const SERIES_ITEM_SQL = `k.dataset, k.commodity_id, k.product_name, k.product_type, k.pig_class, k.member_state_code,
   k.member_state_name, k.market_name, k.stage_name, k.unit`;
+
+/**
+ * The fields of an anomaly item, in output order, over agri_price_stats `st`, agri_price_keys `k` and
+ * agri_series `se`; the thresholds are SQL expressions (bound parameters, or the defaults' literals).
+ */
+export function anomalyItemSql(minPercent: string, z: string): string {
+  return `${SERIES_ITEM_SQL}, st.begin_date, st.week_number, st.marketing_year, ${priceText('st.price')} AS price,
+           ${priceText('st.previous_value')} AS previous_value, st.previous_period,
+           ${decimal2('st.percent_change')} AS percent_change, ${decimal2('st.zscore')} AS zscore,
+           ${decimal2('se.series_mean')} AS series_mean, ${decimal2('se.series_stddev')} AS series_stddev,
+           se.series_observations::INTEGER AS series_observations,
+           list_filter(['percent_change', 'zscore'], reason ->
+             (reason = 'percent_change' AND coalesce(abs(st.percent_change) >= ${minPercent}, false)) OR
+             (reason = 'zscore' AND coalesce(abs(st.zscore) >= ${z}, false))) AS reasons`;
+}

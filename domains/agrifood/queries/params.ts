@@ -5,6 +5,7 @@ import type { ParamLocation, ParamSpec } from '../../../queries/catalog.ts';
 import { aliased, checkByResolving, defineKind, isoDay, knownId, memberState, periodWindow, type Kind } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
+import { agriState } from './keyGrid.ts';
 
 export const MIN_PERCENT_DEFAULT = 25;
 export const Z_DEFAULT = 3;
@@ -70,13 +71,12 @@ export const commodityId: Kind<Row> = defineKind({
   },
   resolve: async (raw, { db }) => {
     const id = raw.commodity_id as string;
-    const [row] = await db.all(
-      `SELECT commodity_id, dataset, product_name, product_code, product_type, pig_class FROM agri_commodities
-        WHERE commodity_id = $id OR lower(commodity_id) = lower($id) ORDER BY commodity_id <> $id, commodity_id LIMIT 1`,
-      { id },
-    );
+    // agri_commodities in commodity_id order: the exact id, else the first equal in any case.
+    const { commodities } = await agriState(db);
+    const lower = id.toLowerCase();
+    const row = commodities.find((c) => c.commodity_id === id) ?? commodities.find((c) => String(c.commodity_id).toLowerCase() === lower);
     if (!row) throw notFound(`unknown commodity "${id}"; list them with /api/v1/commodities`);
-    return row;
+    return { ...row };
   },
 });
 
@@ -100,12 +100,9 @@ export const commodityFilter = aliased<CommodityFilter>({
   example: 'Feed barley',
   maxLength: 200,
   resolve: async (text, param, { db }) => {
-    const rows = await db.all(
-      `SELECT commodity_id FROM agri_commodities
-        WHERE lower(commodity_id) = lower($text) OR lower(product_name) = lower($text) OR lower(pig_class) = lower($text)
-        ORDER BY commodity_id`,
-      { text },
-    );
+    const lower = text.toLowerCase();
+    const same = (value: unknown) => value !== null && String(value).toLowerCase() === lower;
+    const rows = (await agriState(db)).commodities.filter((c) => same(c.commodity_id) || same(c.product_name) || same(c.pig_class));
     if (rows.length === 0) throw notFound(`unknown ${param} "${text}": no commodity id, product name or pig class matches`);
     return { text, ids: rows.map((row) => String(row.commodity_id)) };
   },

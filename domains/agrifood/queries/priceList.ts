@@ -14,6 +14,7 @@ import {
   DATE_FILTER_SQL, dateFilterBindings, filtersKeys, KEY_FILTER_SQL, keyFilterBindings, PRICE_ITEM_SQL,
   ROW_FILTER_SQL, rowFilterBindings, type PriceFilter,
 } from './filters.ts';
+import { agriState, dateWindow, gridPage, matchedKeys } from './keyGrid.ts';
 import { limitBindings, pageWithTotal, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
 
 /** price_order ASC is newest first; DESC oldest first. */
@@ -73,7 +74,12 @@ const MATCHED_PAGE_SQL = Object.fromEntries(
 ) as Record<`${Matched} ${PriceDirection}`, (limit: number) => string>;
 
 /** The page of price rows matching `filter`, newest first (ASC) or oldest first (DESC); ties as price_order. */
-export function pricePage(db: Database, filter: PriceFilter, page: ListPage, direction: PriceDirection): Promise<PageOfRows<Row>> {
+export async function pricePage(db: Database, filter: PriceFilter, page: ListPage, direction: PriceDirection): Promise<PageOfRows<Row>> {
+  if (!filter.period) {
+    // Text and date filters only: the keys and the page's range from the grid, then one range read.
+    const state = await agriState(db);
+    return gridPage(db, state, 'prices', matchedKeys(state, filter), dateWindow(state, filter), page, direction);
+  }
   const dates = dateFilterBindings(filter);
   const limits = limitBindings(page);
   const week = filter.period?.weekNumber ?? null;

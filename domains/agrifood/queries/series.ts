@@ -6,9 +6,9 @@
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, threshold, type Resolved } from '../../../queries/kinds/index.ts';
-import { decimal2 } from '../../../queries/shared/sql.ts';
-import { priceText, SERIES_ITEM_SQL } from './filters.ts';
-import { limitBindings, pageWithTotal, positionBindings, rowsAtPageSql, sqlPerSliceCount, windowPage } from './pages.ts';
+import { anomalyItemSql } from './filters.ts';
+import { agriState, gridPage, matchedKeys } from './keyGrid.ts';
+import { limitBindings, pageWithTotal, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
 import { country, dataset, MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 import { anomaliesResponse, changesResponse, latestResponse } from './schemas.ts';
 
@@ -33,23 +33,8 @@ const pickedSql = (slots: number) => `picked AS MATERIALIZED (
     ${rowsAtPageSql('agri_price_stats', slots)}
   )`;
 
-// The filter's group (all, a dataset, a member state, both) has its changes numbered in price order:
-// the page is a range of positions. A group that does not exist has no changes (no row: total 0).
-const changesSql = sqlPerSliceCount((slots) => `WITH grp AS (
-    SELECT group_id, total FROM agri_change_groups
-     WHERE dataset IS NOT DISTINCT FROM CAST($dataset AS VARCHAR) AND member_state_code IS NOT DISTINCT FROM CAST($country AS VARCHAR)
-  ), page AS (
-    SELECT price_order, position - $page_first + 1 AS slot FROM agri_change_positions
-     WHERE group_id IN (SELECT group_id FROM grp) AND position BETWEEN $page_first AND $page_last
-  ), ${pickedSql(slots)}
-  SELECT grp.total, c.* EXCLUDE (price_order) FROM grp LEFT JOIN (
-    SELECT st.price_order, 'price' AS metric, ${SERIES_ITEM_SQL}, st.begin_date AS period, st.previous_period, st.week_number,
-           st.marketing_year, ${priceText('st.previous_value')} AS previous_value, ${priceText('st.price')} AS current_value,
-           ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change
-      FROM picked st JOIN agri_price_keys k ON k.key_id = st.key_id
-  ) AS c ON true
-  ORDER BY c.price_order`);
-
+// Changes: the rows of agri_change_rows (sorted by price_order) of the keys of the filter's dataset
+// and member state; the grid gives the total and the range holding the page (keyGrid.ts).
 export const getPriceChanges = defineRoute<SeriesParams>({
   id: 'getPriceChanges',
   method: 'GET',
@@ -69,9 +54,10 @@ export const getPriceChanges = defineRoute<SeriesParams>({
   response: changesResponse,
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
-    const { filters, bindings } = seriesFilter(params);
-    const sql = changesSql(params.page.limit);
-    const page = await pageWithTotal(db, sql, { ...bindings, ...positionBindings(params.page) }, params.page, 'metric');
+    const { filters } = seriesFilter(params);
+    const state = await agriState(db);
+    const keys = matchedKeys(state, { dataset: filters.dataset, country: filters.country });
+    const page = await gridPage(db, state, 'changes', keys, [0, state.dates.length - 1], params.page, 'ASC');
     return { endpoint: 'getPriceChanges', filters, ...pagedBody(page) };
   },
 });
@@ -79,6 +65,11 @@ export const getPriceChanges = defineRoute<SeriesParams>({
 // The rows over either threshold are the union of two prefixes (|percent change| and |z-score|,
 // each sorted largest first), kept to the dataset and member state of the filter; the second leaves
 // out the rows the first has, so the union needs no deduplication.
+// The anomalies at the default thresholds are held rendered (agri_anomaly_rows, in price_order): a
+// page is the filter's rows of it in table order, the total the grid's count of the keys matched.
+const DEFAULT_ANOMALIES_SQL = `SELECT * EXCLUDE (price_order, key_id) FROM agri_anomaly_rows WHERE ${SERIES_FILTER_SQL}
+  LIMIT $page_limit OFFSET $page_offset`;
+
 const anomaliesSql = sqlPerSliceCount((slots) => `WITH hits AS (
     SELECT price_order FROM agri_moves_by_percent WHERE size >= $min_percent AND ${SERIES_FILTER_SQL}
     UNION ALL
@@ -91,14 +82,7 @@ const anomaliesSql = sqlPerSliceCount((slots) => `WITH hits AS (
       FROM (SELECT price_order FROM hits ORDER BY price_order LIMIT $page_limit OFFSET $page_offset)
   ), ${pickedSql(slots)}
   SELECT counted.total, a.* EXCLUDE (price_order) FROM counted LEFT JOIN (
-    SELECT st.price_order, ${SERIES_ITEM_SQL}, st.begin_date, st.week_number, st.marketing_year, ${priceText('st.price')} AS price,
-           ${priceText('st.previous_value')} AS previous_value, st.previous_period,
-           ${decimal2('st.percent_change')} AS percent_change, ${decimal2('st.zscore')} AS zscore,
-           ${decimal2('se.series_mean')} AS series_mean, ${decimal2('se.series_stddev')} AS series_stddev,
-           se.series_observations::INTEGER AS series_observations,
-           list_filter(['percent_change', 'zscore'], reason ->
-             (reason = 'percent_change' AND coalesce(abs(st.percent_change) >= $min_percent, false)) OR
-             (reason = 'zscore' AND coalesce(abs(st.zscore) >= $z, false))) AS reasons
+    SELECT st.price_order, ${anomalyItemSql('$min_percent', '$z')}
       FROM picked st JOIN agri_price_keys k ON k.key_id = st.key_id JOIN agri_series se ON se.series_id = st.series_id
   ) AS a ON true
   ORDER BY a.price_order`);
@@ -134,6 +118,17 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
   async handle(params, { db }) {
     const { filters, bindings } = seriesFilter(params);
     const { minPercent, z } = params;
+    if (minPercent === MIN_PERCENT_DEFAULT && z === Z_DEFAULT) {
+      const state = await agriState(db);
+      const keys = matchedKeys(state, bindings) ?? state.keys.map((key) => key.key_id);
+      const total = keys.reduce((sum, key) => sum + state.anomalies[key], 0);
+      const rows = params.page.offset >= total ? [] : await db.all(DEFAULT_ANOMALIES_SQL, { ...bindings, ...limitBindings(params.page) });
+      return {
+        endpoint: 'getPriceAnomalies',
+        filters: { min_percent: minPercent, z, ...filters },
+        ...pagedBody({ rows, limit: params.page.limit, offset: params.page.offset, total }),
+      };
+    }
     return {
       endpoint: 'getPriceAnomalies',
       filters: { min_percent: minPercent, z, ...filters },
@@ -143,9 +138,7 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
 });
 
 // agri_latest holds the answer's rows, rendered, in series order.
-const LATEST_SQL = `SELECT count(*) OVER ()::INTEGER AS total, * EXCLUDE (series_id) FROM agri_latest
-  WHERE ${SERIES_FILTER_SQL}
-  ORDER BY series_id`;
+const LATEST_SQL = `SELECT * EXCLUDE (series_id) FROM agri_latest WHERE ${SERIES_FILTER_SQL} LIMIT $page_limit OFFSET $page_offset`;
 
 export const getLatestPrices = defineRoute<SeriesParams>({
   id: 'getLatestPrices',
@@ -165,7 +158,12 @@ export const getLatestPrices = defineRoute<SeriesParams>({
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const { filters, bindings } = seriesFilter(params);
-    const page = await windowPage(db, LATEST_SQL, bindings, params.page);
+    // The total counts the series in JavaScript; the page is the filter's rows in table (series) order.
+    const state = await agriState(db);
+    const total = state.latest.filter((row) => (bindings.dataset === null || row.dataset === bindings.dataset) &&
+      (bindings.country === null || row.member_state_code === bindings.country)).length;
+    const rows = params.page.offset >= total ? [] : await db.all(LATEST_SQL, { ...bindings, ...limitBindings(params.page) });
+    const page = { rows, limit: params.page.limit, offset: params.page.offset, total };
     return { endpoint: 'getLatestPrices', filters, ...pagedBody(page) };
   },
 });

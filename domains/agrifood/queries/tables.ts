@@ -22,9 +22,10 @@
 //                          rows, and the price_order of its newest priced row.
 //   agri_price_stats       the priced rows (by price_order, with a unique index on it): the LAG change
 //                          against the series' previous priced row and the z-score within the series.
-//   agri_change_groups     the changes (priced rows with a previous one) counted per group of the
-//   agri_change_positions  filters: all, per dataset, per member state, per both; and each change's
-//                          position in its four groups, so a page of changes is a range of positions.
+//   agri_price_rows,       the rendered rows of the price list and of the changes (priced rows with a
+//   agri_change_rows       previous one), with key_id, sorted by price_order: a page is one range read.
+//   agri_key_grid          per key, its number of rows and of changes at each begin_date, newest first:
+//                          held in JavaScript (keyGrid.ts), it gives a list's total and its page's range.
 //   agri_moves_by_percent  |percent change| and |z-score| of the priced rows, largest first, so the rows
 //   agri_moves_by_z        at or over a threshold are a prefix.
 //   agri_latest            the newest priced row of every series, rendered, in series order.
@@ -35,7 +36,8 @@ import { createTableSql, insertDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { AGRIFOOD_DATASETS, AGRIFOOD_PRICES } from '../datasets.ts';
-import { priceText, SERIES_ITEM_SQL } from './filters.ts';
+import { anomalyItemSql, PRICE_ITEM_SQL, priceText, SERIES_ITEM_SQL } from './filters.ts';
+import { MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 
 export { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
 
@@ -112,25 +114,40 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   // Pages of changes and anomalies read their rows here by price_order (see pages.ts).
   await db.run('CREATE UNIQUE INDEX agri_price_stats_order ON agri_price_stats (price_order)');
 
-  // Changes: the priced rows with a previous priced row. Each belongs to four groups (all, its
-  // dataset, its member state, both: the combinations of the dataset and country filters); its
-  // position in a group counts in price_order.
-  await db.run(`CREATE TABLE agri_change_groups AS
-    SELECT row_number() OVER (ORDER BY dataset NULLS FIRST, member_state_code NULLS FIRST)::INTEGER AS group_id,
-           dataset, member_state_code, count(*)::INTEGER AS total
-      FROM agri_price_stats st JOIN agri_series se USING (series_id)
+  // The rendered rows of the price lists and of the changes, sorted by price_order (a page is a
+  // price_order range of them, pruned by zone maps and kept in table order), with key_id so that a
+  // filtered list keeps its keys' rows; agri_key_grid says, per key, how many rows and changes it has
+  // at each begin_date (newest first), from which the page's range is computed (keyGrid.ts).
+  await db.run(`CREATE TABLE agri_price_rows AS
+    SELECT f.price_order, f.key_id, ${PRICE_ITEM_SQL}
+      FROM agri_price_facts f JOIN agri_price_keys k ON k.key_id = f.key_id
+     ORDER BY f.price_order`);
+  await db.run(`CREATE TABLE agri_change_rows AS
+    SELECT st.price_order, st.key_id, row_number() OVER (ORDER BY st.price_order)::INTEGER AS list_pos, 'price' AS metric, ${SERIES_ITEM_SQL}, st.begin_date AS period, st.previous_period, st.week_number,
+           st.marketing_year, ${priceText('st.previous_value')} AS previous_value, ${priceText('st.price')} AS current_value,
+           ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change
+      FROM agri_price_stats st JOIN agri_price_keys k ON k.key_id = st.key_id
      WHERE st.previous_value IS NOT NULL
-     GROUP BY GROUPING SETS ((), (dataset), (member_state_code), (dataset, member_state_code))
-     ORDER BY group_id`);
-  await db.run(`CREATE TABLE agri_change_positions AS
-    WITH series_groups AS (
-      SELECT se.series_id, g.group_id FROM agri_series se JOIN agri_change_groups g
-        ON (g.dataset IS NULL OR g.dataset = se.dataset) AND (g.member_state_code IS NULL OR g.member_state_code = se.member_state_code)
+     ORDER BY st.price_order`);
+  // The anomalies at the default thresholds, rendered, in price_order (see series.ts).
+  await db.run(`CREATE TABLE agri_anomaly_rows AS
+    SELECT st.price_order, st.key_id, ${anomalyItemSql(String(MIN_PERCENT_DEFAULT), String(Z_DEFAULT))}
+      FROM agri_price_stats st JOIN agri_price_keys k ON k.key_id = st.key_id JOIN agri_series se ON se.series_id = st.series_id
+     WHERE coalesce(abs(st.percent_change) >= ${MIN_PERCENT_DEFAULT}, false) OR coalesce(abs(st.zscore) >= ${Z_DEFAULT}, false)
+     ORDER BY st.price_order`);
+  await db.run(`CREATE TABLE agri_key_grid AS
+    WITH dates AS (
+      SELECT begin_date, (row_number() OVER (ORDER BY begin_date DESC) - 1)::INTEGER AS date_index FROM agri_price_dates
+    ), cells AS (
+      SELECT f.key_id, f.begin_date, count(*)::INTEGER AS prices, count(st.previous_value)::INTEGER AS changes
+        FROM agri_price_facts f LEFT JOIN agri_price_stats st ON st.price_order = f.price_order
+       GROUP BY f.key_id, f.begin_date
     )
-    SELECT sg.group_id, row_number() OVER (PARTITION BY sg.group_id ORDER BY st.price_order)::INTEGER AS position, st.price_order
-      FROM agri_price_stats st JOIN series_groups sg USING (series_id)
-     WHERE st.previous_value IS NOT NULL
-     ORDER BY sg.group_id, position`);
+    SELECT k.key_id, (SELECT count(*) FROM agri_anomaly_rows a WHERE a.key_id = k.key_id)::INTEGER AS anomalies,
+           string_agg(chr(48 + coalesce(c.prices, 0)), '' ORDER BY d.date_index) AS prices,
+           string_agg(chr(48 + coalesce(c.changes, 0)), '' ORDER BY d.date_index) AS changes
+      FROM agri_price_keys k CROSS JOIN dates d LEFT JOIN cells c ON c.key_id = k.key_id AND c.begin_date = d.begin_date
+     GROUP BY k.key_id ORDER BY k.key_id`);
 
   // With the series' dataset and member state, the filters of /api/v1/anomalies.
   await db.run(`CREATE TABLE agri_moves_by_percent AS
