@@ -1,0 +1,50 @@
+// getPtpPerCity finds a settlement's window from per-settlement day counts (domains/ptp/queries/cityIndex.ts)
+// and reads its run of accidents by position: every answer must be the plain query's, the settlement's
+// accidents inside the window in crash order, cut at the limit, for windows whose bounds fall on days
+// with and without accidents, before, inside and after the data, and any limit.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ptpSampleSource } from '../../domains/ptp/ingest/sampleSource.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { tempDir } from '../ingest/fixtures.ts';
+
+let app: TestApp;
+before(async () => {
+  const root = await tempDir('ptp-city-');
+  await ptpSampleSource.generate(join(root, 'sample'));
+  await ptpSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir: join(root, 'sample'), log: () => undefined });
+  app = await startTestApp(join(root, 'parquet'));
+});
+after(() => app?.close());
+
+const ITEM = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
+  municipality, location, latitude, longitude, died_count, injured_count, participant_count, is_major`;
+const iso = (day: string) => `${day.slice(6)}-${day.slice(3, 5)}-${day.slice(0, 2)}`;
+
+test('every settlement, window and limit: the accidents of the plain scan, in crash order', async () => {
+  const settlements = (await app.db.all('SELECT DISTINCT location FROM ptp_crashes WHERE location IS NOT NULL ORDER BY location')).map((r) => String(r.location));
+  const windows: Array<[string | null, string | null]> = [
+    [null, null], ['01-01-2023', '31-12-2023'], ['15-03-2024', '20-03-2024'], ['01-01-2025', '01-01-2025'], ['29-02-2024', '01-03-2024'],
+    ['01-06-2026', null], [null, '30-06-2024'], ['01-01-2030', '31-12-2031'], [null, '01-01-2000'], ['07-07-2025', '07-07-2025'],
+  ];
+  let checked = 0;
+  for (const location of settlements.slice(0, 12)) {
+    for (const [from, to] of windows) {
+      for (const limit of [null, 1, 3, 50]) {
+        const query = new URLSearchParams({ city: location, ...(from ? { from } : {}), ...(to ? { to } : {}), ...(limit ? { limit: String(limit) } : {}) });
+        const { status, body } = await app.get(`/api/ptp/getPtpPerCity?${query}`);
+        assert.equal(status, 200, query.toString());
+        const expected = await app.db.all(
+          `SELECT ${ITEM} FROM ptp_crashes WHERE location IN (SELECT unnest(string_split($locations, chr(31))))
+             AND crash_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) ORDER BY crash_order LIMIT $limit`,
+          { locations: body.filters.matched_as.join('\u001f'), from: from ? iso(from) : '0001-01-01', to: to ? iso(to) : from ? '2026-11-22' : '9999-12-31', limit: limit ?? 1_000_000 },
+        );
+        assert.deepEqual(body.items, JSON.parse(JSON.stringify(expected)), query.toString());
+        assert.equal(body.count, expected.length);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 400, `${checked} answers checked`);
+});
