@@ -1,4 +1,5 @@
 // The Koa application: error shape, health check, catalog routes, JSON 404s.
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import Koa from 'koa';
 import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
@@ -10,6 +11,7 @@ import { corsFor } from './cors.ts';
 import { pathPattern } from './dispatch.ts';
 import { dataSourceMiddleware } from './dataSource.ts';
 import { FastAnswers } from './fastAnswers.ts';
+import type { ClientRequest } from './payments/exemption.ts';
 import { buildRouter } from './router.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
@@ -38,7 +40,7 @@ export interface AppOptions {
    * never take the fast path (http/fastAnswers.ts). Default: every paid route when `beforeHandler`
    * is given (the payment check may be among them), none otherwise.
    */
-  needsPayment?: (route: Route, ctx: Koa.Context) => boolean;
+  needsPayment?: (route: Route, request: ClientRequest) => boolean;
   /**
    * The served snapshot, hot-swappable (http/server.ts): each request is pinned to the generation
    * current when it starts, and /healthz names it. Without it every request uses `db`.
@@ -50,10 +52,9 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   const now = options.now ?? (() => new Date());
   const timeZone = options.timeZone ?? 'Europe/Sofia';
   const importDate = await snapshotImportDate(options.db);
-  const app = new Koa();
   const snapshots = options.snapshots;
   const cache = options.cache ?? new ResponseCache({ maxBytes: cacheBytesFromEnv() });
-  // First: a repeated answer that needs no payment is sent before any other work (http/fastAnswers.ts).
+  // A repeated answer that needs no payment is sent by the listener, before Koa (http/fastAnswers.ts).
   const fast = new FastAnswers({
     maxBytes: cache.maxBytes,
     maxAnswerBytes: cache.maxAnswerBytes,
@@ -63,7 +64,8 @@ export async function createApp(options: AppOptions): Promise<Koa> {
     countHit: () => cache.countHit(),
   });
   snapshots?.onSwap(() => fast.clear());
-  app.use(fast.middleware());
+  const app = new FastAnswersApp(fast);
+  app.use(fast.recorder());
   if (snapshots) app.use((_ctx, next) => snapshots.run(next));
   app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
   app.use(emptyResponseHandler);
@@ -107,6 +109,22 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/** Koa whose request listener first offers the request to the fast path (so `listen` and `callback` both have it). */
+class FastAnswersApp extends Koa {
+  constructor(private readonly fast: FastAnswers) {
+    super();
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const handle = super.callback();
+    return async (request, response) => {
+      // HTTP/1 only (the server's); an HTTP/2 request goes to Koa as it is.
+      if (response instanceof ServerResponse && this.fast.serve(request as IncomingMessage, response)) return;
+      await handle(request, response);
+    };
+  }
 }
 
 /**

@@ -1,17 +1,22 @@
 // Cheap cache hits. A repeated request (same URL, Accept and Origin, same generation and day) whose
 // answer needs no payment (a free route, or a client the payment check exempts) is answered from the
-// bytes and headers the full pipeline sent the first time, before routing, validation, snapshot
-// pinning or any other middleware runs. Anything else (a paid request, a miss, another method) goes
-// through the full pipeline, which records its 200 answers here when they needed no payment.
+// bytes and headers the full pipeline sent the first time, by the server's request listener itself
+// (`serve`): before Koa builds a context, before routing, validation, snapshot pinning or any
+// middleware (a hit then costs less than a bare Koa route). Anything else (a paid request, a miss,
+// another method) goes through the full pipeline, whose first middleware (`recorder`) records its
+// 200 answers here when they needed no payment.
 //
 // Bounded in bytes like the answer cache (the same bound; an entry's headers and key count too);
 // emptied with it on every snapshot swap, and keyed by the generation as well.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
+import type { ClientRequest } from './payments/exemption.ts';
 
 interface FastAnswer {
   route: Route;
-  headers: Array<[string, string]>;
+  /** Name, value, name, value, ...: the recorded headers and the body's Content-Length, as writeHead takes them. */
+  headers: string[];
   body: Buffer;
   size: number;
 }
@@ -26,7 +31,7 @@ export interface FastAnswerOptions {
   /** The largest answer kept. */
   maxAnswerBytes: number;
   /** Whether this request for this route must go through the payment check (paid and not exempt). */
-  needsPayment: (route: Route, ctx: Koa.Context) => boolean;
+  needsPayment: (route: Route, request: ClientRequest) => boolean;
   /** The generation new requests are pinned to (null: a single unswappable snapshot). */
   generation: () => string | null;
   /** Today's date as the answers see it (part of the key: default windows end today). */
@@ -41,31 +46,41 @@ export class FastAnswers {
 
   constructor(private readonly options: FastAnswerOptions) {}
 
-  /** The first middleware of the app. */
-  middleware(): Koa.Middleware {
+  /** The answer's key: what the recorded answer depends on besides the route's own parameters. */
+  private keyOf(url: string, headers: IncomingMessage['headers']): string {
+    return `${this.options.generation() ?? ''}\n${this.options.today()}\n${url}\n${headers.accept ?? ''}\n${headers.origin ?? ''}`;
+  }
+
+  /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false). */
+  serve(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET' || this.options.maxBytes === 0 || this.entries.size === 0) return false;
+    const key = this.keyOf(request.url ?? '', request.headers);
+    const hit = this.entries.get(key);
+    // Recorded for a client that needed no payment; this one may (exemption is per client).
+    if (!hit || this.options.needsPayment(hit.route, request)) return false;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    this.options.countHit();
+    response.writeHead(200, hit.headers);
+    response.end(hit.body);
+    return true;
+  }
+
+  /** The first middleware of the app: records the 200 answers that needed no payment. */
+  recorder(): Koa.Middleware {
     return async (ctx, next) => {
       if (ctx.method !== 'GET' || this.options.maxBytes === 0) return next();
-      const key = `${this.options.generation() ?? ''}\n${this.options.today()}\n${ctx.url}\n${ctx.get('Accept')}\n${ctx.get('Origin')}`;
-      const hit = this.entries.get(key);
-      // Recorded for a client that needed no payment; this one may (exemption is per client).
-      if (hit && !this.options.needsPayment(hit.route, ctx)) {
-        this.entries.delete(key);
-        this.entries.set(key, hit);
-        this.options.countHit();
-        for (const [name, value] of hit.headers) ctx.set(name, value);
-        ctx.status = 200;
-        ctx.body = hit.body;
-        return;
-      }
+      const key = this.keyOf(ctx.url, ctx.req.headers);
       await next();
       const route = ctx.state.route as Route | undefined;
-      if (ctx.status !== 200 || !route || this.options.needsPayment(route, ctx)) return;
+      if (ctx.status !== 200 || !route || this.options.needsPayment(route, ctx.req)) return;
       const body = typeof ctx.body === 'string' ? Buffer.from(ctx.body, 'utf8') : Buffer.isBuffer(ctx.body) ? ctx.body : null;
       if (body === null || body.length > this.options.maxAnswerBytes) return;
       const headers = Object.entries(ctx.response.headers)
         .filter(([name]) => !PER_RESPONSE.has(name))
-        .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)] as [string, string]);
-      this.store(key, { route, headers, body, size: body.length + key.length * 2 + headers.reduce((sum, [n, v]) => sum + n.length + v.length, 0) * 2 + ENTRY_OVERHEAD });
+        .flatMap(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]);
+      headers.push('content-length', String(body.length));
+      this.store(key, { route, headers, body, size: body.length + key.length * 2 + headers.reduce((sum, text) => sum + text.length, 0) * 2 + ENTRY_OVERHEAD });
     };
   }
 

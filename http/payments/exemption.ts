@@ -1,8 +1,11 @@
 // Who is served a paid route without paying: loopback clients when the exemption is on
 // (development), and the owner's allowlist. The client address is the socket's, or, behind
 // TRUST_PROXY trusted proxies, the X-Forwarded-For entry the outermost trusted proxy appended.
+import type { IncomingMessage } from 'node:http';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import type Koa from 'koa';
+
+/** What the exemption reads of a request: its socket's address and its X-Forwarded-For header (Koa's ctx.req). */
+export type ClientRequest = Pick<IncomingMessage, 'headers'> & { socket: { remoteAddress?: string } };
 
 export interface ExemptionRules {
   exemptLoopback: boolean;
@@ -37,10 +40,12 @@ function forwardedAddress(entry: string): string {
  * by the client and are never read. With fewer entries than hops the request did not pass through
  * every proxy: the socket's address. An entry that is not an IP address gives '' (no exemption).
  */
-export function clientAddress(ctx: Koa.Context, proxyHops: number): string {
-  const socket = unmapped(ctx.socket.remoteAddress ?? '');
+export function clientAddress(request: ClientRequest, proxyHops: number): string {
+  const socket = unmapped(request.socket.remoteAddress ?? '');
   if (proxyHops <= 0) return socket;
-  const header = ctx.get('X-Forwarded-For');
+  // Node joins repeated X-Forwarded-For lines with ", " (as a proxy would have appended them).
+  const forwarded = request.headers['x-forwarded-for'];
+  const header = Array.isArray(forwarded) ? forwarded.join(', ') : forwarded ?? '';
   const entries = header === '' ? [] : header.split(',');
   if (entries.length < proxyHops) return socket;
   return forwardedAddress(entries[entries.length - proxyHops]!);
@@ -60,10 +65,10 @@ function buildBlockList(entries: readonly string[]): BlockList {
 const LOOPBACK = buildBlockList(['127.0.0.0/8', '::1/128']);
 
 /** Returns a predicate telling whether the request's client is served without payment. */
-export function exemption(rules: ExemptionRules): (ctx: Koa.Context) => boolean {
+export function exemption(rules: ExemptionRules): (request: ClientRequest) => boolean {
   const allowlist = buildBlockList(rules.allowlist);
-  return (ctx) => {
-    const address = clientAddress(ctx, rules.proxyHops);
+  return (request) => {
+    const address = clientAddress(request, rules.proxyHops);
     if (!address) return false;
     const type = isIPv4(address) ? 'ipv4' : 'ipv6';
     if (rules.exemptLoopback && LOOPBACK.check(address, type)) return true;

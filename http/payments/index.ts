@@ -9,7 +9,7 @@ import type Koa from 'koa';
 import type { Route } from '../../queries/catalog.ts';
 import { paymentRoutesConfig } from './challenge.ts';
 import { PaymentConfigError, type PaymentSettings } from './config.ts';
-import { exemption } from './exemption.ts';
+import { exemption, type ClientRequest } from './exemption.ts';
 import { createFacilitatorClient } from './facilitatorClient.ts';
 import { RevenueLedger } from './ledger.ts';
 import { paymentMiddleware } from './middleware.ts';
@@ -30,7 +30,7 @@ export interface Payments {
   /** For the router's beforeHandler slot. */
   middleware: Koa.Middleware;
   /** Whether the middleware would ask this request for a payment (a paid route, a client not exempt). */
-  needsPayment(route: Route, ctx: Koa.Context): boolean;
+  needsPayment(route: Route, request: ClientRequest): boolean;
   /**
    * Asks the facilitator's /supported and logs which configured networks are live; throws
    * PaymentConfigError when one is not supported or the facilitator cannot be asked.
@@ -60,7 +60,7 @@ export function createPayments(options: PaymentsOptions): Payments {
   const isExempt = exemption(settings);
   return {
     settings,
-    needsPayment: (route, ctx) => route.paid && !isExempt(ctx),
+    needsPayment: (route, request) => route.paid && !isExempt(request),
     middleware: paymentMiddleware({
       server,
       isExempt,

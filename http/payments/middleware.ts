@@ -20,13 +20,14 @@ import { errorBody, type ErrorBody } from '../errors.ts';
 import { koaPath } from '../router.ts';
 import { koaAdapter } from './adapter.ts';
 import { facilitatorFailureStatus } from './facilitatorClient.ts';
+import type { ClientRequest } from './exemption.ts';
 import type { RevenueLedger } from './ledger.ts';
 import type { PaidAnswer, PaidAnswerStore, PaymentTerms } from './paidAnswers.ts';
 
 export interface PaymentMiddlewareOptions {
   /** null when payments are not configured (development): non-exempt clients get 503. */
   server: x402HTTPResourceServer | null;
-  isExempt: (ctx: Koa.Context) => boolean;
+  isExempt: (request: ClientRequest) => boolean;
   baseUrl: string;
   ledger: RevenueLedger | null;
   /** Settled answers kept for retries with a payment identifier; null: identifiers are ignored. */
@@ -218,7 +219,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
   const answers = options.answers ?? null;
   return async (ctx, next) => {
     const route = ctx.state.route as Route;
-    if (!route.paid || options.isExempt(ctx)) return next();
+    if (!route.paid || options.isExempt(ctx.req)) return next();
     if (!options.server) {
       ctx.set('Cache-Control', 'no-store');
       return respond(ctx, 503, errorBody(503, 'payments_not_configured', 'payments are not configured on this server (set X402_PAY_TO and X402_FACILITATOR_URL); only exempt clients are served'));

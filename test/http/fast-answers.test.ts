@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type Koa from 'koa';
 import { createApp } from '../../http/app.ts';
+import type { ClientRequest } from '../../http/payments/exemption.ts';
 import { ResponseCache } from '../../http/cache.ts';
 import { openSnapshot } from '../../http/server.ts';
 import { routes } from '../../domains/index.ts';
@@ -45,7 +46,7 @@ async function serve(db: Database, cache: ResponseCache, payment: boolean): Prom
   };
   const app = await createApp({
     db, routes: counted, cache, now: () => FIXED_NOW, logError: () => undefined,
-    ...(payment ? { beforeHandler: [paymentCheck], needsPayment: (route: Route, ctx: Koa.Context) => route.paid && ctx.get('X-Test-Exempt') !== 'yes' } : {}),
+    ...(payment ? { beforeHandler: [paymentCheck], needsPayment: (route: Route, request: ClientRequest) => route.paid && request.headers['x-test-exempt'] !== 'yes' } : {}),
   });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
