@@ -4,7 +4,7 @@ import { sebraIngestCommand } from './ingest/command.ts';
 import { sebraSampleSource } from './ingest/sampleSource.ts';
 import { getPeriodsWithMostPayments } from './queries/periods.ts';
 import { getMostSponsoredProgramme } from './queries/programmes.ts';
-import { loadSebra } from './queries/tables.ts';
+import { loadSebraServing } from './queries/load.ts';
 import { getTaxonomyForPeriod, getTaxonomyForYear } from './queries/taxonomy.ts';
 import { getUnusualPayments } from './queries/unusual.ts';
 
@@ -21,7 +21,7 @@ export const sebraDomain = defineDomain({
     },
   ],
   routes: [getPeriodsWithMostPayments, getTaxonomyForYear, getTaxonomyForPeriod, getMostSponsoredProgramme, getUnusualPayments],
-  load: loadSebra,
+  load: loadSebraServing,
   sources: [
     {
       command: sebraIngestCommand,

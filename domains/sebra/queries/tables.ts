@@ -14,6 +14,10 @@
 //   ACCOUNT_SUMS              running totals per account id and day
 //   sebra_category_daily      one row per day, currency and bucket (monthly expense spikes)
 //   PERIOD_SUMS               running totals per currency and day of month, weekday and calendar month
+//   sebra_month_spans         every run of whole months with payment days (span_id, first_day, last_day:
+//                             its first and last payment day); the key of the answers precomputed per
+//                             span (load.ts): a window selects the same days as a span exactly when its
+//                             first and last payment days are the span's
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { buildWindowSumsSql, type WindowSums } from '../../../queries/shared/windowSums.ts';
@@ -72,6 +76,33 @@ export async function loadSebra(db: Database, dataDir: string): Promise<void> {
   await loadAccountShapes(db);
   for (const sql of buildWindowSumsSql(PERIOD_SUMS, PERIOD_SOURCE)) await db.run(sql);
   await db.run('DROP TABLE sebra_lines');
+  await db.run(`CREATE TABLE sebra_month_spans AS
+    WITH months AS (
+      SELECT date_trunc('month', payment_date) AS month, min(payment_date) AS first_day, max(payment_date) AS last_day
+      FROM sebra_daily GROUP BY ALL
+    )
+    SELECT CAST(row_number() OVER (ORDER BY a.first_day, b.last_day) AS INTEGER) AS span_id, a.first_day, b.last_day
+    FROM months a JOIN months b ON b.month >= a.month
+    ORDER BY span_id`);
+}
+
+/**
+ * The span of a window (bound as $from and $to, ISO dates): the id of the run of whole months whose
+ * first and last payment days are the window's (null when the window has none, or is not such a run).
+ * Everything a SEBRA answer reads from a window is a function of its payment days, so an answer
+ * precomputed for a span is the answer of every window with that span.
+ */
+export const WINDOW_SPAN_SQL = `(SELECT span_id FROM sebra_month_spans
+    WHERE first_day = (SELECT min(payment_date) FROM sebra_daily WHERE payment_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE))
+      AND last_day = (SELECT max(payment_date) FROM sebra_daily WHERE payment_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE)))`;
+
+/** Per month span: `lo` (the last position of the shape's calendar before it) and `hi` (its last day's position). */
+export function spanPositionsSql(shape: WindowSums): string {
+  const calendar = `${shape.table}_days`;
+  return `SELECT s.span_id,
+      (SELECT max(position) FROM ${calendar} c WHERE c.day < s.first_day) AS lo,
+      (SELECT max(position) FROM ${calendar} c WHERE c.day <= s.last_day) AS hi
+    FROM sebra_month_spans s`;
 }
 
 /** The bucket of every (code, description) pair present, computed by the one mapping function. */

@@ -7,10 +7,10 @@ import { dayWindow, yearSpec, type Resolved } from '../../../queries/kinds/index
 import { yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
 import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
-import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
-import { ACCOUNT_SUMS } from './tables.ts';
+import { spanTotalsSql, windowTotalsSql } from '../../../queries/shared/windowSums.ts';
+import { ACCOUNT_SUMS, WINDOW_SPAN_SQL, spanPositionsSql } from './tables.ts';
 import { CATEGORIES, type Category } from './categories.ts';
-import { CURRENCY_SQL, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
+import { CURRENCY_SQL, rejectEmptyWindow, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
 
 // One row per account with spend in the window (two lookups per account in ACCOUNT_SUMS), with its
 // rank inside its bucket and its bucket's and currency's totals, summed and divided exactly as before
@@ -34,6 +34,57 @@ const ACCOUNTS_SQL = `
          ${money('currency_total')} AS currency_total
   FROM totals
   ORDER BY currency, category_key, account_rank`;
+
+// Precomputed: ACCOUNTS_SQL's rows for every run of whole months (sebra_month_spans), every currency,
+// by the same sums, divisions and ranks (each partition also by span). A currency filter only drops
+// the other currency's rows (every total and rank is per currency), so one set of rows serves both.
+const SPAN_ACCOUNTS_SQL = `
+  INSERT INTO sebra_taxonomy_spans
+  WITH spans AS (SELECT span_id, lo, hi FROM sebra_account_span_positions),
+  spend AS (
+    SELECT t.span_id, a.currency, a.category_key, a.account_code, a.account_description, t.total_amount AS amount, t.payment_count
+    FROM (${spanTotalsSql(ACCOUNT_SUMS, { from: 'spans', carry: ['span_id'], upto: 'hi', before: 'lo' })}) t
+    JOIN sebra_accounts a USING (account_id)
+  ), totals AS (
+    SELECT *, ${rank('amount DESC, account_code, account_description', 'span_id, currency, category_key')} AS account_rank,
+           sum(amount) OVER (PARTITION BY span_id, currency, category_key) AS bucket_amount,
+           sum(payment_count) OVER (PARTITION BY span_id, currency, category_key) AS bucket_payment_count,
+           sum(amount) OVER (PARTITION BY span_id, currency) AS currency_total
+    FROM spend
+  )
+  SELECT span_id, currency, category_key, account_code, account_description, ${money('amount')} AS total_amount, payment_count, account_rank,
+         ${money('bucket_amount')} AS bucket_amount, bucket_payment_count::BIGINT AS bucket_payment_count,
+         ${decimal2('CASE WHEN currency_total = 0 THEN 0 ELSE 100 * bucket_amount / currency_total END')} AS share_percent,
+         ${money('currency_total')} AS currency_total
+  FROM totals`;
+
+export async function loadTaxonomySpans(db: Database): Promise<void> {
+  await db.run(`CREATE TABLE sebra_account_span_positions AS ${spanPositionsSql(ACCOUNT_SUMS)}`);
+  await db.run(`CREATE TABLE sebra_taxonomy_spans (
+    span_id INTEGER, currency VARCHAR, category_key VARCHAR, account_code VARCHAR, account_description VARCHAR,
+    total_amount DECIMAL(38,2), payment_count BIGINT, account_rank BIGINT, bucket_amount DECIMAL(38,2),
+    bucket_payment_count BIGINT, share_percent DECIMAL(38,2), currency_total DECIMAL(38,2))`);
+  await db.run(SPAN_ACCOUNTS_SQL);
+  await db.run(`CREATE TABLE sebra_taxonomy_spans_sorted AS
+    SELECT * FROM sebra_taxonomy_spans ORDER BY span_id, currency, category_key, account_rank`);
+  await db.run('DROP TABLE sebra_taxonomy_spans');
+  await db.run('ALTER TABLE sebra_taxonomy_spans_sorted RENAME TO sebra_taxonomy_spans');
+  await db.run('DROP TABLE sebra_account_span_positions');
+}
+
+const PRECOMPUTED_ACCOUNTS_SQL = `
+  SELECT * EXCLUDE (span_id) FROM sebra_taxonomy_spans
+  WHERE span_id = ${WINDOW_SPAN_SQL} AND ${CURRENCY_SQL}
+  ORDER BY currency, category_key, account_rank`;
+
+/** The window's account rows: precomputed when the window is a run of whole months, else ACCOUNTS_SQL. */
+async function accountRows(db: Database, window: DateWindow, currency: Currency | undefined): Promise<Row[]> {
+  rejectEmptyWindow(window);
+  const bindings = sebraBindings(window, currency);
+  const rows = await db.all(PRECOMPUTED_ACCOUNTS_SQL, bindings);
+  // Empty: another window, or nothing in the asked currency (the general statement and the 404 rule).
+  return rows.length > 0 ? rows : windowRows(db, window, ACCOUNTS_SQL, bindings);
+}
 
 const ZERO = '0.00';
 
@@ -66,7 +117,7 @@ interface Taxonomy {
  */
 async function taxonomy(db: Database, window: DateWindow, currency: Currency | undefined): Promise<Taxonomy> {
   // No account row: either no payment day at all in the window (404) or none in the asked currency.
-  const rows = await windowRows(db, window, ACCOUNTS_SQL, sebraBindings(window, currency));
+  const rows = await accountRows(db, window, currency);
   const buckets = new Map<string, Bucket>();
   const currencyTotals = new Map<string, string>();
   if (currency) currencyTotals.set(currency, ZERO);

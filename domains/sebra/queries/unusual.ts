@@ -6,6 +6,7 @@ import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/shared/sql.ts';
+import { OPEN_FROM, OPEN_TO, yearWindow } from '../../../queries/shared/window.ts';
 import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { currencyParam, yearOrWindow, type CurrencyParams } from './params.ts';
 import { unusualResponse } from './schemas.ts';
@@ -259,6 +260,69 @@ const UNUSUAL_COLUMNS = [
   ...new Set(['list', ...LISTS.flatMap((list) => Object.keys(unusualResponse.properties?.[list]?.items?.properties ?? {}))]),
 ];
 
+// Precomputed: the four lists of every calendar year and of the whole history (each currency filter:
+// lists are ranked across currencies), the first PRECOMPUTED_ITEMS items of each, keyed by the first
+// and last payment day of the window (every list is a function of the window's payment days). Built by
+// the handler's own statements (LISTS_SQL; the programme payouts by programmeDaysSql over every
+// programme, the definition the candidate bounds shortcut), so the scores are those arithmetic's. A
+// window with such days and a limit up to PRECOMPUTED_ITEMS is one lookup.
+export const PRECOMPUTED_ITEMS = 100;
+
+const ALL_PROGRAMME_DAYS_SQL = programmeDaysSql("($currency = '' OR p.currency = $currency)");
+
+const WINDOW_DAY_SQL = (aggregate: 'min' | 'max') => `(SELECT ${aggregate}(payment_date) FROM sebra_daily WHERE ${WINDOW_SQL})`;
+
+export async function loadUnusualAnswers(db: Database): Promise<void> {
+  await db.run(`CREATE TABLE sebra_unusual_answers (
+    first_day DATE, last_day DATE, currency_key VARCHAR, list_order INTEGER, list VARCHAR, rank BIGINT,
+    payment_date DATE, currency VARCHAR, programme VARCHAR, category VARCHAR, category_key VARCHAR, month VARCHAR,
+    total_amount DECIMAL(38,2), previous_amount DECIMAL(38,2), mean_amount DECIMAL(38,2), increase_ratio DECIMAL(38,2),
+    zscore DECIMAL(38,2), payment_count BIGINT, mean_count DECIMAL(38,2), observed_days BIGINT, window_days BIGINT)`);
+  const years = await db.all('SELECT DISTINCT CAST(year(payment_date) AS INTEGER) AS year FROM sebra_daily ORDER BY year');
+  const windows = [{ from: OPEN_FROM, to: OPEN_TO }, ...years.map((row) => yearWindow(Number(row.year)))];
+  const key = `CAST($first_day AS DATE) AS first_day, CAST($last_day AS DATE) AS last_day, CAST($currency AS VARCHAR) AS currency_key`;
+  for (const { from, to } of windows) {
+    const [span] = await db.all(
+      `SELECT CAST(${WINDOW_DAY_SQL('min')} AS VARCHAR) AS first_day, CAST(${WINDOW_DAY_SQL('max')} AS VARCHAR) AS last_day`,
+      { from, to },
+    );
+    if (span.first_day === null) continue; // no payment day at all (a snapshot without SEBRA data)
+    for (const currency of ['', 'BGN', 'EUR']) {
+      const bindings = { from, to, currency, limit: PRECOMPUTED_ITEMS, first_day: String(span.first_day), last_day: String(span.last_day) };
+      await db.run(`INSERT INTO sebra_unusual_answers BY NAME SELECT ${key}, * FROM (${LISTS_SQL})`, bindings);
+      await db.run(
+        `INSERT INTO sebra_unusual_answers BY NAME
+         SELECT ${key}, 1 AS list_order, 'unusual_programmes' AS list, * EXCLUDE (z) FROM (${ALL_PROGRAMME_DAYS_SQL})`,
+        bindings,
+      );
+    }
+  }
+  await db.run(`CREATE TABLE sebra_unusual_answers_sorted AS
+    SELECT * FROM sebra_unusual_answers ORDER BY first_day, last_day, currency_key, list_order, rank`);
+  await db.run('DROP TABLE sebra_unusual_answers');
+  await db.run('ALTER TABLE sebra_unusual_answers_sorted RENAME TO sebra_unusual_answers');
+}
+
+/** The precomputed lists of the window (with their meta row); no row when the window's days are not precomputed. */
+const PRECOMPUTED_SQL = `
+  SELECT * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers
+  WHERE first_day = ${WINDOW_DAY_SQL('min')} AND last_day = ${WINDOW_DAY_SQL('max')}
+    AND currency_key = $currency AND coalesce(rank, 0) <= $limit`;
+
+/** The lists and the meta row of the window: precomputed, or from the statements. */
+async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ lists: Record<List | 'meta', Row[]>; programmes: Row[] }> {
+  if (bindings.limit <= PRECOMPUTED_ITEMS) {
+    const rows = await db.all(PRECOMPUTED_SQL, bindings);
+    if (rows.length > 0) {
+      const lists = splitLists(rows);
+      return { lists, programmes: lists.unusual_programmes };
+    }
+  }
+  // The programme list (its candidates, then their days) runs beside the other three.
+  const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammes(db, bindings)]);
+  return { lists: splitLists(rows), programmes };
+}
+
 const unusualInputs = { window: yearOrWindow, list: page({ default: DEFAULT_LIST_LIMIT, description: 'Items per list.' }) };
 
 export const getUnusualPayments = defineRoute<CurrencyParams & Resolved<typeof unusualInputs>>({
@@ -287,9 +351,7 @@ export const getUnusualPayments = defineRoute<CurrencyParams & Resolved<typeof u
     rejectEmptyWindow(window);
     const limit = params.list.limit ?? DEFAULT_LIST_LIMIT;
     const bindings = { ...sebraBindings(window, params.currency), limit };
-    // The programme list (its candidates, then their days) runs beside the other three.
-    const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammes(db, bindings)]);
-    const lists = splitLists(rows);
+    const { lists, programmes } = await unusualLists(db, bindings);
     if (lists.meta[0].window_days === 0) throw noPaymentDays(window);
     const { currency, year, from, to } = windowFilters(params.window, params.currency);
     return {
