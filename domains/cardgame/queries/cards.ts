@@ -1,13 +1,13 @@
 // The card lookups: by English name and/or dbf id, the Bulgarian translation of an English name,
 // and the cards of a class. Every list is ordered by dbf_id (the set's own card id).
-import type { Database, SqlParams } from '../../../engine/database.ts';
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type CrossFieldCheck, type ParamSpec } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { knownClassNames, resolveCardClass } from './classes.ts';
 import { byClassResponse, getCardResponse, PAIR_COLUMNS, translatedResponse } from './schemas.ts';
-import { CARD_SELECT, cardFromRow, prefixedCardSelect } from './tables.ts';
+import { cardFromRow, PAIR_BG_PREFIX, PAIR_SELECT } from './tables.ts';
 
 export const CLASS_LIMIT_DEFAULT = 200;
 export const CLASS_LIMIT_MAX = 2000;
@@ -18,27 +18,46 @@ const nameSpec = (description: string, where: ParamSpec['in']): ParamSpec => ({
   schema: { type: 'string', minLength: 1, maxLength: 200, examples: ['Tidecaller of the Deep'] },
 });
 
-/**
- * English cards matching the filters (SQL over cardgame_cards, unqualified), each with its Bulgarian
- * card of the same dbf_id (or null), by dbf_id: one statement. With a page, each row also carries the
- * count of matches before paging (`total`, absent when the page is empty).
- */
-async function cardPairs(db: Database, where: string, bindings: SqlParams, page?: { limit: number; offset: number }): Promise<{ pairs: Row[]; total: number | null }> {
-  const rows = await db.all(
-    `WITH en AS (
-       SELECT ${CARD_SELECT}${page === undefined ? '' : ', count(*) OVER () AS total'} FROM cardgame_cards WHERE lang = 'en' AND ${where}
-       ORDER BY dbf_id${page === undefined ? '' : ' LIMIT $limit OFFSET $offset'})
-     SELECT en.*, ${prefixedCardSelect('bg', BG)} FROM en LEFT JOIN cardgame_cards bg ON bg.lang = 'bg' AND bg.dbf_id = en.dbf_id`,
-    page === undefined ? bindings : { ...bindings, limit: page.limit, offset: page.offset },
-  );
-  // Ordered here, not by the join: DuckDB sorting the joined rows (two cards' columns each) cost more than the rest of the statement.
+/** {en, bg} pairs from rows of cardgame_pairs or cardgame_class_pairs, by dbf_id (the lists' order). */
+function pairsOf(rows: Row[]): Row[] {
+  // Ordered here: the tables are stored in this order, but a scan's order is not a promise of SQL.
   rows.sort((a, b) => Number(a.dbf_id) - Number(b.dbf_id));
-  const pairs = rows.map((row) => ({ en: cardFromRow(row)!, bg: cardFromRow(row, BG) }));
-  return { pairs, total: rows.length > 0 && page !== undefined ? Number(rows[0]!.total) : null };
+  return rows.map((row) => ({ en: cardFromRow(row)!, bg: cardFromRow(row, PAIR_BG_PREFIX) }));
 }
 
-/** The prefix of the Bulgarian card's fields in a pair row. */
-const BG = 'bg__';
+/** The pairs whose English card has this name (any case) and/or this dbf id (null: any): one keyed read. */
+async function pairsByNameOrId(db: Database, name: string | null, dbfId: number | null): Promise<Row[]> {
+  return pairsOf(await db.all(
+    `SELECT ${PAIR_SELECT} FROM cardgame_pairs
+      WHERE ($name IS NULL OR name_key = lower($name)) AND ($dbf_id IS NULL OR dbf_id = CAST($dbf_id AS INTEGER))`,
+    { name, dbf_id: dbfId === null ? null : String(dbfId) },
+  ));
+}
+
+/**
+ * A class's page: the position and total columns of cardgame_class_pairs that count the cards the
+ * collectible filter keeps (null: every card of the class).
+ */
+const CLASS_LIST_COLUMNS = {
+  all: { position: 'position', total: 'total' },
+  collectible: { position: 'collectible_position', total: 'collectible_total' },
+  nonCollectible: { position: 'noncollectible_position', total: 'noncollectible_total' },
+} as const;
+
+/** One page of a class's pairs by dbf_id and the count before paging: one range read of the page's rows. */
+async function classPage(db: Database, cardClass: string, collectible: boolean | undefined, page: { limit: number; offset: number }): Promise<{ pairs: Row[]; total: number }> {
+  const list = CLASS_LIST_COLUMNS[collectible === undefined ? 'all' : collectible ? 'collectible' : 'nonCollectible'];
+  const rows = await db.all(
+    `SELECT ${list.total} AS list_total, ${PAIR_SELECT} FROM cardgame_class_pairs
+      WHERE class = $class AND ${list.position} > $offset AND ${list.position} <= $offset + $limit`,
+    { class: cardClass, offset: page.offset, limit: page.limit },
+  );
+  // An empty page (an offset at or past the end) says nothing of the count: asked separately.
+  const total = rows.length > 0
+    ? Number(rows[0]!.list_total)
+    : Number((await db.all(`SELECT count(*) AS total FROM cardgame_class_pairs WHERE class = $class AND ${list.position} IS NOT NULL`, { class: cardClass }))[0]!.total);
+  return { pairs: pairsOf(rows), total };
+}
 
 /** A name without surrounding spaces; blank is a 400. */
 function requiredName(value: string, param: string): string {
@@ -92,11 +111,7 @@ export const getCard = defineRoute<GetCardParams>({
   listColumns: () => PAIR_COLUMNS,
   async handle(params, { db }) {
     const name = params.name === undefined ? null : requiredName(params.name, 'name');
-    const { pairs: items } = await cardPairs(
-      db,
-      '($name IS NULL OR lower(name) = lower($name)) AND ($dbf_id IS NULL OR dbf_id = CAST($dbf_id AS INTEGER))',
-      { name, dbf_id: params.dbf_id === undefined ? null : String(params.dbf_id) },
-    );
+    const items = await pairsByNameOrId(db, name, params.dbf_id ?? null);
     const query = { name, dbf_id: params.dbf_id ?? null };
     if (items.length === 0) throw notFound(`no English card matches ${JSON.stringify(query)}`);
     return { endpoint: 'getCard', query, count: items.length, items };
@@ -119,7 +134,7 @@ export const getTranslatedCardInBG = defineRoute<{ name: string }>({
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const name = requiredName(params.name, 'name');
-    const { pairs } = await cardPairs(db, 'lower(name) = lower($name)', { name });
+    const pairs = await pairsByNameOrId(db, name, null);
     if (pairs.length === 0) throw notFound(`no English card is named "${name}"`);
     const first = pairs[0]!.en as Row;
     const items = pairs.flatMap((pair) => (pair.bg === null ? [] : [pair.bg as Row]));
@@ -194,13 +209,7 @@ export const getCardsByClass = defineRoute<ByClassParams>({
     if (!cardClass) throw invalidParameter(param, `unknown class "${given}" (known: ${knownClassNames(present).join(', ')})`);
     const limit = params.cards.limit ?? CLASS_LIMIT_DEFAULT;
     const { offset } = params.cards;
-    const where = `dbf_id IN (SELECT dbf_id FROM cardgame_class_members WHERE class = $class)
-      AND ($collectible IS NULL OR collectible = CAST($collectible AS BOOLEAN))`;
-    const bindings = { class: cardClass, collectible: params.collectible === undefined ? null : String(params.collectible) };
-    const page = await cardPairs(db, where, bindings, { limit, offset });
-    const items = page.pairs;
-    // An empty page (an offset at or past the end) says nothing of the count: asked separately.
-    const total = page.total ?? Number((await db.all(`SELECT count(*) AS total FROM cardgame_cards WHERE lang = 'en' AND ${where}`, bindings))[0]!.total);
+    const { pairs: items, total } = await classPage(db, cardClass, params.collectible, { limit, offset });
     return {
       endpoint: 'getCardsByClass',
       query: { class: given, card_class: cardClass, collectible: params.collectible ?? null, limit, offset },
