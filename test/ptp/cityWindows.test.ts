@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ptpSampleSource } from '../../domains/ptp/ingest/sampleSource.ts';
+import { cityIndex } from '../../domains/ptp/queries/cityIndex.ts';
+import { cityCrashes, type CrashParams } from '../../domains/ptp/queries/crashes.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 
@@ -47,4 +49,28 @@ test('every settlement, window and limit: the accidents of the plain scan, in cr
     }
   }
   assert.ok(checked >= 400, `${checked} answers checked`);
+});
+
+test('several settlements (a name matching more than one): their runs merged in crash order and cut at the limit', async () => {
+  const settlements = (await app.db.all('SELECT DISTINCT location FROM ptp_crashes WHERE location IS NOT NULL ORDER BY location')).map((r) => String(r.location));
+  const index = await cityIndex(app.db);
+  const windows: Array<[string, string]> = [['0001-01-01', '9999-12-31'], ['2024-03-15', '2024-03-20'], ['2025-01-01', '2025-12-31'], ['2030-01-01', '2030-12-31']];
+  let checked = 0;
+  for (let i = 0; i + 2 < settlements.length && i < 18; i += 3) {
+    const group = settlements.slice(i, i + 3);
+    for (const [from, to] of windows) {
+      for (const limit of [null, 1, 7, 40]) {
+        const params = { window: { window: { from, to }, year: null, requested: { from, to } }, newest: { limit } } as unknown as CrashParams;
+        const items = await cityCrashes(app.db, index, group, params);
+        const expected = await app.db.all(
+          `SELECT ${ITEM} FROM ptp_crashes WHERE location IN (SELECT unnest(string_split($locations, chr(31))))
+             AND crash_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) ORDER BY crash_order LIMIT $limit`,
+          { locations: group.join('\u001f'), from, to, limit: limit ?? 1_000_000 },
+        );
+        assert.deepEqual(items, expected, `${group.join(', ')} ${from}..${to} limit ${limit}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 60, `${checked} answers checked`);
 });

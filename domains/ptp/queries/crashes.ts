@@ -17,7 +17,7 @@ const REGION_SQL = `SELECT ${ITEM_FIELDS} FROM ptp_crashes
   ORDER BY crash_order LIMIT $limit`;
 
 const crashInputs = { window: ptpWindow, newest: crashLimit };
-type CrashParams = Resolved<typeof crashInputs>;
+export type CrashParams = Resolved<typeof crashInputs>;
 type CityParams = CrashParams & { city: string };
 type RegionParams = CrashParams & { region: string };
 
@@ -67,7 +67,7 @@ export const getPtpPerCity = defineRoute<CityParams>({
  * The newest accidents of the settlements in the window: each settlement's run of them (cityIndex.ts)
  * read by its city_pos range (its crash_order range lets the zone maps skip the rest), in crash order.
  */
-async function cityCrashes(db: Database, index: CityIndex, settlements: readonly string[], params: CrashParams): Promise<Row[]> {
+export async function cityCrashes(db: Database, index: CityIndex, settlements: readonly string[], params: CrashParams): Promise<Row[]> {
   const { from, to } = windowBindings(params.window);
   const limit = params.newest.limit ?? Number.MAX_SAFE_INTEGER;
   const runs = settlements.flatMap((location) => {
