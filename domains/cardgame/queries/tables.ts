@@ -47,9 +47,6 @@ const CARD_FIELDS: ReadonlyArray<readonly [field: string, column: string]> = [
   ['artist', 'artist'], ['race', 'race'], ['spell_school', 'spell_school'], ['mechanics', 'mechanics'],
 ];
 
-/** The card object of the API, from one cardgame_cards row. */
-export const CARD_SELECT = CARD_FIELDS.map(([field, column]) => (field === column ? column : `${column} AS "${field}"`)).join(', ');
-
 /** The pair columns of cardgame_pairs and cardgame_class_pairs: the English card's fields, then the Bulgarian card's. */
 export const PAIR_SELECT = CARD_FIELDS.flatMap(([field]) => [`"${field}"`]).concat(CARD_FIELDS.map(([field]) => `"${PAIR_BG_PREFIX}${field}"`)).join(', ');
 
