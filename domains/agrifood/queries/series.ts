@@ -67,7 +67,19 @@ export const getPriceChanges = defineRoute<SeriesParams>({
 // out the rows the first has, so the union needs no deduplication.
 // The anomalies at the default thresholds are held rendered (agri_anomaly_rows, in price_order): a
 // page is the filter's rows of it in table order, the total the grid's count of the keys matched.
-const DEFAULT_ANOMALIES_SQL = `SELECT * EXCLUDE (price_order, key_id) FROM agri_anomaly_rows WHERE ${SERIES_FILTER_SQL}
+const DEFAULT_ANOMALIES_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size) FROM agri_anomaly_rows WHERE ${SERIES_FILTER_SQL}
+  LIMIT $page_limit OFFSET $page_offset`;
+
+// Thresholds at or over both defaults keep a subset of those rows: the sizes select them (counted
+// first), and the reasons are those of the thresholds given.
+const OVER_DEFAULTS_FILTER_SQL = `${SERIES_FILTER_SQL}
+  AND (coalesce(percent_size >= $min_percent, false) OR coalesce(z_size >= $z, false))`;
+const OVER_DEFAULTS_COUNT_SQL = `SELECT count(*)::INTEGER AS total FROM agri_anomaly_rows WHERE ${OVER_DEFAULTS_FILTER_SQL}`;
+const OVER_DEFAULTS_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size, reasons),
+    list_filter(['percent_change', 'zscore'], reason ->
+      (reason = 'percent_change' AND coalesce(percent_size >= $min_percent, false)) OR
+      (reason = 'zscore' AND coalesce(z_size >= $z, false))) AS reasons
+  FROM agri_anomaly_rows WHERE ${OVER_DEFAULTS_FILTER_SQL}
   LIMIT $page_limit OFFSET $page_offset`;
 
 const anomaliesSql = sqlPerSliceCount((slots) => `WITH hits AS (
@@ -127,6 +139,16 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
         endpoint: 'getPriceAnomalies',
         filters: { min_percent: minPercent, z, ...filters },
         ...pagedBody({ rows, limit: params.page.limit, offset: params.page.offset, total }),
+      };
+    }
+    if (minPercent >= MIN_PERCENT_DEFAULT && z >= Z_DEFAULT) {
+      const thresholds = { ...bindings, min_percent: minPercent, z };
+      const [{ total }] = await db.all(OVER_DEFAULTS_COUNT_SQL, thresholds);
+      const rows = params.page.offset >= Number(total) ? [] : await db.all(OVER_DEFAULTS_SQL, { ...thresholds, ...limitBindings(params.page) });
+      return {
+        endpoint: 'getPriceAnomalies',
+        filters: { min_percent: minPercent, z, ...filters },
+        ...pagedBody({ rows, limit: params.page.limit, offset: params.page.offset, total: Number(total) }),
       };
     }
     return {

@@ -129,9 +129,10 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
       FROM agri_price_stats st JOIN agri_price_keys k ON k.key_id = st.key_id
      WHERE st.previous_value IS NOT NULL
      ORDER BY st.price_order`);
-  // The anomalies at the default thresholds, rendered, in price_order (see series.ts).
+  // The anomalies at the default thresholds, rendered, in price_order, with their sizes (see series.ts).
   await db.run(`CREATE TABLE agri_anomaly_rows AS
-    SELECT st.price_order, st.key_id, ${anomalyItemSql(String(MIN_PERCENT_DEFAULT), String(Z_DEFAULT))}
+    SELECT st.price_order, st.key_id, abs(st.percent_change) AS percent_size, abs(st.zscore) AS z_size,
+           ${anomalyItemSql(String(MIN_PERCENT_DEFAULT), String(Z_DEFAULT))}
       FROM agri_price_stats st JOIN agri_price_keys k ON k.key_id = st.key_id JOIN agri_series se ON se.series_id = st.series_id
      WHERE coalesce(abs(st.percent_change) >= ${MIN_PERCENT_DEFAULT}, false) OR coalesce(abs(st.zscore) >= ${Z_DEFAULT}, false)
      ORDER BY st.price_order`);
