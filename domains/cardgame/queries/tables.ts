@@ -48,7 +48,7 @@ const CARD_FIELDS: ReadonlyArray<readonly [field: string, column: string]> = [
 ];
 
 /** The pair columns of cardgame_pairs and cardgame_class_pairs: the English card's fields, then the Bulgarian card's. */
-export const PAIR_SELECT = CARD_FIELDS.flatMap(([field]) => [`"${field}"`]).concat(CARD_FIELDS.map(([field]) => `"${PAIR_BG_PREFIX}${field}"`)).join(', ');
+export const PAIR_SELECT = [...CARD_FIELDS.map(([field]) => `"${field}"`), ...CARD_FIELDS.map(([field]) => `"${PAIR_BG_PREFIX}${field}"`)].join(', ');
 
 /** The same fields of the row aliased `alias`, each named `<prefix><field>` (a second card in one result row). */
 export function prefixedCardSelect(alias: string, prefix: string): string {
