@@ -75,6 +75,8 @@ export const listMarketChanges = defineRoute<Resolved<typeof changesInputs>>({
         columns: MARKET_MOVES_COLUMNS,
         conditions: ['abs_percent >= $min_percent', ...lists.conditions],
         bindings: { ...lists.bindings, min_percent: params.minPercent },
+        // Sorted by abs_percent (largest first): without lists the threshold keeps a leading run of pos.
+        leadingRun: lists.conditions.length === 0,
       }, params.page)),
     };
   },

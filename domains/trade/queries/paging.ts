@@ -55,18 +55,24 @@ export interface ShapePageQuery {
   /** Conditions ANDed (fixed SQL fragments with $named placeholders); none: every row. */
   conditions: readonly string[];
   bindings: SqlParams;
+  /**
+   * The rows meeting the conditions are a leading run of pos (1..total: the table's order is by what the
+   * conditions bound), so the page is a range of positions within them.
+   */
+  leadingRun?: boolean;
 }
 
 /**
  * The rows of a shape that meet the conditions, in `pos` order: the total and one page. Without
- * conditions the page is a range of positions. An offset at or beyond the total gives an empty page.
+ * conditions (or when they keep a leading run of pos) the page is a range of positions. An offset at or
+ * beyond the total gives an empty page.
  */
 export async function pageOfShape(db: Database, query: ShapePageQuery, page: ListPage): Promise<PageOfRows<Row>> {
   const where = query.conditions.length === 0 ? 'true' : query.conditions.join(' AND ');
   const used = usedBindings(query.bindings, where);
   const bindings = { ...used, page_limit: page.limit, page_offset: page.offset };
-  const pageSql = query.conditions.length === 0
-    ? `SELECT ${query.columns}, pos AS page_pos FROM ${query.table} WHERE pos > $page_offset AND pos <= $page_offset + $page_limit ORDER BY pos`
+  const pageSql = query.conditions.length === 0 || query.leadingRun
+    ? `SELECT ${query.columns}, pos AS page_pos FROM ${query.table} WHERE ${query.conditions.length === 0 ? '' : `${where} AND `}pos > $page_offset AND pos <= $page_offset + $page_limit ORDER BY pos`
     : `SELECT ${query.columns}, pos AS page_pos FROM ${query.table} WHERE ${where} ORDER BY pos LIMIT $page_limit OFFSET $page_offset`;
   const countSql = `SELECT count(*)::INTEGER AS page_total FROM ${query.table} WHERE ${where}`;
   if (page.offset > INLINE_OFFSET_MAX) {
