@@ -68,15 +68,20 @@ export async function countryCoverage(db: Database, country: CoverageCountry): P
   sources: Record<CoverageSource, SourceCoverage>;
 }> {
   const registered = registry.get(db.identity) ?? [];
-  const sources = {} as Record<CoverageSource, SourceCoverage>;
-  for (const source of COVERAGE_SOURCES) {
-    const declaring = registered.filter((entry) => entry.provider.source === source);
-    let headline: CoverageHeadline | null = null;
-    for (const { provider } of declaring) {
-      headline = await provider.headline(db, country);
-      if (headline) break;
+  // The sources are asked at once (each statement on its own pooled connection); within a source
+  // the declaring domains are asked in load order until one has a headline.
+  const headlines = await Promise.all(COVERAGE_SOURCES.map(async (source) => {
+    for (const { provider } of registered.filter((entry) => entry.provider.source === source)) {
+      const headline = await provider.headline(db, country);
+      if (headline) return headline;
     }
+    return null;
+  }));
+  const sources = {} as Record<CoverageSource, SourceCoverage>;
+  COVERAGE_SOURCES.forEach((source, index) => {
+    const headline = headlines[index]!;
+    const declaring = registered.filter((entry) => entry.provider.source === source);
     sources[source] = { available: headline !== null, headline, declared_by: [...new Set(declaring.map((entry) => entry.domain))] };
-  }
+  });
   return { sources_present: COVERAGE_SOURCES.filter((source) => sources[source].available), sources };
 }
