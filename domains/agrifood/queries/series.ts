@@ -8,7 +8,7 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { anomalyItemSql } from './filters.ts';
 import { agriState, gridPage, matchedKeys } from './keyGrid.ts';
-import { limitBindings, pageWithTotal, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
+import { limitBindings, pageWithTotal, positionBindings, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
 import { country, dataset, MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 import { anomaliesResponse, changesResponse, latestResponse } from './schemas.ts';
 
@@ -67,15 +67,25 @@ export const getPriceChanges = defineRoute<SeriesParams>({
 // out the rows the first has, so the union needs no deduplication.
 // The anomalies at the default thresholds are held rendered (agri_anomaly_rows, in price_order): a
 // page is the filter's rows of it in table order, the total the grid's count of the keys matched.
-const DEFAULT_ANOMALIES_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size) FROM agri_anomaly_rows WHERE ${SERIES_FILTER_SQL}
-  LIMIT $page_limit OFFSET $page_offset`;
+const POSITIONS = ['pos_all', 'pos_dataset', 'pos_country', 'pos_both'] as const;
+
+/** The position column of a filter's list: rows are numbered in each (a page is a range of it, not LIMIT / OFFSET). */
+function positionColumn(bindings: { dataset: string | null; country: string | null }): (typeof POSITIONS)[number] {
+  return POSITIONS[(bindings.dataset === null ? 0 : 1) + (bindings.country === null ? 0 : 2)];
+}
+
+const pagedByPosition = (table: string, exclude: string) => Object.fromEntries(POSITIONS.map((column) => [column,
+  `SELECT * EXCLUDE (${exclude}, ${POSITIONS.join(', ')}) FROM ${table} WHERE ${SERIES_FILTER_SQL} AND ${column} BETWEEN $page_first AND $page_last`,
+])) as Record<(typeof POSITIONS)[number], string>;
+
+const DEFAULT_ANOMALIES_SQL = pagedByPosition('agri_anomaly_rows', 'price_order, key_id, percent_size, z_size');
 
 // Thresholds at or over both defaults keep a subset of those rows: the sizes select them (counted
 // first), and the reasons are those of the thresholds given.
 const OVER_DEFAULTS_FILTER_SQL = `${SERIES_FILTER_SQL}
   AND (coalesce(percent_size >= $min_percent, false) OR coalesce(z_size >= $z, false))`;
 const OVER_DEFAULTS_COUNT_SQL = `SELECT count(*)::INTEGER AS total FROM agri_anomaly_rows WHERE ${OVER_DEFAULTS_FILTER_SQL}`;
-const OVER_DEFAULTS_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size, reasons),
+const OVER_DEFAULTS_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size, ${POSITIONS.join(', ')}, reasons),
     list_filter(['percent_change', 'zscore'], reason ->
       (reason = 'percent_change' AND coalesce(percent_size >= $min_percent, false)) OR
       (reason = 'zscore' AND coalesce(z_size >= $z, false))) AS reasons
@@ -134,7 +144,7 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
       const state = await agriState(db);
       const keys = matchedKeys(state, bindings) ?? state.keys.map((key) => key.key_id);
       const total = keys.reduce((sum, key) => sum + state.anomalies[key], 0);
-      const rows = params.page.offset >= total ? [] : await db.all(DEFAULT_ANOMALIES_SQL, { ...bindings, ...limitBindings(params.page) });
+      const rows = params.page.offset >= total ? [] : await db.all(DEFAULT_ANOMALIES_SQL[positionColumn(bindings)], { ...bindings, ...positionBindings(params.page) });
       return {
         endpoint: 'getPriceAnomalies',
         filters: { min_percent: minPercent, z, ...filters },
@@ -160,7 +170,7 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
 });
 
 // agri_latest holds the answer's rows, rendered, in series order.
-const LATEST_SQL = `SELECT * EXCLUDE (series_id) FROM agri_latest WHERE ${SERIES_FILTER_SQL} LIMIT $page_limit OFFSET $page_offset`;
+const LATEST_SQL = pagedByPosition('agri_latest', 'series_id');
 
 export const getLatestPrices = defineRoute<SeriesParams>({
   id: 'getLatestPrices',
@@ -184,7 +194,7 @@ export const getLatestPrices = defineRoute<SeriesParams>({
     const state = await agriState(db);
     const total = state.latest.filter((row) => (bindings.dataset === null || row.dataset === bindings.dataset) &&
       (bindings.country === null || row.member_state_code === bindings.country)).length;
-    const rows = params.page.offset >= total ? [] : await db.all(LATEST_SQL, { ...bindings, ...limitBindings(params.page) });
+    const rows = params.page.offset >= total ? [] : await db.all(LATEST_SQL[positionColumn(bindings)], { ...bindings, ...positionBindings(params.page) });
     const page = { rows, limit: params.page.limit, offset: params.page.offset, total };
     return { endpoint: 'getLatestPrices', filters, ...pagedBody(page) };
   },

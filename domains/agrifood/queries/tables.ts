@@ -28,7 +28,8 @@
 //                          held in JavaScript (keyGrid.ts), it gives a list's total and its page's range.
 //   agri_moves_by_percent  |percent change| and |z-score| of the priced rows, largest first, so the rows
 //   agri_moves_by_z        at or over a threshold are a prefix.
-//   agri_latest            the newest priced row of every series, rendered, in series order.
+//   agri_latest            the newest priced row of every series, rendered, in series order, with its
+//                          position in the list of each filter (all, dataset, member state, both).
 //   agri_commodities, agri_countries, agri_dataset_facts: one row per commodity id, member state,
 //                          dataset (from per-key counts).
 import type { Database } from '../../../engine/database.ts';
@@ -132,6 +133,10 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   // The anomalies at the default thresholds, rendered, in price_order, with their sizes (see series.ts).
   await db.run(`CREATE TABLE agri_anomaly_rows AS
     SELECT st.price_order, st.key_id, abs(st.percent_change) AS percent_size, abs(st.zscore) AS z_size,
+           row_number() OVER (ORDER BY st.price_order)::INTEGER AS pos_all,
+           row_number() OVER (PARTITION BY k.dataset ORDER BY st.price_order)::INTEGER AS pos_dataset,
+           row_number() OVER (PARTITION BY k.member_state_code ORDER BY st.price_order)::INTEGER AS pos_country,
+           row_number() OVER (PARTITION BY k.dataset, k.member_state_code ORDER BY st.price_order)::INTEGER AS pos_both,
            ${anomalyItemSql(String(MIN_PERCENT_DEFAULT), String(Z_DEFAULT))}
       FROM agri_price_stats st JOIN agri_price_keys k ON k.key_id = st.key_id JOIN agri_series se ON se.series_id = st.series_id
      WHERE coalesce(abs(st.percent_change) >= ${MIN_PERCENT_DEFAULT}, false) OR coalesce(abs(st.zscore) >= ${Z_DEFAULT}, false)
@@ -161,7 +166,10 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
      WHERE st.zscore IS NOT NULL ORDER BY size DESC, st.price_order`);
 
   await db.run(`CREATE TABLE agri_latest AS
-    SELECT se.series_id, ${SERIES_ITEM_SQL}, st.begin_date, f.end_date, st.week_number, st.marketing_year,
+    SELECT se.series_id, row_number() OVER (ORDER BY se.series_id)::INTEGER AS pos_all,
+           row_number() OVER (PARTITION BY se.dataset ORDER BY se.series_id)::INTEGER AS pos_dataset,
+           row_number() OVER (PARTITION BY se.member_state_code ORDER BY se.series_id)::INTEGER AS pos_country,
+           row_number() OVER (PARTITION BY se.dataset, se.member_state_code ORDER BY se.series_id)::INTEGER AS pos_both, ${SERIES_ITEM_SQL}, st.begin_date, f.end_date, st.week_number, st.marketing_year,
            ${priceText('st.price')} AS price, ${priceText('st.previous_value')} AS previous_value, st.previous_period,
            ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change,
            se.series_observations::INTEGER AS observations
