@@ -34,7 +34,11 @@ const CODE_FOLDERS = ['engine', 'queries', 'domains', 'reference'];
 const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 let codeHash: Promise<string> | null = null;
 
-/** sha256 of every .ts file in CODE_FOLDERS (path and content, sorted by path); computed once per process. */
+/**
+ * sha256 of every .ts file in CODE_FOLDERS (path and content, sorted by path); computed once per
+ * process, starting when this module is imported: the code a process runs is the code it loaded, so a
+ * release installed while an ingest builds is not taken for the code that built the tables.
+ */
 function codeFingerprint(): Promise<string> {
   codeHash ??= (async () => {
     const files: string[] = [];
@@ -53,6 +57,8 @@ function codeFingerprint(): Promise<string> {
   return codeHash;
 }
 
+codeFingerprint().catch(() => {}); // started now; a failure surfaces where the hash is awaited
+
 /** What a serving database was built from: the Parquet files of its folder and the code. */
 async function buildInputs(dir: string): Promise<{ code: string; parquet: string[] }> {
   return { code: await codeFingerprint(), parquet: await parquetFingerprint(dir) };
@@ -69,6 +75,8 @@ export async function buildServingDatabase(domains: readonly Domain[], dataDir: 
   await rm(join(dir, SERVING_MANIFEST), { force: true });
   await rm(temporary, { force: true });
   await rm(`${temporary}.wal`, { force: true });
+  // The inputs as they are before the build: a file replaced meanwhile no longer matches them.
+  const inputs = await buildInputs(dir);
   const db = await Database.open({ file: temporary, queryTimeoutMs: 24 * 3600_000 });
   try {
     await loadDomains(domains, db, dir);
@@ -77,7 +85,7 @@ export async function buildServingDatabase(domains: readonly Domain[], dataDir: 
     await db.close();
   }
   await rename(temporary, file);
-  const manifest = { built: new Date().toISOString(), ...(await buildInputs(dir)) };
+  const manifest = { built: new Date().toISOString(), ...inputs };
   await writeFile(join(dir, `.tmp-${process.pid}-${SERVING_MANIFEST}`), `${JSON.stringify(manifest, null, 1)}\n`);
   await rename(join(dir, `.tmp-${process.pid}-${SERVING_MANIFEST}`), join(dir, SERVING_MANIFEST));
 }
