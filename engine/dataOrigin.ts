@@ -4,6 +4,7 @@
 // address is a real import (the ingest CLI always records one). A record without an address is no
 // data file (an operator's licence decision, a hand-made test fixture) and counts for neither.
 import type { Database } from './database.ts';
+import { perDatabase } from './perDatabase.ts';
 
 export const SAMPLE_URL_SCHEME = 'sample:';
 
@@ -58,16 +59,5 @@ export async function snapshotOrigins(db: Database): Promise<SnapshotOrigins> {
   return { data: combineOrigins(all), sources };
 }
 
-/** Keyed by Database.identity (the same through wrappers). */
-const memo = new WeakMap<object, Promise<SnapshotOrigins>>();
-
 /** snapshotOrigins, read once per loaded database (a snapshot's import records do not change while it is served). */
-export function snapshotOriginsOf(db: Database): Promise<SnapshotOrigins> {
-  let origins = memo.get(db.identity);
-  if (!origins) {
-    origins = snapshotOrigins(db);
-    memo.set(db.identity, origins);
-    origins.catch(() => memo.delete(db.identity));
-  }
-  return origins;
-}
+export const snapshotOriginsOf = perDatabase(snapshotOrigins);

@@ -6,6 +6,7 @@
 // rendered table sorted by price_order (agri_price_rows, agri_change_rows), in table order.
 import type { Database, SqlParams } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
 import type { PriceFilter } from './filters.ts';
 
@@ -37,8 +38,6 @@ export interface AgriState {
   /** Per kind, running counts: [key_id * (dates + 1) + i] = rows of the key at date indexes < i; key 0 = every key. */
   running: { prices: Int32Array; changes: Int32Array };
 }
-
-const states = new WeakMap<object, Promise<AgriState>>();
 
 const lowerOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase());
 
@@ -99,15 +98,7 @@ async function readState(db: Database): Promise<AgriState> {
 }
 
 /** The database's agri-food state (read once; a failed read is retried on the next call). */
-export function agriState(db: Database): Promise<AgriState> {
-  let state = states.get(db.identity);
-  if (!state) {
-    state = readState(db);
-    states.set(db.identity, state);
-    state.catch(() => states.delete(db.identity));
-  }
-  return state;
-}
+export const agriState = perDatabase(readState);
 
 const same = (value: string | null, wanted: string | null) => value !== null && value === wanted;
 

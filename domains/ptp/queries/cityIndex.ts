@@ -5,6 +5,7 @@
 // crash order (city_pos, ptp_crashes numbered by settlement then crash_order), found by two binary
 // searches, and the page is one range read of ptp_crashes.
 import type { Database } from '../../../engine/database.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 
 interface SettlementDays {
   /** city_pos of the settlement's newest accident. */
@@ -23,8 +24,6 @@ export interface CityIndex {
   byKey: Map<string, string[]>;
   settlements: Map<string, SettlementDays>;
 }
-
-const indexes = new WeakMap<object, Promise<CityIndex>>();
 
 async function readIndex(db: Database): Promise<CityIndex> {
   const byKey = new Map<string, string[]>();
@@ -58,15 +57,7 @@ async function readIndex(db: Database): Promise<CityIndex> {
 }
 
 /** The index of this database (built on first use). */
-export function cityIndex(db: Database): Promise<CityIndex> {
-  let index = indexes.get(db.identity);
-  if (!index) {
-    index = readIndex(db);
-    indexes.set(db.identity, index);
-    index.catch(() => indexes.delete(db.identity));
-  }
-  return index;
-}
+export const cityIndex = perDatabase(readIndex);
 
 /** Byte order of text, as DuckDB orders VARCHAR. */
 export const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
