@@ -70,6 +70,22 @@ describe('serving database', () => {
     assert.ok((await readdir(generation)).includes(SERVING_FILE));
   });
 
+  test('a Parquet file replaced while the build runs: the built file is not trusted (the inputs are taken before the build)', async () => {
+    const generation = (await import('../../engine/generation.ts')).currentGeneration(dataDir).dir;
+    const { readdir } = await import('node:fs/promises');
+    const parquet = (await readdir(generation)).find((name) => name.endsWith('.parquet'))!;
+    const later = new Date(Date.now() + 120_000);
+    // A domain whose load runs in the middle of the build and changes a file the build read.
+    const touching = { ...DOMAINS[0]!, load: async (...args: Parameters<(typeof DOMAINS)[0]['load']>) => {
+      await DOMAINS[0]!.load(...args);
+      await utimes(path.join(generation, parquet), later, later);
+    } };
+    await buildServingDatabase([touching, ...DOMAINS.slice(1)], dataDir);
+    assert.equal(await hasServingDatabase(dataDir), false);
+    await buildServingDatabase(DOMAINS, dataDir);
+    assert.equal(await hasServingDatabase(dataDir), true);
+  });
+
   test('a file built by other code (another release) is not trusted', async () => {
     if (!(await hasServingDatabase(dataDir))) await buildServingDatabase(DOMAINS, dataDir);
     const generation = (await import('../../engine/generation.ts')).currentGeneration(dataDir).dir;
