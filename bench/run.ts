@@ -34,6 +34,8 @@ export interface BenchOptions {
   readme?: string;
   /** Report file name without extension; default the date. */
   name?: string;
+  /** Paid requests per paid run (default: the settings'). */
+  paidRequests?: number;
   log: (line: string) => void;
 }
 
@@ -41,6 +43,11 @@ const SETTINGS = {
   quick: { runs: 5, connections: 10, loadSeconds: 2, paidRequests: 10 },
   full: { runs: 40, connections: 10, loadSeconds: 6, paidRequests: 120 },
 } as const;
+
+function settingsOf(options: BenchOptions): { runs: number; connections: number; loadSeconds: number; paidRequests: number } {
+  const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
+  return options.paidRequests ? { ...settings, paidRequests: options.paidRequests } : settings;
+}
 
 /** Runs bench/target.ts in its own process; resolves with its report and a stop function. */
 interface Target {
@@ -129,7 +136,7 @@ function tagsFor(sources: string[] | undefined): string[] | undefined {
 }
 
 async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | null): Promise<TierReport> {
-  const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
+  const settings = settingsOf(options);
   const data = (options.dataFrom ? await preparedTier(options.dataFrom, tier, options.log) : null) ?? await prepareTier(tier, options.workDir, options.sources, options.log);
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
   const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, tags: tagsFor(options.sources), paymentEnv: rig?.env });
@@ -165,8 +172,14 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
         let next = 0;
         return runLoad(label, { base, paths, connections: settings.connections, amount: payments.length, next: () => payments[next++ % payments.length] });
       };
+      // The unpaid baseline in the paid runs' own pattern (the same number of requests over the same
+      // connections, not a timed saturating run): per-request costs that shrink under saturation
+      // (event-loop turns, syscalls shared by batched requests) are then alike on both sides.
+      await warm(app, paths);
+      const unpaidCounted = await measured(() => runLoad('mix-counted', { base: app, paths, connections: settings.connections, amount: settings.paidRequests }));
+      load.push(unpaidCounted);
       const extraCpu = (run: LoadResult) =>
-        run.serverCpuMsPerRequest != null && mix.serverCpuMsPerRequest != null ? run.serverCpuMsPerRequest - mix.serverCpuMsPerRequest : null;
+        run.serverCpuMsPerRequest != null && unpaidCounted.serverCpuMsPerRequest != null ? run.serverCpuMsPerRequest - unpaidCounted.serverCpuMsPerRequest : null;
       // Each payment settles once, and an authorization is valid for minutes only: every run signs its own just before it.
       const sign = (base: string) => {
         options.log(`${tier.name}: signing ${settings.paidRequests} payments`);
@@ -198,7 +211,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
 }
 
 export async function runBench(options: BenchOptions): Promise<{ report: BenchReport; files: { json: string; markdown: string } }> {
-  const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
+  const settings = settingsOf(options);
   const cpus = os.cpus();
   const rig = options.paid ? await startPaymentRig(options.workDir) : null;
   const tiers: TierReport[] = [];
@@ -257,6 +270,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'data-from': { type: 'string' },
       /** Report file name without extension (default: the date); a named run leaves the README alone. */
       name: { type: 'string' },
+      /** Paid requests per paid run (default 120 full, 10 quick). */
+      'paid-requests': { type: 'string' },
     },
   });
   if (values.render) {
@@ -277,6 +292,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       quick, tiers, sources: values.sources?.split(',').map((s) => s.trim()), paid: !values['no-paid'], workDir,
       dataFrom: values['data-from'] ? resolve(values['data-from']) : undefined,
       resultsDir: resolve('bench/results'), readme: quick || values.name ? undefined : resolve(SUMMARY_PAGE), name: values.name,
+      paidRequests: values['paid-requests'] ? Number(values['paid-requests']) : undefined,
       log: (line) => process.stderr.write(`bench: ${line}\n`),
     });
     process.stdout.write(renderMarkdown(report, { endpoints: false }));

@@ -2,7 +2,7 @@
 // leaves. A crash mid-write can leave at most a torn last line; readers skip it and the next append
 // starts on a fresh line, so every complete record survives restarts.
 import { readFile } from 'node:fs/promises';
-import { appendLineDurably } from './jsonLines.ts';
+import { DurableLineWriter } from './jsonLines.ts';
 
 export interface RevenueRecord {
   /** ISO timestamp of the settlement. */
@@ -20,21 +20,16 @@ export interface RevenueRecord {
 }
 
 export class RevenueLedger {
-  private pending: Promise<void> = Promise.resolve();
+  private readonly lines: DurableLineWriter;
 
-  constructor(readonly path: string) {}
-
-  /** Appends one record durably; appends are serialised in call order. */
-  append(record: RevenueRecord): Promise<void> {
-    const write = this.pending.then(() => this.write(record));
-    this.pending = write.catch(() => undefined);
-    return write;
+  constructor(readonly path: string) {
+    this.lines = new DurableLineWriter(path);
   }
 
-  private async write(record: RevenueRecord): Promise<void> {
-    await appendLineDurably(this.path, `${JSON.stringify(record)}\n`);
+  /** Appends one record durably; appends are serialised in call order (concurrent ones share an fsync). */
+  async append(record: RevenueRecord): Promise<void> {
+    await this.lines.append(`${JSON.stringify(record)}\n`);
   }
-
 }
 
 /** Every complete record of a ledger file ([] when there is none); torn lines are skipped. */

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { formatUsdc, readRevenue, RevenueLedger, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
+import { appendLinesDurably, DurableLineWriter } from '../../http/payments/jsonLines.ts';
 
 const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -87,6 +88,34 @@ test('the ledger survives a torn last line: it is skipped and the next record st
   assert.deepEqual(records.map((r) => r.transaction), ['0x1', '0x2', '0x3']);
   assert.equal((await readFile(file, 'utf8')).split('\n').length, 5); // 3 records, the torn line, the final newline
   assert.deepEqual(await readRevenue(path.join(path.dirname(file), 'absent.jsonl')), []);
+});
+
+test('ledger appends that arrive while a write is on disk share the next write, in call order; a failed write fails only its own group', async () => {
+  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-group-')), 'ledger.jsonl');
+  const groups: number[] = [];
+  let failNext = false;
+  const writer = new DurableLineWriter(file, async (target, lines) => {
+    groups.push(lines.length);
+    if (failNext) {
+      failNext = false;
+      throw new Error('disk full');
+    }
+    return appendLinesDurably(target, lines);
+  });
+  const lines = Array.from({ length: 40 }, (_, i) => `{"n":${i}}\n`);
+  const appended = await Promise.all(lines.map((line) => writer.append(line)));
+  // The first line is written alone; the 39 queued behind it go together.
+  assert.deepEqual(groups, [1, 39]);
+  assert.deepEqual((await readFile(file, 'utf8')).split('\n').slice(0, -1).map((l) => JSON.parse(l).n), lines.map((_, i) => i));
+  for (const [i, line] of lines.entries()) {
+    assert.equal(appended[i].written, Buffer.byteLength(line));
+    assert.equal(appended[i].sizeBefore, i === 0 ? 0 : appended[i - 1].sizeBefore + appended[i - 1].written);
+  }
+  failNext = true;
+  const [lost, kept] = await Promise.allSettled([writer.append('{"n":"a"}\n'), writer.append('{"n":"b"}\n')]);
+  assert.equal(lost.status, 'rejected');
+  assert.equal(kept.status, 'fulfilled');
+  assert.match(await readFile(file, 'utf8'), /\{"n":39\}\n\{"n":"b"\}\n$/);
 });
 
 test('revenue totals per key, and USDC formatting', () => {
