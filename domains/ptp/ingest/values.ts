@@ -163,8 +163,30 @@ export function recase(value: string): string {
 
 const PREFIX = /^(гр|с|к\.к|кк)\s*\.\s*/iu;
 
+// A file names a few thousand places over tens of thousands of rows: each distinct cell text is read
+// once per process (both readers are pure functions of the text). Bounded, so that a file of
+// unique garbage cannot grow it without end.
+const MEMO_LIMIT = 20_000;
+
+function memoised<T>(memo: Map<string, T>, cell: Cell, read: (cell: Cell) => T): T {
+  if (typeof cell !== 'string') return read(cell);
+  const known = memo.get(cell);
+  if (known !== undefined) return known;
+  const value = read(cell);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(cell, value);
+  return value;
+}
+
+const settlementMemo = new Map<string, string | null>();
+const oblastMemo = new Map<string, Oblast>();
+
 /** A settlement as "гр. Пловдив" / "с. Вакарел": prefix lower case with one space, the name re-cased. */
 export function settlement(cell: Cell): string | null {
+  return memoised(settlementMemo, cell, readSettlement);
+}
+
+function readSettlement(cell: Cell): string | null {
   const value = text(cell);
   if (value === null) return null;
   const match = PREFIX.exec(value);
@@ -173,7 +195,12 @@ export function settlement(cell: Cell): string | null {
   return rest === '' ? recase(value) : `${match[1].toLowerCase()}. ${recase(rest)}`;
 }
 
+/** The oblast a cell names; throws (never memoised) when it names none. */
 export function oblast(cell: Cell): Oblast {
+  return memoised(oblastMemo, cell, readOblast);
+}
+
+function readOblast(cell: Cell): Oblast {
   const value = text(cell);
   if (value === null) throw new Error('region (Област) is blank');
   const found = findOblast(value);
