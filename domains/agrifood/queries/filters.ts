@@ -80,6 +80,15 @@ export function priceText(expression: string): string {
 }
 
 /**
+ * An exact decimal as the text the answer shows (DuckDB's text of a DECIMAL is the driver's: sign,
+ * digits, '.', every scale digit). The rendered shapes hold no 128-bit decimals: each such column
+ * costs ~2 ms to read back from a database file even for a page of 100 rows, text costs nothing.
+ */
+export function decimalText(expression: string): string {
+  return `CAST(${expression} AS VARCHAR)`;
+}
+
+/**
  * The fields of a price row item, in output order: text columns from agri_price_keys (aliased `k`),
  * the row's own values from agri_price_facts or agri_price_index (aliased `f`).
  */
@@ -98,8 +107,8 @@ export const SERIES_ITEM_SQL = `k.dataset, k.commodity_id, k.product_name, k.pro
 export function anomalyItemSql(minPercent: string, z: string): string {
   return `${SERIES_ITEM_SQL}, st.begin_date, st.week_number, st.marketing_year, ${priceText('st.price')} AS price,
            ${priceText('st.previous_value')} AS previous_value, st.previous_period,
-           ${decimal2('st.percent_change')} AS percent_change, ${decimal2('st.zscore')} AS zscore,
-           ${decimal2('se.series_mean')} AS series_mean, ${decimal2('se.series_stddev')} AS series_stddev,
+           ${decimalText(decimal2('st.percent_change'))} AS percent_change, ${decimalText(decimal2('st.zscore'))} AS zscore,
+           ${decimalText(decimal2('se.series_mean'))} AS series_mean, ${decimalText(decimal2('se.series_stddev'))} AS series_stddev,
            se.series_observations::INTEGER AS series_observations,
            list_filter(['percent_change', 'zscore'], reason ->
              (reason = 'percent_change' AND coalesce(abs(st.percent_change) >= ${minPercent}, false)) OR

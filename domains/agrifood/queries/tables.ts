@@ -37,7 +37,7 @@ import { createTableSql, insertDataset } from '../../../engine/dataset.ts';
 import { lagChangesSql } from '../../../queries/shared/changes.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { AGRIFOOD_DATASETS, AGRIFOOD_PRICES } from '../datasets.ts';
-import { anomalyItemSql, PRICE_ITEM_SQL, priceText, SERIES_ITEM_SQL } from './filters.ts';
+import { anomalyItemSql, decimalText, PRICE_ITEM_SQL, priceText, SERIES_ITEM_SQL } from './filters.ts';
 import { MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 
 export { AGRIFOOD_DATASETS, type AgrifoodDatasetId } from '../datasets.ts';
@@ -126,7 +126,7 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   await db.run(`CREATE TABLE agri_change_rows AS
     SELECT st.price_order, st.key_id, row_number() OVER (ORDER BY st.price_order)::INTEGER AS list_pos, 'price' AS metric, ${SERIES_ITEM_SQL}, st.begin_date AS period, st.previous_period, st.week_number,
            st.marketing_year, ${priceText('st.previous_value')} AS previous_value, ${priceText('st.price')} AS current_value,
-           ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change
+           ${priceText('st.absolute_change')} AS absolute_change, ${decimalText(decimal2('st.percent_change'))} AS percentage_change
       FROM agri_price_stats st JOIN agri_price_keys k ON k.key_id = st.key_id
      WHERE st.previous_value IS NOT NULL
      ORDER BY st.price_order`);
@@ -171,7 +171,7 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
            row_number() OVER (PARTITION BY se.member_state_code ORDER BY se.series_id)::INTEGER AS pos_country,
            row_number() OVER (PARTITION BY se.dataset, se.member_state_code ORDER BY se.series_id)::INTEGER AS pos_both, ${SERIES_ITEM_SQL}, st.begin_date, f.end_date, st.week_number, st.marketing_year,
            ${priceText('st.price')} AS price, ${priceText('st.previous_value')} AS previous_value, st.previous_period,
-           ${priceText('st.absolute_change')} AS absolute_change, ${decimal2('st.percent_change')} AS percentage_change,
+           ${priceText('st.absolute_change')} AS absolute_change, ${decimalText(decimal2('st.percent_change'))} AS percentage_change,
            se.series_observations::INTEGER AS observations
       FROM agri_series se
       JOIN agri_price_stats st ON st.price_order = se.latest_order
