@@ -11,7 +11,7 @@ import {
 import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
-import { STAGED_PTP_COLUMNS, stagePtpCsv, type StagedPtpCsv } from './csv.ts';
+import { stagePtpCsv, type StagedPtpCsv } from './csv.ts';
 import { parsePtpFile } from './parse.ts';
 import type { CoordinateFix, PtpRecord, PtpSourceFormat } from './types.ts';
 
@@ -116,19 +116,24 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
   }
 }
 
+/**
+ * The JSON files' records into stage_crashes. A CSV file's rows stay in the scratch table DuckDB read
+ * them into (the same text forms): the shrink check and the merge read them there, rather than
+ * copying every row once more.
+ */
 async function stage(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
   for (const { file, parsed: p } of parsed) {
-    if ('staged' in p) {
-      await db.run(`INSERT INTO stage_crashes SELECT ${STAGED_PTP_COLUMNS.filter((c) => c !== 'coordinate_fix').join(', ')}, $file, line
-        FROM ${p.staged.table}`, { file: basename(file) });
-      await p.staged.drop();
-      continue;
-    }
+    if ('staged' in p) continue;
     await db.appendRows('stage_crashes', p.records.map((r) => [
       r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace,
       r.latitude, r.longitude, r.died, r.injured, r.participants, String(r.isMajor), basename(file), r.sourceRow,
     ]));
   }
+}
+
+/** The scratch tables of the batch's CSV files. */
+function stagedCsvTables(parsed: readonly ParsedFile[]): string[] {
+  return parsed.flatMap(({ parsed: p }) => ('staged' in p ? [p.staged.table] : []));
 }
 
 /** Per day each new file covers (first..last day): the accidents held, and those of the file. */
@@ -137,7 +142,8 @@ function shrinkCheck(parsed: readonly ParsedFile[]): ShrinkCheck {
   const params = Object.fromEntries(ranges.flatMap((r) => [[`file${r.i}`, r.file], [`first${r.i}`, r.firstDay], [`last${r.i}`, r.lastDay]]));
   const scope = ranges.map((r) => `SELECT CAST($first${r.i} AS DATE) AS first, CAST($last${r.i} AS DATE) AS last, $file${r.i} AS file`).join(' UNION ALL ');
   const held = '(SELECT CAST(crash_datetime AS DATE) AS day FROM ptp_held)';
-  const replacement = '(SELECT CAST(CAST(crash_datetime AS TIMESTAMP) AS DATE) AS day FROM stage_crashes)';
+  const replacement = `(${['stage_crashes', ...stagedCsvTables(parsed)]
+    .map((table) => `SELECT CAST(CAST(crash_datetime AS TIMESTAMP) AS DATE) AS day FROM ${table}`).join(' UNION ALL ')})`;
   return {
     dataset: PTP_CRASHES.name,
     key: ['day'],
@@ -148,7 +154,7 @@ function shrinkCheck(parsed: readonly ParsedFile[]): ShrinkCheck {
   };
 }
 
-/** Drops the held accidents of the days each new file covers, then inserts the new ones. */
+/** Drops the held accidents of the days each new file covers, then inserts the new ones (staged JSON records, then each CSV file's table). */
 async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
   for (const { parsed: { firstDay, lastDay } } of parsed) {
     await db.run('DELETE FROM ptp_held WHERE CAST(crash_datetime AS DATE) BETWEEN CAST($first AS DATE) AND CAST($last AS DATE)', {
@@ -157,6 +163,12 @@ async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void>
     });
   }
   await db.run(`INSERT INTO ptp_held SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM stage_crashes`);
+  for (const { file, parsed: p } of parsed) {
+    if (!('staged' in p)) continue;
+    await db.run(`INSERT INTO ptp_held SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)}
+      FROM (SELECT *, $file AS source_file, line AS source_row FROM ${p.staged.table})`, { file: basename(file) });
+    await p.staged.drop();
+  }
 }
 
 /**
