@@ -38,10 +38,11 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
       assert.ok(c.statements > 0 && 'ptp_crashes' in c.tables, `${c.url} reads ptp_crashes`);
     }
 
-    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-paid', 'mix-paid-local-facilitator']);
+    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-counted', 'mix-paid', 'mix-paid-local-facilitator']);
     for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
-    assert.equal(tier.load[2].requests, report.settings.paidRequests, 'each signed payment used once');
-    assert.equal(tier.load[3].requests, report.settings.paidRequests, 'each signed payment used once (in-process facilitator)');
+    assert.equal(tier.load[2].requests, report.settings.paidRequests, 'the unpaid baseline makes as many requests as a paid run');
+    assert.equal(tier.load[3].requests, report.settings.paidRequests, 'each signed payment used once');
+    assert.equal(tier.load[4].requests, report.settings.paidRequests, 'each signed payment used once (in-process facilitator)');
     // Seven targets, each at its scale (x1 stands in for the ones not measured).
     assert.equal(report.targets.length, 7);
     for (const l of tier.load) assert.ok(typeof l.serverCpuMsPerRequest === 'number' && l.serverCpuMsPerRequest > 0, `${l.label}: server CPU measured`);
