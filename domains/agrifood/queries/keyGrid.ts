@@ -33,6 +33,11 @@ export interface AgriState {
   last: Int32Array;
   /** Per key_id, its anomalies at the default thresholds (agri_anomaly_rows). */
   anomalies: Int32Array;
+  /**
+   * agri_anomaly_rows by pos_all (index pos_all - 1): its dataset, member state and sizes (|percent
+   * change|, |z-score|; NaN for null), so a threshold over the defaults is counted and paged here.
+   */
+  anomalyRows: { dataset: string[]; memberState: string[]; percentSize: Float64Array; zSize: Float64Array };
   /** agri_latest's series (dataset, member state) in series order. */
   latest: Array<{ dataset: string; member_state_code: string }>;
   /** Per kind, running counts: [key_id * (dates + 1) + i] = rows of the key at date indexes < i; key 0 = every key. */
@@ -42,13 +47,14 @@ export interface AgriState {
 const lowerOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase());
 
 async function readState(db: Database): Promise<AgriState> {
-  const [commodities, keyRows, dateRows, gridRows, latestRows] = [
+  const [commodities, keyRows, dateRows, gridRows, latestRows, anomalyRows] = [
     await db.all('SELECT commodity_id, dataset, product_name, product_code, product_type, pig_class FROM agri_commodities ORDER BY commodity_id'),
     await db.all(`SELECT key_id, dataset, commodity_id, member_state_code, market_name, market_code, stage_name, stage_code, unit,
         product_type, pig_class FROM agri_price_keys ORDER BY key_id`),
     await db.all('SELECT begin_date, first_order, last_order FROM agri_price_dates ORDER BY begin_date DESC'),
     await db.all('SELECT key_id, anomalies, prices, changes FROM agri_key_grid ORDER BY key_id'),
     await db.all('SELECT dataset, member_state_code FROM agri_latest ORDER BY series_id'),
+    await db.all('SELECT dataset, member_state_code, percent_size, z_size FROM agri_anomaly_rows ORDER BY pos_all'),
   ];
   const keys = keyRows.map((row) => ({
     key_id: Number(row.key_id),
@@ -94,6 +100,12 @@ async function readState(db: Database): Promise<AgriState> {
     running,
     anomalies,
     latest: latestRows.map((row) => ({ dataset: String(row.dataset), member_state_code: String(row.member_state_code) })),
+    anomalyRows: {
+      dataset: anomalyRows.map((row) => String(row.dataset)),
+      memberState: anomalyRows.map((row) => String(row.member_state_code)),
+      percentSize: Float64Array.from(anomalyRows, (row) => (row.percent_size === null ? NaN : Number(row.percent_size))),
+      zSize: Float64Array.from(anomalyRows, (row) => (row.z_size === null ? NaN : Number(row.z_size))),
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { anomalyItemSql } from './filters.ts';
-import { agriState, gridPage, matchedKeys } from './keyGrid.ts';
+import { agriState, gridPage, matchedKeys, type AgriState } from './keyGrid.ts';
 import { limitBindings, pageWithTotal, positionBindings, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
 import { country, dataset, MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 import { anomaliesResponse, changesResponse, latestResponse } from './schemas.ts';
@@ -80,17 +80,29 @@ const pagedByPosition = (table: string, exclude: string) => Object.fromEntries(P
 
 const DEFAULT_ANOMALIES_SQL = pagedByPosition('agri_anomaly_rows', 'price_order, key_id, percent_size, z_size');
 
-// Thresholds at or over both defaults keep a subset of those rows: the sizes select them (counted
-// first), and the reasons are those of the thresholds given.
-const OVER_DEFAULTS_FILTER_SQL = `${SERIES_FILTER_SQL}
-  AND (coalesce(percent_size >= $min_percent, false) OR coalesce(z_size >= $z, false))`;
-const OVER_DEFAULTS_COUNT_SQL = `SELECT count(*)::INTEGER AS total FROM agri_anomaly_rows WHERE ${OVER_DEFAULTS_FILTER_SQL}`;
+// Thresholds at or over both defaults keep a subset of those rows: which ones, and so the total and
+// the page's pos_all range, are computed from the sizes held in JavaScript (agriState); the page is
+// then the rows of that range the same filter keeps (exactly the page's rows), with the reasons of
+// the thresholds given. One range read, no count or LIMIT / OFFSET in SQL.
 const OVER_DEFAULTS_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size, ${POSITIONS.join(', ')}, reasons),
     list_filter(['percent_change', 'zscore'], reason ->
       (reason = 'percent_change' AND coalesce(percent_size >= $min_percent, false)) OR
       (reason = 'zscore' AND coalesce(z_size >= $z, false))) AS reasons
-  FROM agri_anomaly_rows WHERE ${OVER_DEFAULTS_FILTER_SQL}
-  LIMIT $page_limit OFFSET $page_offset`;
+  FROM agri_anomaly_rows
+ WHERE pos_all BETWEEN $page_first AND $page_last AND ${SERIES_FILTER_SQL}
+   AND (coalesce(percent_size >= $min_percent, false) OR coalesce(z_size >= $z, false))`;
+
+/** The pos_all of the default anomalies the filter and thresholds keep, ascending (a null size never meets a threshold: NaN >= x is false). */
+function anomaliesOverDefaults(state: AgriState, bindings: { dataset: string | null; country: string | null }, minPercent: number, z: number): number[] {
+  const { dataset, memberState, percentSize, zSize } = state.anomalyRows;
+  const kept: number[] = [];
+  for (let i = 0; i < dataset.length; i++) {
+    if (bindings.dataset !== null && dataset[i] !== bindings.dataset) continue;
+    if (bindings.country !== null && memberState[i] !== bindings.country) continue;
+    if (percentSize[i] >= minPercent || zSize[i] >= z) kept.push(i + 1);
+  }
+  return kept;
+}
 
 const anomaliesSql = sqlPerSliceCount((slots) => `WITH hits AS (
     SELECT price_order FROM agri_moves_by_percent WHERE size >= $min_percent AND ${SERIES_FILTER_SQL}
@@ -152,13 +164,15 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
       };
     }
     if (minPercent >= MIN_PERCENT_DEFAULT && z >= Z_DEFAULT) {
-      const thresholds = { ...bindings, min_percent: minPercent, z };
-      const [{ total }] = await db.all(OVER_DEFAULTS_COUNT_SQL, thresholds);
-      const rows = params.page.offset >= Number(total) ? [] : await db.all(OVER_DEFAULTS_SQL, { ...thresholds, ...limitBindings(params.page) });
+      const kept = anomaliesOverDefaults(await agriState(db), bindings, minPercent, z);
+      const onPage = kept.slice(params.page.offset, params.page.offset + params.page.limit);
+      const rows = onPage.length === 0 ? [] : await db.all(OVER_DEFAULTS_SQL, {
+        ...bindings, min_percent: minPercent, z, page_first: onPage[0], page_last: onPage[onPage.length - 1],
+      });
       return {
         endpoint: 'getPriceAnomalies',
         filters: { min_percent: minPercent, z, ...filters },
-        ...pagedBody({ rows, limit: params.page.limit, offset: params.page.offset, total: Number(total) }),
+        ...pagedBody({ rows, limit: params.page.limit, offset: params.page.offset, total: kept.length }),
       };
     }
     return {
