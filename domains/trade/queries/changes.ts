@@ -4,6 +4,7 @@
 // never taken as 0: each change compares two observed values (previous_period says which).
 import type { Row } from '../../../engine/json.ts';
 import type { Database } from '../../../engine/database.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { aliased, knownId, pagedBody, pagedList, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
@@ -124,6 +125,17 @@ function body(source: 'markets' | 'agrifood', filters: Record<string, string | n
   return { endpoint: 'getChanges', source, filters, ...pagedBody(page) };
 }
 
+/** trade_price_commodities, held in JavaScript once per database (a few dozen rows): what a `commodity` value is matched against. */
+const priceCommodities = perDatabase(async (db) => (await db.all(
+  'SELECT dataset, commodity_id, id_lower, name_lower, class_lower FROM trade_price_commodities ORDER BY dataset, commodity_id',
+)).map((row) => ({
+  dataset: String(row.dataset),
+  commodityId: String(row.commodity_id),
+  idLower: row.id_lower === null ? null : String(row.id_lower),
+  nameLower: row.name_lower === null ? null : String(row.name_lower),
+  classLower: row.class_lower === null ? null : String(row.class_lower),
+})));
+
 /**
  * The commodity ids of a dataset a `commodity` value names: a commodity id, product name or pig class
  * (any case); for cereals also an HS code or name standing for its price products. None: a 404.
@@ -132,12 +144,12 @@ async function agrifoodCommodities(db: Database, dataset: string, value: string,
   const text = value.trim().toLowerCase();
   const code = productAlias(text) ?? PRODUCTS.find((p) => p.code === text || p.name === text)?.code;
   const names = dataset === 'cereals_prices' && code ? priceProductsOf(code).map((n) => n.toLowerCase()) : [text];
+  // Split on U+001F as the SQL this replaces did (string_split of the names joined by it).
+  const nameSet = new Set(names.join('\u001f').split('\u001f'));
   // Neither distinct nor ordered: the ids only filter the changes.
-  const rows = await db.all(
-    `SELECT commodity_id FROM trade_price_commodities
-      WHERE dataset = $dataset AND (id_lower = $text OR list_contains(string_split($names, chr(31)), name_lower) OR class_lower = $text)`,
-    { dataset, text, names: names.join('\u001f') },
-  );
-  if (rows.length === 0) throw notFound(`unknown ${param} "${value.trim()}" in ${dataset}: no commodity id, product name or pig class matches`);
-  return rows.map((row) => String(row.commodity_id));
+  const ids = (await priceCommodities(db))
+    .filter((row) => row.dataset === dataset && (row.idLower === text || (row.nameLower !== null && nameSet.has(row.nameLower)) || row.classLower === text))
+    .map((row) => row.commodityId);
+  if (ids.length === 0) throw notFound(`unknown ${param} "${value.trim()}" in ${dataset}: no commodity id, product name or pig class matches`);
+  return ids;
 }
