@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Database } from '../engine/database.ts';
+import { Database, type SqlParams } from '../engine/database.ts';
 import { copyToParquetSql, datasetFile, loadDataset, orderBySql, type Dataset } from '../engine/dataset.ts';
 import { IMPORTS_DATASET } from '../engine/importLedger.ts';
 import { currentGeneration } from '../engine/generation.ts';
@@ -72,19 +72,31 @@ export async function readImportRecords(dataDir: string): Promise<ImportRecord[]
   }
 }
 
-/** Appends records to the scratch `imports` table (created by loadImportLedger). */
+/** Records per INSERT: binding grows faster than linearly with a statement's parameters. */
+const IMPORT_RECORDS_PER_STATEMENT = 100;
+
+/**
+ * Appends records to the scratch `imports` table (created by loadImportLedger), a row of bound values
+ * per record, up to IMPORT_RECORDS_PER_STATEMENT rows a statement (each statement costs a round trip,
+ * and a batch can carry hundreds of files).
+ */
 export async function appendImportRecords(db: Database, records: readonly ImportRecord[]): Promise<void> {
-  for (const r of records) {
+  for (let start = 0; start < records.length; start += IMPORT_RECORDS_PER_STATEMENT) {
+    const params: SqlParams = {};
+    const rows = records.slice(start, start + IMPORT_RECORDS_PER_STATEMENT).map((r, i) => {
+      Object.assign(params, {
+        [`dataset${i}`]: r.dataset, [`source${i}`]: r.source, [`sourceFile${i}`]: r.sourceFile, [`sourceUrl${i}`]: r.sourceUrl,
+        [`fileHash${i}`]: r.fileHash, [`importDate${i}`]: r.importDate, [`rowCount${i}`]: String(r.rowCount),
+        [`replacedRows${i}`]: r.replacedRows === undefined ? null : String(r.replacedRows),
+        [`shrunkKeys${i}`]: r.shrunkKeys === undefined ? null : JSON.stringify(r.shrunkKeys),
+      });
+      return `($dataset${i}, $source${i}, $sourceFile${i}, $sourceUrl${i}, $fileHash${i},
+         CAST(rtrim(replace($importDate${i}, 'T', ' '), 'Z') AS TIMESTAMP), CAST($rowCount${i} AS INTEGER), CAST($replacedRows${i} AS INTEGER), $shrunkKeys${i})`;
+    });
     await db.run(
       `INSERT INTO imports (dataset, source, source_file, source_url, file_hash, import_date, row_count, replaced_rows, shrunk_keys)
-       VALUES ($dataset, $source, $sourceFile, $sourceUrl, $fileHash,
-         CAST(rtrim(replace($importDate, 'T', ' '), 'Z') AS TIMESTAMP), CAST($rowCount AS INTEGER), CAST($replacedRows AS INTEGER), $shrunkKeys)`,
-      {
-        dataset: r.dataset, source: r.source, sourceFile: r.sourceFile, sourceUrl: r.sourceUrl, fileHash: r.fileHash, importDate: r.importDate,
-        rowCount: String(r.rowCount),
-        replacedRows: r.replacedRows === undefined ? null : String(r.replacedRows),
-        shrunkKeys: r.shrunkKeys === undefined ? null : JSON.stringify(r.shrunkKeys),
-      },
+         VALUES ${rows.join(', ')}`,
+      params,
     );
   }
 }
