@@ -4,11 +4,9 @@
 // Shapes (each keyed by what the questions filter on, so a request costs O(result), not O(lines)):
 //   sebra_daily               one row per day and currency (the z-scores of days, the 404 rule)
 //   sebra_programmes          one id per programme and currency (the key of the programme shapes)
-//   sebra_programme_daily     one row per programme id and day, sorted by id: the days of a few
-//                             chosen programmes (unusual programme payouts)
+//   sebra_programme_daily     one row per programme id and day, sorted by id: read once into memory
+//                             for unusual programme payouts (programmeScores.ts)
 //   PROGRAMME_SUMS            running totals per programme id and day (days, payments, sum, sum of squares)
-//   sebra_programme_month_max the largest daily payout of each programme id over every run of 2^level
-//                             months: the largest payout over any run of months is two lookups
 //   sebra_accounts            one id per account (code, description, bucket) and currency
 //   sebra_account_daily       one row per account id and day (the source of ACCOUNT_SUMS)
 //   ACCOUNT_SUMS              running totals per account id and day
@@ -138,40 +136,6 @@ async function loadProgrammeShapes(db: Database): Promise<void> {
       CAST(total_amount * 100 AS HUGEINT) * CAST(total_amount * 100 AS HUGEINT) AS amount_cents_squared
     FROM sebra_programme_daily`;
   for (const sql of buildWindowSumsSql(PROGRAMME_SUMS, source)) await db.run(sql);
-  await loadProgrammeMonthMax(db);
-}
-
-/**
- * A sparse table for range maxima over months: at level L, the row of month position m holds each
- * programme's largest daily payout over the months m .. m + 2^L - 1. The months a..b are covered by
- * the two runs of length 2^L starting at a and at b - 2^L + 1 (L = floor(log2(b - a + 1))).
- */
-async function loadProgrammeMonthMax(db: Database): Promise<void> {
-  await db.run(`CREATE TABLE sebra_months AS
-    SELECT month, CAST(row_number() OVER (ORDER BY month) AS INTEGER) AS month_position
-    FROM (SELECT DISTINCT CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_daily)
-    ORDER BY month_position`);
-  await db.run(`CREATE TABLE sebra_month_runs AS
-    SELECT 0 AS level, m.month_position, d.programme_id, max(d.total_amount) AS max_amount
-    FROM sebra_programme_daily d JOIN sebra_months m ON m.month = date_trunc('month', d.payment_date)
-    GROUP BY ALL`);
-  const [{ months }] = await db.all('SELECT count(*) AS months FROM sebra_months');
-  for (let level = 1; 2 ** level <= Number(months); level++) {
-    // Runs that end inside the calendar; each is the two runs of the level below.
-    await db.run(
-      `INSERT INTO sebra_month_runs
-       SELECT $level, s.month_position, r.programme_id, max(r.max_amount)
-       FROM sebra_months s
-       JOIN sebra_month_runs r ON r.level = $level - 1 AND r.month_position IN (s.month_position, s.month_position + $half)
-       WHERE s.month_position + 2 * $half - 1 <= $months
-       GROUP BY ALL`,
-      { level, half: 2 ** (level - 1), months: Number(months) },
-    );
-  }
-  await db.run(`CREATE TABLE sebra_programme_month_max AS
-    SELECT CAST(level AS INTEGER) AS level, month_position, programme_id, max_amount FROM sebra_month_runs
-    ORDER BY level, month_position, programme_id`);
-  await db.run('DROP TABLE sebra_month_runs');
 }
 
 async function loadAccountShapes(db: Database): Promise<void> {

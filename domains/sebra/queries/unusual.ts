@@ -7,10 +7,9 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/shared/sql.ts';
 import { OPEN_FROM, OPEN_TO, yearWindow } from '../../../queries/shared/window.ts';
-import { windowTotalsSql } from '../../../queries/shared/windowSums.ts';
 import { currencyParam, yearOrWindow, type CurrencyParams } from './params.ts';
+import { unusualProgrammeItems } from './programmeScores.ts';
 import { unusualResponse } from './schemas.ts';
-import { PROGRAMME_SUMS } from './tables.ts';
 import {
   CURRENCY_SQL,
   WINDOW_DAYS_SQL,
@@ -18,7 +17,6 @@ import {
   noPaymentDays,
   rejectEmptyWindow,
   sebraBindings,
-  sebraBoundsSql,
   windowFilters,
 } from './window.ts';
 
@@ -28,8 +26,6 @@ export const MIN_PROGRAMME_DAYS = 5;
 export const DEFAULT_LIST_LIMIT = 5;
 /** The z threshold as compared in floating point: a score of exactly 2 must not miss by a rounding error. */
 const Z_MIN = `(${Z_THRESHOLD} - 1e-9)`;
-/** Margin for floating-point rounding between a candidate's bound and the scores: no programme at a threshold is missed. */
-const BOUND_SLACK = 1e-6;
 
 export const METHOD =
   `Population z-scores (value minus the mean, divided by the population standard deviation) over the HAS_PAYMENTS days ` +
@@ -71,55 +67,12 @@ const UNUSUAL_COUNTS_SQL = unusualDaysSql(
   `payment_date, currency, payment_count, ${decimal2('mean_count_value')} AS mean_count, ${decimal2('count_z')} AS zscore, total_amount`,
 );
 
-// Unusual programme payouts without reading every programme's days:
-// 1. each programme's days n, sum S and sum of squares Q over the window: two lookups in PROGRAMME_SUMS;
-// 2. a bound on its best score: z <= (n * M - S) / sqrt(n * Q - S^2), M = its largest daily payout over
-//    the months the window touches (two lookups in sebra_programme_month_max; exact for whole months);
-// 3. (programmeDaysSql) the days of the programmes with the highest bounds only, scored by the same
-//    formula from exact sums over their days in the window, ranked and capped.
-// The answer is complete when no programme left out could rank: the next bound is below the last
-// item's score, or nothing is left (the handler widens the candidates until then).
-// Programmes that may hold an unusual payout, best bound first, at most $candidates + 1 (the extra one
-// bounds the rest).
-const CANDIDATES_SQL = `
-  WITH programme_bounds AS (${sebraBoundsSql(PROGRAMME_SUMS)}),
-  programme_stats AS (
-    SELECT t.programme_id, p.currency, t.days AS n, CAST(t.total_amount * 100 AS HUGEINT) AS s, t.amount_cents_squared AS q
-    FROM (${windowTotalsSql(PROGRAMME_SUMS, 'programme_bounds')}) t JOIN sebra_programmes p USING (programme_id)
-    WHERE t.days >= ${MIN_PROGRAMME_DAYS} AND ${CURRENCY_SQL}
-  ), month_span AS (
-    SELECT level, first_month, last_month - (1 << level) + 1 AS second_start FROM (
-      SELECT f.month_position AS first_month, l.month_position AS last_month,
-             CAST(floor(log2(l.month_position - f.month_position + 1) + 1e-9) AS INTEGER) AS level
-      FROM programme_bounds b
-      JOIN sebra_months f ON f.month = date_trunc('month', b.first_day)
-      JOIN sebra_months l ON l.month = date_trunc('month', b.last_day)
-    )
-  ), month_runs AS (
-    SELECT level, first_month AS run_start FROM month_span UNION ALL SELECT level, second_start FROM month_span
-  ), month_max AS (
-    SELECT m.programme_id, max(m.max_amount) AS max_amount
-    FROM month_runs r JOIN sebra_programme_month_max m ON m.level = r.level AND m.month_position = r.run_start
-    GROUP BY m.programme_id
-  ), candidates AS (
-    -- No population z-score of n values exceeds sqrt(n - 1) (one value apart from n - 1 equal ones).
-    SELECT programme_id,
-           least(CAST(n * CAST(max_amount * 100 AS HUGEINT) - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)), sqrt(n - 1)) AS z_bound
-    FROM programme_stats JOIN month_max USING (programme_id)
-    WHERE n * q - s * s > 0
-  )
-  SELECT programme_id, z_bound FROM candidates WHERE z_bound >= ${Z_MIN} - ${BOUND_SLACK} AND z_bound >= $threshold
-  ORDER BY z_bound DESC, programme_id LIMIT CAST($candidates AS BIGINT) + 1`;
-
-/** The most candidates looked up by value (an IN list of bound ids, which zone maps prune); more go through a semi-join. */
-const MAX_LISTED_CANDIDATES = 64;
-const LISTED_SIZES = [8, 16, 32, MAX_LISTED_CANDIDATES];
-
 /**
  * The unusual payouts among the given programmes: their days in the window, each scored against its
  * programme's days as z = (n x - S) / sqrt(n Q - S^2) from exact sums in cents (the population z-score;
  * order-independent, so equal series score equal and tie by date and name), the mean as DuckDB's avg
- * of the day totals (the sum in cents as a double over 100 n), ranked and capped.
+ * of the day totals (the sum in cents as a double over 100 n), ranked and capped. The precomputed
+ * answers use it; requests read programmeScores.ts, the same arithmetic over an in-memory index.
  */
 function programmeDaysSql(chosen: string): string {
   return `
@@ -141,57 +94,7 @@ function programmeDaysSql(chosen: string): string {
     ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
 }
 
-/** Statement per IN-list size (ids padded with 0, which no programme has), and the semi-join form for more. */
-const PROGRAMME_DAYS_SQL = new Map(
-  LISTED_SIZES.map((size) => [
-    size,
-    programmeDaysSql(`d.programme_id IN (${Array.from({ length: size }, (_, i) => `$p${i}`).join(', ')})`),
-  ]),
-);
-const PROGRAMME_DAYS_JOINED_SQL = programmeDaysSql(
-  "d.programme_id IN (SELECT CAST(unnest(string_split($programmes, ',')) AS INTEGER))",
-);
-
-/** The unusual payouts of the given programme ids (bound parameters only). */
-function programmeDays(db: Database, ids: number[], { from, to, limit }: UnusualBindings): Promise<Row[]> {
-  const size = LISTED_SIZES.find((n) => n >= ids.length);
-  if (size === undefined) return db.all(PROGRAMME_DAYS_JOINED_SQL, { from, to, limit, programmes: ids.join(',') });
-  const listed = Object.fromEntries(Array.from({ length: size }, (_, i) => [`p${i}`, ids[i] ?? 0]));
-  return db.all(PROGRAMME_DAYS_SQL.get(size)!, { from, to, limit, ...listed });
-}
-
 type UnusualBindings = ReturnType<typeof sebraBindings> & { limit: number };
-
-/** Candidates fetched with the first statement: enough that the second round rarely needs another. */
-const FIRST_CANDIDATES = (limit: number): number => 4 * (limit + 2);
-/** A threshold below every bound (a double, as bounds are), and a candidate count above any. */
-const NO_THRESHOLD = -0.5;
-const ALL_CANDIDATES = 2_000_000_000;
-
-/**
- * unusual_programmes: score the limit + 2 best-bounded candidates. When a programme left out could
- * still rank (its bound reaches the last item's score, or the list is short), score every candidate
- * whose bound reaches it: scores only rise with more programmes, so that answer is complete.
- */
-async function unusualProgrammes(db: Database, bindings: UnusualBindings): Promise<Row[]> {
-  const { from, to, currency, limit } = bindings;
-  const fetched = FIRST_CANDIDATES(limit);
-  let candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: fetched, threshold: NO_THRESHOLD });
-  if (candidates.length === 0) return [];
-  const scored = Math.min(limit + 2, candidates.length);
-  const ids = (rows: Row[]) => rows.map((c) => Number(c.programme_id));
-  const first = await programmeDays(db, ids(candidates.slice(0, scored)), bindings);
-  const next = candidates[scored];
-  const last = first[first.length - 1];
-  const threshold = first.length === limit ? Number(last.z) - BOUND_SLACK : NO_THRESHOLD;
-  if (next === undefined || Number(next.z_bound) < threshold) return withoutScores(first);
-  if (candidates.length > fetched && Number(candidates[candidates.length - 1].z_bound) >= threshold) {
-    candidates = await db.all(CANDIDATES_SQL, { from, to, currency, candidates: ALL_CANDIDATES, threshold });
-  }
-  return withoutScores(await programmeDays(db, ids(candidates.filter((c) => Number(c.z_bound) >= threshold)), bindings));
-}
-
-const withoutScores = (items: Row[]): Row[] => items.map(({ z, ...item }) => item);
 
 // Monthly totals per category inside the window, from sebra_category_daily (one row per day, currency
 // and category: at most 7 rows per day, whatever the number of payment lines).
@@ -319,7 +222,7 @@ async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ 
     }
   }
   // The programme list (its candidates, then their days) runs beside the other three.
-  const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammes(db, bindings)]);
+  const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammeItems(db, bindings, MIN_PROGRAMME_DAYS)]);
   return { lists: splitLists(rows), programmes };
 }
 

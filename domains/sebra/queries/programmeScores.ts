@@ -1,0 +1,354 @@
+// unusual_programmes over any window, from every programme's daily payouts held in memory per
+// database (a snapshot does not change while served): no statement per request.
+//
+// Per programme (rows sorted by day): running sums of the payouts and of their squares give the
+// window's n, S and Q in two binary searches; within one programme the z-score
+// z = (n x - S) / sqrt(n Q - S^2) only rises with the payout x, so its best days in the window are its
+// largest payouts there (a range-maximum tree over all rows). The list is a merge over programmes:
+// a heap of (programme, run of rows) keyed by the best score in the run; popping a run's best day
+// splits the run around it. Runs enter with a cheap upper bound on their score and are scored
+// exactly (big integers) only when they reach the top, so a request scores few programmes exactly.
+//
+// The arithmetic is the statement's it replaces (tested against it on many windows): sums in cents
+// as 128-bit integers, cast to double as DuckDB casts HUGEINT (the low and high 64 bits converted
+// apart), one division by the square root; the mean is CAST(s AS DOUBLE) / (n * 100); both cast to
+// DECIMAL(38,2) as DuckDB does (round half away from zero of the value times 100; the score rounded
+// to two places first, as round(z, 2) does).
+import type { Database } from '../../../engine/database.ts';
+import type { Row } from '../../../engine/json.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
+
+interface ProgrammeIndex {
+  /** Per programme (by programme_id order): its currency, name, rank by (name, currency), first row. */
+  currency: string[];
+  name: string[];
+  nameOrder: Int32Array;
+  start: Int32Array;
+  /** Per row (programme by programme, days ascending): days since 1970-01-01 and the payout in cents. */
+  day: Int32Array;
+  cents: Float64Array;
+  /** Per programme, where its running sums start: entry base[p] + k sums its first k rows. */
+  base: Int32Array;
+  /** Running sums per programme: cents, and cents squared split at 2^52. */
+  sum: Float64Array;
+  squaresHigh: Float64Array;
+  squaresLow: Float64Array;
+  /** Range-maximum tree over `cents` (leaves at size + i): the row of the largest payout, earliest on ties. */
+  size: number;
+  tree: Int32Array;
+}
+
+const MASK52 = (1n << 52n) - 1n;
+const MASK64 = (1n << 64n) - 1n;
+const TWO52 = 2 ** 52;
+const TWO64 = 2 ** 64;
+const DAY_MS = 86_400_000;
+
+/**
+ * CAST(hugeint AS DOUBLE) as DuckDB does it: double(low 64 bits) + double(high 64 bits) * 2^64, and for
+ * high bits -1 (small negatives) -double(2^64 - 1 - low) - 1.
+ */
+export function hugeintToDouble(value: bigint): number {
+  const low = value & MASK64;
+  const high = value >> 64n;
+  if (high === -1n) return -Number(MASK64 - low) - 1;
+  return Number(low) + Number(high) * TWO64;
+}
+
+/** Round half away from zero (C's round). */
+function roundAway(value: number): number {
+  return value < 0 ? -Math.round(-value) : Math.round(value);
+}
+
+/** An integer number of cents as DuckDB renders DECIMAL(38,2). */
+function centsText(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** CAST(double AS DECIMAL(38,2)) as DuckDB does it (the value times 100, rounded half away from zero). */
+export function moneyText(value: number): string {
+  return centsText(roundAway(value * 100));
+}
+
+/** CAST(round(value, 2) AS DECIMAL(38,2)). */
+export function decimal2Text(value: number): string {
+  return moneyText(roundAway(value * 100) / 100);
+}
+
+const dayNumber = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
+const isoDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+async function readIndex(db: Database): Promise<ProgrammeIndex> {
+  const programmes = await db.all(`SELECT programme_id, currency, programme,
+      CAST(row_number() OVER (ORDER BY programme, currency) AS INTEGER) AS name_order
+    FROM sebra_programmes ORDER BY programme_id`);
+  // One row per programme, its days and payouts as comma-separated text: parsing text is far cheaper
+  // (time and memory) than converting millions of list elements into JS values.
+  const series = await db.all(`SELECT programme_id, count(*) AS rows,
+      string_agg(CAST(date_diff('day', DATE '1970-01-01', payment_date) AS VARCHAR), ',' ORDER BY payment_date) AS days,
+      string_agg(CAST(CAST(total_amount * 100 AS BIGINT) AS VARCHAR), ',' ORDER BY payment_date) AS cents
+    FROM sebra_programme_daily GROUP BY programme_id`);
+  const byId = new Map(series.map((row) => [Number(row.programme_id), row]));
+  const rows = series.reduce((total, row) => total + Number(row.rows), 0);
+  const index: ProgrammeIndex = {
+    currency: programmes.map((p) => String(p.currency)),
+    name: programmes.map((p) => String(p.programme)),
+    nameOrder: Int32Array.from(programmes, (p) => Number(p.name_order)),
+    start: new Int32Array(programmes.length + 1),
+    day: new Int32Array(rows),
+    cents: new Float64Array(rows),
+    base: new Int32Array(programmes.length),
+    sum: new Float64Array(rows + programmes.length),
+    squaresHigh: new Float64Array(rows + programmes.length),
+    squaresLow: new Float64Array(rows + programmes.length),
+    size: Math.max(1, rows),
+    tree: new Int32Array(2 * Math.max(1, rows)),
+  };
+  let at = 0;
+  programmes.forEach((p, i) => {
+    index.start[i] = at;
+    const base = at + i;
+    index.base[i] = base;
+    const row = byId.get(Number(p.programme_id));
+    const days = row ? String(row.days).split(',').map(Number) : [];
+    const cents = row ? String(row.cents).split(',').map(Number) : [];
+    let sum = 0;
+    let squares = 0n;
+    let largest = 0;
+    for (let k = 0; k < days.length; k++, at++) {
+      const x = cents[k];
+      index.day[at] = days[k];
+      index.cents[at] = x;
+      sum += x;
+      squares += BigInt(x) * BigInt(x);
+      largest = Math.max(largest, Math.abs(x));
+      index.sum[base + k + 1] = sum;
+      index.squaresHigh[base + k + 1] = Number(squares >> 52n);
+      index.squaresLow[base + k + 1] = Number(squares & MASK52);
+    }
+    // The scores need n x - S exact in doubles (below 2^53); far above any snapshot, the check keeps it honest.
+    if (Math.abs(sum) >= Number.MAX_SAFE_INTEGER || largest * days.length >= Number.MAX_SAFE_INTEGER) {
+      throw new Error('SEBRA programme payouts too large for the in-memory scores');
+    }
+  });
+  index.start[programmes.length] = at;
+  const { size, tree } = index;
+  for (let i = 0; i < size; i++) tree[size + i] = i;
+  for (let i = size - 1; i >= 1; i--) tree[i] = better(index.cents, tree[2 * i], tree[2 * i + 1]);
+  return index;
+}
+
+/** The row with the larger payout, the earlier one on ties (rows of one programme are in day order). */
+function better(cents: Float64Array, a: number, b: number): number {
+  const x = cents[a];
+  const y = cents[b];
+  return x > y || (x === y && a < b) ? a : b;
+}
+
+/** The row of the largest payout among rows lo..hi (inclusive), earliest on ties. */
+function rangeMax(index: ProgrammeIndex, lo: number, hi: number): number {
+  const { size, tree, cents } = index;
+  let best = -1;
+  for (let l = lo + size, r = hi + size + 1; l < r; l >>= 1, r >>= 1) {
+    if (l & 1) best = best < 0 ? tree[l] : better(cents, best, tree[l]), l++;
+    if (r & 1) --r, best = best < 0 ? tree[r] : better(cents, best, tree[r]);
+  }
+  return best;
+}
+
+/** First row in [lo, hi) whose day is >= day. */
+function firstAtOrAfter(days: Int32Array, day: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (days[mid] < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export const programmeIndex = perDatabase(readIndex);
+
+/** The running-sum entries of programme p before row lo and through row hi. */
+function sumPositions(index: ProgrammeIndex, p: number, lo: number, hi: number): [number, number] {
+  const offset = index.base[p] - index.start[p];
+  return [lo + offset, hi + 1 + offset];
+}
+
+/** A programme's sums over the window; `spread` = n Q - S^2 (exact) once scored exactly. */
+interface Stats {
+  programme: number;
+  n: number;
+  s: number;
+  /** sqrt(CAST(n Q - S^2 AS DOUBLE)), or NaN until the programme is scored exactly. */
+  denominator: number;
+  /** n Q - S^2 as a double (approximate), for bounds. */
+  approxSpread: number;
+}
+
+/** A run of one programme's rows in the window, keyed by its best row's score (exact) or a bound on it. */
+interface Run {
+  stats: Stats;
+  lo: number;
+  hi: number;
+  best: number;
+  key: number;
+  exact: boolean;
+}
+
+/** Heap order: key descending; at equal keys a bound before an exact score (it may tie), then day, then name. */
+function before(index: ProgrammeIndex, a: Run, b: Run): boolean {
+  if (a.key !== b.key) return a.key > b.key;
+  if (a.exact !== b.exact) return !a.exact;
+  const dayA = index.day[a.best];
+  const dayB = index.day[b.best];
+  if (dayA !== dayB) return dayA < dayB;
+  return index.nameOrder[a.stats.programme] < index.nameOrder[b.stats.programme];
+}
+
+class RunHeap {
+  private readonly items: Run[] = [];
+  constructor(private readonly index: ProgrammeIndex) {}
+  get length(): number {
+    return this.items.length;
+  }
+  push(run: Run): void {
+    const items = this.items;
+    let i = items.push(run) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(this.index, items[i], items[parent])) break;
+      [items[i], items[parent]] = [items[parent], items[i]];
+      i = parent;
+    }
+  }
+  pop(): Run {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop()!;
+    if (items.length > 0) {
+      items[0] = last;
+      for (let i = 0; ; ) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let first = i;
+        if (left < items.length && before(this.index, items[left], items[first])) first = left;
+        if (right < items.length && before(this.index, items[right], items[first])) first = right;
+        if (first === i) break;
+        [items[i], items[first]] = [items[first], items[i]];
+        i = first;
+      }
+    }
+    return top;
+  }
+}
+
+/** The threshold as the statement compares it: z >= (2 - 1e-9). */
+const Z_MIN = 2 - 1e-9;
+/** A spread computed in doubles is trusted for bounds only when cancellation left it this large relative to n Q. */
+const WELL_CONDITIONED = 1e-9;
+/** Relative slack on bounds computed in doubles (their error is below 1e-6 of the spread when well conditioned). */
+const BOUND_SLACK = 1e-4;
+
+/** Scores the programme exactly: n Q - S^2 in big integers, cast as DuckDB casts; false when it has no spread. */
+function scoreExactly(index: ProgrammeIndex, stats: Stats, lo: number, hi: number): boolean {
+  const [a, b] = sumPositions(index, stats.programme, lo, hi);
+  const squares = (BigInt(index.squaresHigh[b] - index.squaresHigh[a]) << 52n) + BigInt(index.squaresLow[b] - index.squaresLow[a]);
+  const s = BigInt(stats.s);
+  const spread = BigInt(stats.n) * squares - s * s;
+  if (spread <= 0n) return false;
+  stats.denominator = Math.sqrt(hugeintToDouble(spread));
+  return true;
+}
+
+/**
+ * The exact score of row `row` (n x - S is exact in doubles: both below 2^53, checked at load). Distinct
+ * payouts of a programme differ in n x - S by at least n >= 5 out of < 2^53, far above a rounding step,
+ * so a larger payout scores strictly higher: the largest payout of a run is its best score.
+ */
+function exactScore(index: ProgrammeIndex, stats: Stats, row: number): number {
+  return (stats.n * index.cents[row] - stats.s) / stats.denominator;
+}
+
+/** An upper bound on the score of row `row` from the spread in doubles; Infinity when that is not trustworthy. */
+function boundScore(index: ProgrammeIndex, stats: Stats, row: number, squaresApprox: number): number {
+  const numerator = stats.n * index.cents[row] - stats.s;
+  const scale = stats.n * squaresApprox;
+  if (!(stats.approxSpread > WELL_CONDITIONED * scale)) return Infinity;
+  if (numerator <= 0) return numerator; // negative or zero scores never qualify; the bound stays below 2
+  return (numerator / Math.sqrt(stats.approxSpread)) * (1 + BOUND_SLACK) + 1e-9;
+}
+
+export interface ProgrammeWindow {
+  from: string;
+  to: string;
+  currency: string;
+  limit: number;
+}
+
+/**
+ * unusual_programmes: each payout scored against its programme's payment days in the window
+ * (n >= minDays, spread > 0), z >= 2, ordered by z descending, then day, programme name and currency,
+ * the first `limit`, in the response's fields.
+ */
+export async function unusualProgrammeItems(db: Database, window: ProgrammeWindow, minDays: number): Promise<Row[]> {
+  const index = await programmeIndex(db);
+  const from = dayNumber(window.from);
+  const to = dayNumber(window.to);
+  const heap = new RunHeap(index);
+  const programmes = index.currency.length;
+  for (let p = 0; p < programmes; p++) {
+    if (window.currency !== '' && index.currency[p] !== window.currency) continue;
+    const first = index.start[p];
+    const end = index.start[p + 1];
+    const lo = firstAtOrAfter(index.day, from, first, end);
+    const hi = firstAtOrAfter(index.day, to + 1, lo, end) - 1;
+    const n = hi - lo + 1;
+    if (n < minDays) continue;
+    const [a, b] = sumPositions(index, p, lo, hi);
+    const s = index.sum[b] - index.sum[a];
+    const squaresApprox = (index.squaresHigh[b] - index.squaresHigh[a]) * TWO52 + (index.squaresLow[b] - index.squaresLow[a]);
+    const stats: Stats = { programme: p, n, s, denominator: NaN, approxSpread: n * squaresApprox - s * s };
+    const best = rangeMax(index, lo, hi);
+    const bound = boundScore(index, stats, best, squaresApprox);
+    if (bound === Infinity) {
+      if (!scoreExactly(index, stats, lo, hi)) continue;
+      const z = exactScore(index, stats, best);
+      if (z >= Z_MIN) heap.push({ stats, lo, hi, best, key: z, exact: true });
+    } else if (bound >= Z_MIN) {
+      heap.push({ stats, lo, hi, best, key: bound, exact: false });
+    }
+  }
+  const items: Row[] = [];
+  while (items.length < window.limit && heap.length > 0) {
+    const run = heap.pop();
+    const { stats } = run;
+    if (!run.exact) {
+      // Only a programme's first run (its whole window) enters with a bound: score the programme
+      // exactly now and put the run back with its score.
+      if (!scoreExactly(index, stats, run.lo, run.hi)) continue; // no spread: never unusual
+      const z = exactScore(index, stats, run.best);
+      if (z >= Z_MIN) heap.push({ ...run, key: z, exact: true });
+      continue;
+    }
+    const row = run.best;
+    items.push({
+      programme: index.name[stats.programme],
+      payment_date: isoDay(index.day[row]),
+      currency: index.currency[stats.programme],
+      total_amount: centsText(index.cents[row]),
+      mean_amount: moneyText(hugeintToDouble(BigInt(stats.s)) / (stats.n * 100)),
+      zscore: decimal2Text(run.key),
+      observed_days: stats.n,
+      rank: items.length + 1,
+    });
+    // The rest of the run: the rows before and after its best, each keyed by its own best (exact: same programme).
+    for (const [lo, hi] of [[run.lo, row - 1], [row + 1, run.hi]]) {
+      if (lo > hi) continue;
+      const best = rangeMax(index, lo, hi);
+      const z = exactScore(index, stats, best);
+      if (z >= Z_MIN) heap.push({ stats, lo, hi, best, key: z, exact: true });
+    }
+  }
+  return items;
+}
