@@ -409,8 +409,8 @@ async function stageFredCsv(db: Database, file: string, series?: string): Promis
     const repeated = await firstRepeatedKey(db, read.lined, [['date', 'date']]);
     if (repeated) throw new MalformedSourceError(name, repeated.line, `series ${ids[0]} has ${repeated.key.date} twice`);
     const observations = ids.map((id, i) => `SELECT ${sqlStringLiteral(id)} AS series_id, date, v${i} AS value, line, ${i} AS column_order FROM ${read.lined}`).join(' UNION ALL ');
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${read.table}`);
-    return { observations, count: Number(n) * ids.length, seriesIds: [...ids].sort(), drop: read.drop };
+    // Every record read is a row of the table (the rows fredRow read were updated in place, none added).
+    return { observations, count: read.records * ids.length, seriesIds: [...ids].sort(), drop: read.drop };
   } catch (error) {
     await read.drop();
     throw error;

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Database } from '../../../engine/database.ts';
+import { Database, type SqlParams } from '../../../engine/database.ts';
 import { datasetFile, loadDataset, type Dataset } from '../../../engine/dataset.ts';
 import { sqlStringLiteral } from '../../../engine/parquet.ts';
 import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
@@ -185,15 +185,20 @@ export async function currentLicenses(db: Database): Promise<Map<string, { statu
   return new Map(rows.map((r) => [String(r.series_id), { status: String(r.status) as LicenseStatus, changedAt: String(r.changed_at) }]));
 }
 
-/** Inserts licence rows (one per change) and returns their import records. */
+/**
+ * Inserts licence rows (one per change, in one statement of bound rows: a batch of series is one round
+ * trip) and returns their import records.
+ */
 async function recordLicenses(db: Database, changes: ReadonlyArray<{ seriesId: string; status: LicenseStatus }>, time: string, via: 'ingest' | 'license'): Promise<ImportRecord[]> {
   const [{ seq }] = await db.all(`SELECT coalesce(max(seq), 0)::INTEGER AS seq FROM ${FRED_LICENSE_DATASET}`);
   let next = Number(seq);
   const records: ImportRecord[] = [];
-  for (const change of changes) {
+  const params: SqlParams = { time, via };
+  const rows: string[] = [];
+  for (const [i, change] of changes.entries()) {
     next += 1;
-    await db.run(`INSERT INTO ${FRED_LICENSE_DATASET} VALUES ($series, $status, CAST(rtrim(replace($time, 'T', ' '), 'Z') AS TIMESTAMP), CAST($seq AS INTEGER), $via, NULL)`,
-      { series: change.seriesId, status: change.status, time, seq: String(next), via });
+    Object.assign(params, { [`series${i}`]: change.seriesId, [`status${i}`]: change.status, [`seq${i}`]: String(next) });
+    rows.push(`($series${i}, $status${i}, CAST(rtrim(replace($time, 'T', ' '), 'Z') AS TIMESTAMP), CAST($seq${i} AS INTEGER), $via, NULL)`);
     records.push({
       dataset: FRED_LICENSE_DATASET,
       source: FRED_LICENSE_SOURCE,
@@ -204,6 +209,7 @@ async function recordLicenses(db: Database, changes: ReadonlyArray<{ seriesId: s
       rowCount: 1,
     });
   }
+  if (rows.length > 0) await db.run(`INSERT INTO ${FRED_LICENSE_DATASET} VALUES ${rows.join(', ')}`, params);
   return records;
 }
 
