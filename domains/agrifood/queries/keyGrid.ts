@@ -109,6 +109,9 @@ async function readState(db: Database): Promise<AgriState> {
   };
 }
 
+/** A rendered row's item (its JSON text, tables.ts: itemAsJson). */
+export const parsedItem = (row: Row): Row => JSON.parse(String(row.item)) as Row;
+
 /** The database's agri-food state (read once; a failed read is retried on the next call). */
 export const agriState = perDatabase(readState);
 
@@ -187,14 +190,14 @@ function rowsBetween(state: AgriState, kind: GridKind, keys: readonly number[] |
 }
 
 /** The SQL of a page read: a price_order range of `table`, kept to a key range and (when given) the keys of a mask. */
-const rangeSql = (table: string) => `SELECT * FROM ${table}
+const rangeSql = (table: string) => `SELECT item FROM ${table}
   WHERE price_order BETWEEN $lo AND $hi AND key_id BETWEEN $key_lo AND $key_hi
     AND (CAST($mask AS VARCHAR) IS NULL OR substr($mask, key_id - $key_lo + 1, 1) = '1')`;
 const RANGE_SQL: Record<GridKind, string> = { prices: rangeSql('agri_price_rows'), changes: rangeSql('agri_change_rows') };
 /** The SQL of an unfiltered page: a range of list positions. */
 const POSITION_SQL: Record<GridKind, string> = {
-  prices: 'SELECT * FROM agri_price_rows WHERE price_order BETWEEN $lo AND $hi',
-  changes: 'SELECT * FROM agri_change_rows WHERE list_pos BETWEEN $lo AND $hi',
+  prices: 'SELECT item FROM agri_price_rows WHERE price_order BETWEEN $lo AND $hi',
+  changes: 'SELECT item FROM agri_change_rows WHERE list_pos BETWEEN $lo AND $hi',
 };
 
 /**
@@ -264,5 +267,5 @@ export async function gridPage(
     const skip = page.offset - skipped;
     rows = rows.slice(skip, skip + want);
   }
-  return { rows: rows.map(({ price_order: _order, key_id: _key, list_pos: _pos, ...item }) => item), limit: page.limit, offset: page.offset, total };
+  return { rows: rows.map(parsedItem), limit: page.limit, offset: page.offset, total };
 }

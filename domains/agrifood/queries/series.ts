@@ -7,7 +7,7 @@ import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { pagedBody, pagedList, threshold, type Resolved } from '../../../queries/kinds/index.ts';
 import { anomalyItemSql } from './filters.ts';
-import { agriState, gridPage, matchedKeys, type AgriState } from './keyGrid.ts';
+import { agriState, gridPage, matchedKeys, parsedItem, type AgriState } from './keyGrid.ts';
 import { limitBindings, pageWithTotal, positionBindings, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
 import { country, dataset, MIN_PERCENT_DEFAULT, Z_DEFAULT } from './params.ts';
 import { anomaliesResponse, changesResponse, latestResponse } from './schemas.ts';
@@ -74,21 +74,18 @@ function positionColumn(bindings: { dataset: string | null; country: string | nu
   return POSITIONS[(bindings.dataset === null ? 0 : 1) + (bindings.country === null ? 0 : 2)];
 }
 
-const pagedByPosition = (table: string, exclude: string) => Object.fromEntries(POSITIONS.map((column) => [column,
-  `SELECT * EXCLUDE (${exclude}, ${POSITIONS.join(', ')}) FROM ${table} WHERE ${SERIES_FILTER_SQL} AND ${column} BETWEEN $page_first AND $page_last`,
+const pagedByPosition = (table: string) => Object.fromEntries(POSITIONS.map((column) => [column,
+  `SELECT item FROM ${table} WHERE ${SERIES_FILTER_SQL} AND ${column} BETWEEN $page_first AND $page_last`,
 ])) as Record<(typeof POSITIONS)[number], string>;
 
-const DEFAULT_ANOMALIES_SQL = pagedByPosition('agri_anomaly_rows', 'price_order, key_id, percent_size, z_size');
+const DEFAULT_ANOMALIES_SQL = pagedByPosition('agri_anomaly_rows');
 
 // Thresholds at or over both defaults keep a subset of those rows: which ones, and so the total and
 // the page's pos_all range, are computed from the sizes held in JavaScript (agriState); the page is
-// then the rows of that range the same filter keeps (exactly the page's rows), with the reasons of
-// the thresholds given. One range read, no count or LIMIT / OFFSET in SQL.
-const OVER_DEFAULTS_SQL = `SELECT * EXCLUDE (price_order, key_id, percent_size, z_size, ${POSITIONS.join(', ')}, reasons),
-    list_filter(['percent_change', 'zscore'], reason ->
-      (reason = 'percent_change' AND coalesce(percent_size >= $min_percent, false)) OR
-      (reason = 'zscore' AND coalesce(z_size >= $z, false))) AS reasons
-  FROM agri_anomaly_rows
+// then the rows of that range the same filter keeps (exactly the page's rows), their reasons those
+// of the thresholds given (reasons is an item's last field, so replacing it keeps the key order).
+// One range read, no count or LIMIT / OFFSET in SQL.
+const OVER_DEFAULTS_SQL = `SELECT pos_all, item FROM agri_anomaly_rows
  WHERE pos_all BETWEEN $page_first AND $page_last AND ${SERIES_FILTER_SQL}
    AND (coalesce(percent_size >= $min_percent, false) OR coalesce(z_size >= $z, false))`;
 
@@ -156,7 +153,7 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
       const state = await agriState(db);
       const keys = matchedKeys(state, bindings) ?? state.keys.map((key) => key.key_id);
       const total = keys.reduce((sum, key) => sum + state.anomalies[key], 0);
-      const rows = params.page.offset >= total ? [] : await db.all(DEFAULT_ANOMALIES_SQL[positionColumn(bindings)], { ...bindings, ...positionBindings(params.page) });
+      const rows = params.page.offset >= total ? [] : (await db.all(DEFAULT_ANOMALIES_SQL[positionColumn(bindings)], { ...bindings, ...positionBindings(params.page) })).map(parsedItem);
       return {
         endpoint: 'getPriceAnomalies',
         filters: { min_percent: minPercent, z, ...filters },
@@ -164,10 +161,16 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
       };
     }
     if (minPercent >= MIN_PERCENT_DEFAULT && z >= Z_DEFAULT) {
-      const kept = anomaliesOverDefaults(await agriState(db), bindings, minPercent, z);
+      const state = await agriState(db);
+      const kept = anomaliesOverDefaults(state, bindings, minPercent, z);
       const onPage = kept.slice(params.page.offset, params.page.offset + params.page.limit);
-      const rows = onPage.length === 0 ? [] : await db.all(OVER_DEFAULTS_SQL, {
+      const { percentSize, zSize } = state.anomalyRows;
+      const rows = onPage.length === 0 ? [] : (await db.all(OVER_DEFAULTS_SQL, {
         ...bindings, min_percent: minPercent, z, page_first: onPage[0], page_last: onPage[onPage.length - 1],
+      })).map((row) => {
+        const i = Number(row.pos_all) - 1;
+        const reasons = [...(percentSize[i] >= minPercent ? ['percent_change'] : []), ...(zSize[i] >= z ? ['zscore'] : [])];
+        return { ...parsedItem(row), reasons };
       });
       return {
         endpoint: 'getPriceAnomalies',
@@ -184,7 +187,7 @@ export const getPriceAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
 });
 
 // agri_latest holds the answer's rows, rendered, in series order.
-const LATEST_SQL = pagedByPosition('agri_latest', 'series_id');
+const LATEST_SQL = pagedByPosition('agri_latest');
 
 export const getLatestPrices = defineRoute<SeriesParams>({
   id: 'getLatestPrices',
@@ -208,7 +211,7 @@ export const getLatestPrices = defineRoute<SeriesParams>({
     const state = await agriState(db);
     const total = state.latest.filter((row) => (bindings.dataset === null || row.dataset === bindings.dataset) &&
       (bindings.country === null || row.member_state_code === bindings.country)).length;
-    const rows = params.page.offset >= total ? [] : await db.all(LATEST_SQL[positionColumn(bindings)], { ...bindings, ...positionBindings(params.page) });
+    const rows = params.page.offset >= total ? [] : (await db.all(LATEST_SQL[positionColumn(bindings)], { ...bindings, ...positionBindings(params.page) })).map(parsedItem);
     const page = { rows, limit: params.page.limit, offset: params.page.offset, total };
     return { endpoint: 'getLatestPrices', filters, ...pagedBody(page) };
   },

@@ -55,6 +55,26 @@ const KEY_COLUMNS = [
 const KEY_ORDER = KEY_COLUMNS.map((column) => `${column} NULLS FIRST`).join(', ');
 const SAME_KEY = KEY_COLUMNS.map((column) => `p.${column} IS NOT DISTINCT FROM k.${column}`).join(' AND ');
 
+/**
+ * Rewrites a rendered table as its `keep` columns (what requests filter and position on) and `item`:
+ * the JSON text of the answer's columns (all but the positions, keys and sizes), in table order (an
+ * answer's item, keys in output order). A page
+ * then reads one text column, not a score of them: each column read back from the file costs per
+ * vector it touches, and a filtered page's rows are spread over many vectors. The values are strings,
+ * integers, dates and lists, which JSON carries exactly (JSON.parse gives what the driver would).
+ */
+async function itemAsJson(db: Database, table: string, keep: readonly string[], orderBy: string): Promise<void> {
+  // The columns kept that are not part of the answer: the rest (filter columns included) make the item.
+  const hidden = ['price_order', 'key_id', 'list_pos', 'series_id', 'percent_size', 'z_size', 'pos_all', 'pos_dataset', 'pos_country', 'pos_both'];
+  const columns = (await db.all(`SELECT column_name FROM (DESCRIBE ${table})`)).map((row) => String(row.column_name))
+    .filter((column) => !hidden.includes(column));
+  await db.run(`ALTER TABLE ${table} RENAME TO ${table}_wide`);
+  await db.run(`CREATE TABLE ${table} AS
+    SELECT ${keep.join(', ')}, to_json(struct_pack(${columns.map((column) => `"${column}" := "${column}"`).join(', ')}))::VARCHAR AS item
+      FROM ${table}_wide ORDER BY ${orderBy}`);
+  await db.run(`DROP TABLE ${table}_wide`);
+}
+
 export async function loadAgrifood(db: Database, dataDir: string): Promise<void> {
   // The three files have the same columns: one table holds them all.
   await db.run(createTableSql(AGRIFOOD_PRICES.cereals_prices, 'agri_prices'));
@@ -178,6 +198,13 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
       JOIN agri_price_facts f ON f.price_order = se.latest_order
       JOIN agri_price_keys k ON k.key_id = st.key_id
      ORDER BY se.series_id`);
+
+  // The rendered rows as JSON items (after agri_key_grid and the moves, which read their keys).
+  const positions = ['pos_all', 'pos_dataset', 'pos_country', 'pos_both'];
+  await itemAsJson(db, 'agri_price_rows', ['price_order', 'key_id'], 'price_order');
+  await itemAsJson(db, 'agri_change_rows', ['price_order', 'key_id', 'list_pos'], 'price_order');
+  await itemAsJson(db, 'agri_anomaly_rows', ['price_order', 'key_id', 'percent_size', 'z_size', ...positions, 'dataset', 'member_state_code'], 'price_order');
+  await itemAsJson(db, 'agri_latest', ['series_id', ...positions, 'dataset', 'member_state_code'], 'series_id');
 
   // The lists of commodities, countries and datasets count rows per key first (a few thousand rows).
   await db.run(`CREATE TABLE agri_key_counts AS
