@@ -99,7 +99,10 @@ function cellAt(cells: ReadonlyArray<Cell>, at: number | string | undefined): Ce
 
 /** Records from a list of objects keyed by the headers. Objects are numbered from 1. */
 export function recordsFromObjects(rows: ReadonlyArray<Record<string, Cell>>, file: string): PtpRecord[] {
-  const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  // Every key in order of first appearance (a Set keeps insertion order), without flattening every row's keys into one array.
+  const seen = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  const headers = [...seen];
   const index = locateColumns(headers, file, null, 'name');
   return rows.map((row, i) =>
     recordFromRow((column) => (index[column] === undefined ? undefined : (row[index[column] as string] ?? null)), file, i + 1),
