@@ -4,7 +4,7 @@
 // date (agri_key_grid) as running counts. With them a list's text filters, its total and the
 // price_order range holding its page are computed here, and the page is one range read of a
 // rendered table sorted by price_order (agri_price_rows, agri_change_rows), in table order.
-import type { Database, SqlParams } from '../../../engine/database.ts';
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
@@ -42,6 +42,8 @@ export interface AgriState {
   latest: Array<{ dataset: string; member_state_code: string }>;
   /** Per kind, running counts: [key_id * (dates + 1) + i] = rows of the key at date indexes < i; key 0 = every key. */
   running: { prices: Int32Array; changes: Int32Array };
+  /** Per kind, [key_id] = the kpos of the key's first row in the _by_key copy (rows of the keys before it). */
+  keyStart: { prices: Float64Array; changes: Float64Array };
 }
 
 const lowerOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase());
@@ -90,10 +92,16 @@ async function readState(db: Database): Promise<AgriState> {
     const counts = running[kind];
     for (let i = 1; i <= n; i++) counts[i] += counts[i - 1];
   }
+  // A key's rows in the _by_key copies follow every row of the keys before it (key 0 is every key: skipped).
+  const keyStart = { prices: new Float64Array(maxKey + 2), changes: new Float64Array(maxKey + 2) };
+  for (const kind of ['prices', 'changes'] as const) {
+    for (let key = 1; key <= maxKey; key++) keyStart[kind][key + 1] = keyStart[kind][key] + running[kind][key * width + n];
+  }
   return {
     commodities,
     keys,
     maxKey,
+    keyStart,
     dates: dateRows.map((row) => String(row.begin_date)),
     first: Int32Array.from(dateRows, (row) => Number(row.first_order)),
     last: Int32Array.from(dateRows, (row) => Number(row.last_order)),
@@ -194,6 +202,11 @@ const rangeSql = (table: string) => `SELECT item FROM ${table}
   WHERE price_order BETWEEN $lo AND $hi AND key_id BETWEEN $key_lo AND $key_hi
     AND (CAST($mask AS VARCHAR) IS NULL OR substr($mask, key_id - $key_lo + 1, 1) = '1')`;
 const RANGE_SQL: Record<GridKind, string> = { prices: rangeSql('agri_price_rows'), changes: rangeSql('agri_change_rows') };
+/** The same rows from the key-major copy: a kpos range (the keys' rows, all dates between) kept to the price_order range. */
+const keyRangeSql = (table: string) => `SELECT price_order, item FROM ${table}_by_key
+  WHERE kpos BETWEEN $kpos_lo AND $kpos_hi AND price_order BETWEEN $lo AND $hi
+    AND (CAST($mask AS VARCHAR) IS NULL OR substr($mask, key_id - $key_lo + 1, 1) = '1')`;
+const KEY_RANGE_SQL: Record<GridKind, string> = { prices: keyRangeSql('agri_price_rows'), changes: keyRangeSql('agri_change_rows') };
 /** The SQL of an unfiltered page: a range of list positions. */
 const POSITION_SQL: Record<GridKind, string> = {
   prices: 'SELECT item FROM agri_price_rows WHERE price_order BETWEEN $lo AND $hi',
@@ -261,9 +274,22 @@ export async function gridPage(
     rows = await db.all(POSITION_SQL[kind], { lo, hi: lo + want - 1 });
     if (direction === 'DESC') rows.reverse();
   } else {
-    const bindings: SqlParams = { lo: state.first[dNew], hi: state.last[dOld], key_lo: keyLo, key_hi: keyHi, mask };
-    rows = await db.all(RANGE_SQL[kind], bindings);
-    if (direction === 'DESC') rows.reverse();
+    const lo = state.first[dNew];
+    const hi = state.last[dOld];
+    // The key-major copy when its range is the shorter scan: from the first key's rows at dNew to the
+    // last key's rows at dOld (the keys between contribute all their dates, cut by price_order).
+    const width = state.dates.length + 1;
+    const counts = state.running[kind];
+    const kposLo = state.keyStart[kind][keyLo] + counts[keyLo * width + dNew];
+    const kposHi = state.keyStart[kind][keyHi] + counts[keyHi * width + dOld + 1] - 1;
+    if (kposHi - kposLo < hi - lo) {
+      rows = await db.all(KEY_RANGE_SQL[kind], { kpos_lo: kposLo, kpos_hi: kposHi, lo, hi, key_lo: keyLo, mask });
+      // In key order: put them in list order (price_order is unique).
+      rows.sort((a, b) => (direction === 'ASC' ? Number(a.price_order) - Number(b.price_order) : Number(b.price_order) - Number(a.price_order)));
+    } else {
+      rows = await db.all(RANGE_SQL[kind], { lo, hi, key_lo: keyLo, key_hi: keyHi, mask });
+      if (direction === 'DESC') rows.reverse();
+    }
     const skip = page.offset - skipped;
     rows = rows.slice(skip, skip + want);
   }

@@ -23,7 +23,8 @@
 //   agri_price_stats       the priced rows (by price_order, with a unique index on it): the LAG change
 //                          against the series' previous priced row and the z-score within the series.
 //   agri_price_rows,       the rendered rows of the price list and of the changes (priced rows with a
-//   agri_change_rows       previous one), with key_id, sorted by price_order: a page is one range read.
+//   agri_change_rows       previous one), with key_id, sorted by price_order: a page is one range read;
+//                          their _by_key copies, sorted by key_id then price_order (kpos numbers them).
 //   agri_key_grid          per key, its number of rows and of changes at each begin_date, newest first:
 //                          held in JavaScript (keyGrid.ts), it gives a list's total and its page's range.
 //   agri_moves_by_percent  |percent change| and |z-score| of the priced rows, largest first, so the rows
@@ -205,6 +206,14 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   await itemAsJson(db, 'agri_change_rows', ['price_order', 'key_id', 'list_pos'], 'price_order');
   await itemAsJson(db, 'agri_anomaly_rows', ['price_order', 'key_id', 'percent_size', 'z_size', ...positions, 'dataset', 'member_state_code'], 'price_order');
   await itemAsJson(db, 'agri_latest', ['series_id', ...positions, 'dataset', 'member_state_code'], 'series_id');
+  // Key-major copies for filtered pages (keyGrid.ts): a key's rows are adjacent, newest first, and kpos
+  // (0-based) numbers them, so the rows of a few keys in a date window are a short kpos range whose
+  // items sit in a few vectors, where the price_order range holds every key's rows of those dates.
+  for (const table of ['agri_price_rows', 'agri_change_rows']) {
+    await db.run(`CREATE TABLE ${table}_by_key AS
+      SELECT (row_number() OVER (ORDER BY key_id, price_order) - 1)::INTEGER AS kpos, price_order, key_id, item
+        FROM ${table} ORDER BY key_id, price_order`);
+  }
 
   // The lists of commodities, countries and datasets count rows per key first (a few thousand rows).
   await db.run(`CREATE TABLE agri_key_counts AS
