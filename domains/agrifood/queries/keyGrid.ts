@@ -295,3 +295,50 @@ export async function gridPage(
   }
   return { rows: rows.map(parsedItem), limit: page.limit, offset: page.offset, total };
 }
+
+/** Most rows a period page scans in the key-major copy; a wider range takes the general statement (priceList.ts). */
+const PERIOD_SCAN_MAX = 4000;
+
+const PERIOD_SQL = `SELECT price_order, item FROM agri_price_rows_by_key
+  WHERE kpos BETWEEN $kpos_lo AND $kpos_hi AND price_order BETWEEN $lo AND $hi
+    AND (CAST($mask AS VARCHAR) IS NULL OR substr($mask, key_id - $key_lo + 1, 1) = '1')
+    AND (CAST($week AS INTEGER) IS NULL OR week_number = CAST($week AS INTEGER))
+    AND (CAST($marketing_year AS VARCHAR) IS NULL OR marketing_year = $marketing_year)`;
+
+/**
+ * A price list with a period (week number or marketing year) and text filters that match `keys`: the
+ * grid does not count periods, so every row of the keys in the date window that has the period is
+ * read (one kpos range of the key-major copy), then counted, ordered and paged here. Null when that
+ * range exceeds PERIOD_SCAN_MAX rows (the caller takes the general statement).
+ */
+export async function periodPage(
+  db: Database,
+  state: AgriState,
+  keys: readonly number[],
+  [newest, oldest]: [number, number],
+  period: { week: number | null; marketingYear: string | null },
+  page: ListPage,
+  direction: 'ASC' | 'DESC',
+): Promise<PageOfRows<Row> | null> {
+  if (newest > oldest || keys.length === 0) return { rows: [], limit: page.limit, offset: page.offset, total: 0 };
+  const keyLo = keys[0];
+  const keyHi = keys[keys.length - 1];
+  const width = state.dates.length + 1;
+  const counts = state.running.prices;
+  const kposLo = state.keyStart.prices[keyLo] + counts[keyLo * width + newest];
+  const kposHi = state.keyStart.prices[keyHi] + counts[keyHi * width + oldest + 1] - 1;
+  if (kposHi - kposLo + 1 > PERIOD_SCAN_MAX) return null;
+  let mask: string | null = null;
+  if (keyHi - keyLo + 1 !== keys.length) {
+    const bits = new Array<string>(keyHi - keyLo + 1).fill('0');
+    for (const key of keys) bits[key - keyLo] = '1';
+    mask = bits.join('');
+  }
+  const rows = await db.all(PERIOD_SQL, {
+    kpos_lo: kposLo, kpos_hi: kposHi, lo: state.first[newest], hi: state.last[oldest], key_lo: keyLo, mask,
+    week: period.week, marketing_year: period.marketingYear,
+  });
+  rows.sort((a, b) => (direction === 'ASC' ? Number(a.price_order) - Number(b.price_order) : Number(b.price_order) - Number(a.price_order)));
+  const onPage = page.limit <= 0 ? [] : rows.slice(page.offset, page.offset + page.limit);
+  return { rows: onPage.map(parsedItem), limit: page.limit, offset: page.offset, total: rows.length };
+}

@@ -14,7 +14,7 @@ import {
   DATE_FILTER_SQL, dateFilterBindings, filtersKeys, KEY_FILTER_SQL, keyFilterBindings, PRICE_ITEM_SQL,
   ROW_FILTER_SQL, rowFilterBindings, type PriceFilter,
 } from './filters.ts';
-import { agriState, dateWindow, gridPage, matchedKeys } from './keyGrid.ts';
+import { agriState, dateWindow, gridPage, matchedKeys, periodPage } from './keyGrid.ts';
 import { limitBindings, pageWithTotal, rowsAtPageSql, sqlPerSliceCount } from './pages.ts';
 
 /** price_order ASC is newest first; DESC oldest first. */
@@ -79,6 +79,14 @@ export async function pricePage(db: Database, filter: PriceFilter, page: ListPag
     // Text and date filters only: the keys and the page's range from the grid, then one range read.
     const state = await agriState(db);
     return gridPage(db, state, 'prices', matchedKeys(state, filter), dateWindow(state, filter), page, direction);
+  }
+  // A period with text filters: the keys' rows of the window from the key-major copy, when few.
+  const state = await agriState(db);
+  const keys = matchedKeys(state, filter);
+  if (keys !== null) {
+    const period = { week: filter.period.weekNumber ?? null, marketingYear: filter.period.marketingYear ?? null };
+    const paged = await periodPage(db, state, keys, dateWindow(state, filter), period, page, direction);
+    if (paged) return paged;
   }
   const dates = dateFilterBindings(filter);
   const limits = limitBindings(page);

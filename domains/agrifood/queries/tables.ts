@@ -209,11 +209,14 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   // Key-major copies for filtered pages (keyGrid.ts): a key's rows are adjacent, newest first, and kpos
   // (0-based) numbers them, so the rows of a few keys in a date window are a short kpos range whose
   // items sit in a few vectors, where the price_order range holds every key's rows of those dates.
-  for (const table of ['agri_price_rows', 'agri_change_rows']) {
-    await db.run(`CREATE TABLE ${table}_by_key AS
-      SELECT (row_number() OVER (ORDER BY key_id, price_order) - 1)::INTEGER AS kpos, price_order, key_id, item
-        FROM ${table} ORDER BY key_id, price_order`);
-  }
+  // The price rows keep their period (week, marketing year): a period filter is applied there.
+  await db.run(`CREATE TABLE agri_price_rows_by_key AS
+    SELECT (row_number() OVER (ORDER BY r.key_id, r.price_order) - 1)::INTEGER AS kpos, r.price_order, r.key_id,
+           f.week_number, f.marketing_year, r.item
+      FROM agri_price_rows r JOIN agri_price_facts f ON f.price_order = r.price_order ORDER BY r.key_id, r.price_order`);
+  await db.run(`CREATE TABLE agri_change_rows_by_key AS
+    SELECT (row_number() OVER (ORDER BY key_id, price_order) - 1)::INTEGER AS kpos, price_order, key_id, item
+      FROM agri_change_rows ORDER BY key_id, price_order`);
 
   // The lists of commodities, countries and datasets count rows per key first (a few thousand rows).
   await db.run(`CREATE TABLE agri_key_counts AS
