@@ -3,6 +3,7 @@
 // against its own days) and capped by `limit`.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/shared/sql.ts';
@@ -103,14 +104,13 @@ const SPIKE_CTES = `
     SELECT currency, category_key, date_trunc('month', payment_date) AS month_start, sum(total_amount) AS amount
     FROM sebra_category_daily WHERE ${WINDOW_SQL} AND ${CURRENCY_SQL}
     GROUP BY ALL
-  ), paired AS (
-    SELECT *,
-           lag(amount) OVER (PARTITION BY currency, category_key ORDER BY month_start) AS previous_amount,
-           lag(month_start) OVER (PARTITION BY currency, category_key ORDER BY month_start) AS previous_month
-    FROM monthly
   ), spikes AS (
-    SELECT *, amount / previous_amount AS ratio FROM paired
-    WHERE previous_month = month_start - INTERVAL 1 MONTH AND previous_amount > 0 AND amount >= ${SPIKE_RATIO} * previous_amount
+    -- The previous calendar month by a join, not lag() over a partitioned window (the window's sort cost
+    -- more than the rest of the lists): a month's row is unique per category, so it is the lag row.
+    SELECT c.*, p.amount AS previous_amount, c.amount / p.amount AS ratio
+    FROM monthly c JOIN monthly p
+      ON p.currency = c.currency AND p.category_key = c.category_key AND p.month_start = c.month_start - INTERVAL 1 MONTH
+    WHERE p.amount > 0 AND c.amount >= ${SPIKE_RATIO} * p.amount
   ), expense_spikes AS (
     SELECT k.category, s.category_key, s.currency, strftime(s.month_start, '%Y-%m') AS month,
            ${money('s.amount')} AS total_amount, ${money('s.previous_amount')} AS previous_amount,
@@ -206,22 +206,63 @@ export async function loadUnusualAnswers(db: Database): Promise<void> {
   await db.run('ALTER TABLE sebra_unusual_answers_sorted RENAME TO sebra_unusual_answers');
 }
 
-/** The precomputed lists of the window (with their meta row); no row when the window's days are not precomputed. */
-const PRECOMPUTED_SQL = `
-  SELECT * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers
-  WHERE first_day = ${WINDOW_DAY_SQL('min')} AND last_day = ${WINDOW_DAY_SQL('max')}
-    AND currency_key = $currency AND coalesce(rank, 0) <= $limit`;
+/**
+ * Held per database (a snapshot does not change while served): the payment days (any currency, ISO,
+ * ascending) and the precomputed rows by window key (first and last payment day, currency filter), so a
+ * window is matched to its precomputed answer without a statement.
+ */
+interface PrecomputedAnswers {
+  days: string[];
+  rows: Map<string, Row[]>;
+}
+
+const answerKey = (firstDay: string, lastDay: string, currency: string): string => `${firstDay}|${lastDay}|${currency}`;
+
+export const precomputedAnswers = perDatabase(async (db: Database): Promise<PrecomputedAnswers> => {
+  const days = await db.all('SELECT DISTINCT CAST(payment_date AS VARCHAR) AS day FROM sebra_daily ORDER BY day');
+  const rows = await db.all(`SELECT CAST(first_day AS VARCHAR) AS key_first, CAST(last_day AS VARCHAR) AS key_last, currency_key AS key_currency,
+      * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers`);
+  const byKey = new Map<string, Row[]>();
+  for (const { key_first, key_last, key_currency, ...row } of rows) {
+    const key = answerKey(String(key_first), String(key_last), String(key_currency));
+    const held = byKey.get(key) ?? [];
+    held.push(row);
+    byKey.set(key, held);
+  }
+  return { days: days.map((row) => String(row.day)), rows: byKey };
+});
+
+/** First index in the sorted `days` whose day is >= day. */
+function firstAtOrAfter(days: string[], day: string): number {
+  let lo = 0;
+  let hi = days.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (days[mid] < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The precomputed lists of the window (with their meta row); null when the window's days are not precomputed. */
+async function precomputedLists(db: Database, { from, to, currency, limit }: UnusualBindings): Promise<Row[] | null> {
+  if (limit > PRECOMPUTED_ITEMS) return null;
+  const { days, rows } = await precomputedAnswers(db);
+  const first = firstAtOrAfter(days, from);
+  const last = firstAtOrAfter(days, `${to}\uffff`) - 1; // the last day <= to (same-length ISO days)
+  if (first > last) return null; // no payment day: the statements answer (and the 404 follows)
+  const held = rows.get(answerKey(days[first], days[last], currency));
+  return held ? held.filter((row) => Number(row.rank ?? 0) <= limit) : null;
+}
 
 /** The lists and the meta row of the window: precomputed, or from the statements. */
 async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ lists: Record<List | 'meta', Row[]>; programmes: Row[] }> {
-  if (bindings.limit <= PRECOMPUTED_ITEMS) {
-    const rows = await db.all(PRECOMPUTED_SQL, bindings);
-    if (rows.length > 0) {
-      const lists = splitLists(rows);
-      return { lists, programmes: lists.unusual_programmes };
-    }
+  const held = await precomputedLists(db, bindings);
+  if (held) {
+    const lists = splitLists(held);
+    return { lists, programmes: lists.unusual_programmes };
   }
-  // The programme list (its candidates, then their days) runs beside the other three.
+  // The programme list (held in memory, programmeScores.ts) is scored beside the other three.
   const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammeItems(db, bindings, MIN_PROGRAMME_DAYS)]);
   return { lists: splitLists(rows), programmes };
 }
