@@ -3,6 +3,7 @@
 // leading keys it filters on, so DuckDB's zone maps skip the other keys' row groups and the top-N on
 // `pos` stops reading once the page is full. The total and the page come from one statement.
 import type { Database, SqlParams } from '../../../engine/database.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 import type { Row } from '../../../engine/json.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
 
@@ -74,6 +75,12 @@ export async function pageOfShape(db: Database, query: ShapePageQuery, page: Lis
   const pageSql = query.conditions.length === 0 || query.leadingRun
     ? `SELECT ${query.columns}, pos AS page_pos FROM ${query.table} WHERE ${query.conditions.length === 0 ? '' : `${where} AND `}pos > $page_offset AND pos <= $page_offset + $page_limit ORDER BY pos`
     : `SELECT ${query.columns}, pos AS page_pos FROM ${query.table} WHERE ${where} ORDER BY pos LIMIT $page_limit OFFSET $page_offset`;
+  if (query.conditions.length === 0) {
+    // Every row: the total is the table's (counted once per database), the page a range of pos.
+    const total = await rowCount(db, query.table);
+    const rows = page.offset >= total ? [] : await db.all(pageSql, bindings);
+    return { rows: rows.map(withoutPaging), limit: page.limit, offset: page.offset, total };
+  }
   const countSql = `SELECT count(*)::INTEGER AS page_total FROM ${query.table} WHERE ${where}`;
   if (page.offset > INLINE_OFFSET_MAX) {
     const [{ page_total: total }] = await db.all(countSql, used);
@@ -88,6 +95,21 @@ export async function pageOfShape(db: Database, query: ShapePageQuery, page: Lis
   );
   const total = Number(rows[0].page_total);
   return { rows: rows.filter((row) => row.page_pos !== null).map(withoutPaging), limit: page.limit, offset: page.offset, total };
+}
+
+/** Per database, the row count of each shape table read whole (a snapshot does not change while served). */
+const tableCounts = perDatabase(async () => new Map<string, Promise<number>>());
+
+/** The number of rows of `table` (a shape name from the code, never client text), counted once per database. */
+async function rowCount(db: Database, table: string): Promise<number> {
+  const counts = await tableCounts(db);
+  let count = counts.get(table);
+  if (!count) {
+    count = db.all(`SELECT count(*)::INTEGER AS total FROM ${table}`).then(([row]) => Number(row.total));
+    counts.set(table, count);
+    count.catch(() => counts.delete(table));
+  }
+  return count;
 }
 
 /** The bindings whose placeholders the SQL names (a statement refuses values it has no place for). */
