@@ -109,7 +109,8 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
     const clusters = await buildClusters(db);
     await appendImportRecords(db, imported);
     await commitTables(db, options.dataDir, [PTP_CRASHES, PTP_LOCATIONS]);
-    const [{ crashes }] = await db.all('SELECT count(*)::INTEGER AS crashes FROM ptp_crashes');
+    // ptp_crashes has ptp_held's rows (a LEFT JOIN on a key unique in ptp_site_location).
+    const [{ crashes }] = await db.all('SELECT count(*)::INTEGER AS crashes FROM ptp_held');
     return { imported, skipped, coordinates, crashes: Number(crashes), clusters };
   } finally {
     await db.close();
@@ -172,7 +173,7 @@ async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void>
 }
 
 /**
- * Clusters every accident with coordinates (old and new), writes ptp_crashes (the merged accidents with
+ * Clusters every accident with coordinates (old and new), defines ptp_crashes (the merged accidents with
  * their cluster's location_id) and fills ptp_locations. A cluster's region and location are the pair
  * most of its accidents carry (ties: by name).
  */
@@ -187,13 +188,14 @@ async function buildClusters(db: Database): Promise<number> {
   await db.appendRows('ptp_clusters', clusters.map((c, i) => [i, String(c.locationId), c.latitude, c.longitude]));
   await db.run('CREATE TABLE ptp_site_cluster (site INTEGER, cluster INTEGER)');
   await db.appendRows('ptp_site_cluster', clusters.flatMap((c, i) => c.members.map((site) => [site, i])));
-  await db.run(`CREATE TABLE ptp_crashes AS
-    WITH site_location AS (
-      SELECT s.latitude, s.longitude, CAST(c.location_id AS BIGINT) AS location_id
-        FROM ptp_sites s JOIN ptp_site_cluster USING (site) JOIN ptp_clusters c USING (cluster)
-    )
+  // ptp_crashes is a view the commit writes out in one pass (and the location rows below read), rather
+  // than a copy of every accident: one row per site, so each accident matches at most one.
+  await db.run(`CREATE TABLE ptp_site_location AS
+    SELECT s.latitude, s.longitude, CAST(c.location_id AS BIGINT) AS location_id
+      FROM ptp_sites s JOIN ptp_site_cluster USING (site) JOIN ptp_clusters c USING (cluster)`);
+  await db.run(`CREATE VIEW ptp_crashes AS
     SELECT ${columnNames(PTP_CRASHES).map((c) => (c === 'location_id' ? 'coalesce(l.location_id, h.location_id) AS location_id' : `h.${c}`)).join(', ')}
-      FROM ptp_held h LEFT JOIN site_location l ON l.latitude = h.latitude AND l.longitude = h.longitude`);
+      FROM ptp_held h LEFT JOIN ptp_site_location l ON l.latitude = h.latitude AND l.longitude = h.longitude`);
   await db.run(`INSERT INTO ptp_locations
     WITH centres AS (SELECT CAST(location_id AS BIGINT) AS location_id, CAST(centre_lat AS DECIMAL(11,8)) AS latitude,
                             CAST(centre_lon AS DECIMAL(11,8)) AS longitude FROM ptp_clusters),
