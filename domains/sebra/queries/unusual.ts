@@ -167,11 +167,15 @@ const UNUSUAL_COLUMNS = [
 // lists are ranked across currencies), the first PRECOMPUTED_ITEMS items of each, keyed by the first
 // and last payment day of the window (every list is a function of the window's payment days). Built by
 // the handler's own statements (LISTS_SQL; the programme payouts by programmeDaysSql over every
-// programme, the definition the candidate bounds shortcut), so the scores are those arithmetic's. A
-// window with such days and a limit up to PRECOMPUTED_ITEMS is one lookup.
+// programme, the arithmetic programmeScores.ts reproduces), so the scores are those arithmetic's. A
+// window with such days and a limit up to PRECOMPUTED_ITEMS is one lookup. A programme's scores do not
+// depend on the currency filter (a programme has one currency), so the payouts are scored once per
+// window and each filter's list is that one re-ranked (the same order: z, day, name, currency).
 export const PRECOMPUTED_ITEMS = 100;
 
-const ALL_PROGRAMME_DAYS_SQL = programmeDaysSql("($currency = '' OR p.currency = $currency)");
+const ALL_PROGRAMME_DAYS_SQL = programmeDaysSql('TRUE');
+/** Every payout with z >= 2 of the window: more than any list holds. */
+const ALL_PAYOUTS = 2 ** 62;
 
 const WINDOW_DAY_SQL = (aggregate: 'min' | 'max') => `(SELECT ${aggregate}(payment_date) FROM sebra_daily WHERE ${WINDOW_SQL})`;
 
@@ -190,15 +194,19 @@ export async function loadUnusualAnswers(db: Database): Promise<void> {
       { from, to },
     );
     if (span.first_day === null) continue; // no payment day at all (a snapshot without SEBRA data)
+    await db.run(`CREATE TEMP TABLE sebra_window_payouts AS SELECT * EXCLUDE (rank) FROM (${ALL_PROGRAMME_DAYS_SQL})`, { from, to, limit: ALL_PAYOUTS });
     for (const currency of ['', 'BGN', 'EUR']) {
       const bindings = { from, to, currency, limit: PRECOMPUTED_ITEMS, first_day: String(span.first_day), last_day: String(span.last_day) };
       await db.run(`INSERT INTO sebra_unusual_answers BY NAME SELECT ${key}, * FROM (${LISTS_SQL})`, bindings);
       await db.run(
         `INSERT INTO sebra_unusual_answers BY NAME
-         SELECT ${key}, 1 AS list_order, 'unusual_programmes' AS list, * EXCLUDE (z) FROM (${ALL_PROGRAMME_DAYS_SQL})`,
-        bindings,
+         SELECT ${key}, 1 AS list_order, 'unusual_programmes' AS list, * EXCLUDE (z) FROM (
+           SELECT *, ${rank('z DESC, payment_date, programme, currency')} AS rank FROM sebra_window_payouts WHERE ${CURRENCY_SQL}
+         ) WHERE rank <= $limit`,
+        { first_day: bindings.first_day, last_day: bindings.last_day, currency, limit: PRECOMPUTED_ITEMS },
       );
     }
+    await db.run('DROP TABLE sebra_window_payouts');
   }
   await db.run(`CREATE TABLE sebra_unusual_answers_sorted AS
     SELECT * FROM sebra_unusual_answers ORDER BY first_day, last_day, currency_key, list_order, rank`);
