@@ -63,16 +63,25 @@ const SAME_KEY = KEY_COLUMNS.map((column) => `p.${column} IS NOT DISTINCT FROM k
  * then reads one text column, not a score of them: each column read back from the file costs per
  * vector it touches, and a filtered page's rows are spread over many vectors. The values are strings,
  * integers, dates and lists, which JSON carries exactly (JSON.parse gives what the driver would).
+ * `uncompressed` stores the items as plain text: a page whose rows are spread over the table (a
+ * threshold's or a filter's few rows) then reads only its rows' text, where a compressed vector is
+ * decoded whole; kept for the small tables (anomalies, latest), where the size does not matter.
  */
-async function itemAsJson(db: Database, table: string, keep: readonly string[], orderBy: string): Promise<void> {
+async function itemAsJson(db: Database, table: string, keep: readonly string[], orderBy: string, storage: 'compressed' | 'uncompressed' = 'compressed'): Promise<void> {
   // The columns kept that are not part of the answer: the rest (filter columns included) make the item.
   const hidden = ['price_order', 'key_id', 'list_pos', 'series_id', 'percent_size', 'z_size', 'pos_all', 'pos_dataset', 'pos_country', 'pos_both'];
-  const columns = (await db.all(`SELECT column_name FROM (DESCRIBE ${table})`)).map((row) => String(row.column_name))
-    .filter((column) => !hidden.includes(column));
+  const described = await db.all(`SELECT column_name, column_type FROM (DESCRIBE ${table})`);
+  const columns = described.map((row) => String(row.column_name)).filter((column) => !hidden.includes(column));
+  const typeOf = new Map(described.map((row) => [String(row.column_name), String(row.column_type)]));
+  const select = `SELECT ${keep.join(', ')}, to_json(struct_pack(${columns.map((column) => `"${column}" := "${column}"`).join(', ')}))::VARCHAR AS item
+      FROM ${table}_wide ORDER BY ${orderBy}`;
   await db.run(`ALTER TABLE ${table} RENAME TO ${table}_wide`);
-  await db.run(`CREATE TABLE ${table} AS
-    SELECT ${keep.join(', ')}, to_json(struct_pack(${columns.map((column) => `"${column}" := "${column}"`).join(', ')}))::VARCHAR AS item
-      FROM ${table}_wide ORDER BY ${orderBy}`);
+  if (storage === 'compressed') {
+    await db.run(`CREATE TABLE ${table} AS ${select}`);
+  } else {
+    await db.run(`CREATE TABLE ${table} (${keep.map((column) => `${column} ${typeOf.get(column)}`).join(', ')}, item VARCHAR USING COMPRESSION uncompressed)`);
+    await db.run(`INSERT INTO ${table} ${select}`);
+  }
   await db.run(`DROP TABLE ${table}_wide`);
 }
 
@@ -204,8 +213,8 @@ export async function loadAgrifood(db: Database, dataDir: string): Promise<void>
   const positions = ['pos_all', 'pos_dataset', 'pos_country', 'pos_both'];
   await itemAsJson(db, 'agri_price_rows', ['price_order', 'key_id'], 'price_order');
   await itemAsJson(db, 'agri_change_rows', ['price_order', 'key_id', 'list_pos'], 'price_order');
-  await itemAsJson(db, 'agri_anomaly_rows', ['price_order', 'key_id', 'percent_size', 'z_size', ...positions, 'dataset', 'member_state_code'], 'price_order');
-  await itemAsJson(db, 'agri_latest', ['series_id', ...positions, 'dataset', 'member_state_code'], 'series_id');
+  await itemAsJson(db, 'agri_anomaly_rows', ['price_order', 'key_id', 'percent_size', 'z_size', ...positions, 'dataset', 'member_state_code'], 'price_order', 'uncompressed');
+  await itemAsJson(db, 'agri_latest', ['series_id', ...positions, 'dataset', 'member_state_code'], 'series_id', 'uncompressed');
   // Key-major copies for filtered pages (keyGrid.ts): a key's rows are adjacent, newest first, and kpos
   // (0-based) numbers them, so the rows of a few keys in a date window are a short kpos range whose
   // items sit in a few vectors, where the price_order range holds every key's rows of those dates.
