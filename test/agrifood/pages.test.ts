@@ -44,6 +44,16 @@ describe('price lists past the first page', () => {
     assert.deepEqual(page(await ok('/api/v1/prices?date_from=2026-02-01&offset=50')), { count: 0, offset: 50, total: 9 });
   });
 
+  test('a period with a text filter: counted and paged over the keys\' rows of that period', async () => {
+    // DE wheat is marketing year 2025/2026, weeks 28 + n for 2026-01-05 + n weeks (n = 0..10); DE class
+    // S has weeks 2 and 3 (2026-01-05, 2026-01-12) and no marketing year.
+    const year = await ok('/api/v1/prices?country=DE&period=2025/2026&limit=4&offset=8');
+    assert.deepEqual([page(year), year.items.map((r: any) => r.begin_date)], [{ count: 3, offset: 8, total: 11 }, ['2026-01-19', '2026-01-12', '2026-01-05']]);
+    const week = await ok('/api/v1/prices?country=DE&period=3');
+    assert.deepEqual([page(week), pick(week.items, 'dataset', 'begin_date')], [{ count: 1, offset: 0, total: 1 }, [{ dataset: 'pigmeat_prices', begin_date: '2026-01-12' }]]);
+    assert.deepEqual(page(await ok('/api/v1/prices?country=DE&period=30&offset=1')), { count: 0, offset: 1, total: 1 });
+  });
+
   test('history pages run oldest first', async () => {
     const body = await ok(`/api/v1/commodities/${encodeURIComponent('pigmeat_prices:S')}/history?offset=1`);
     assert.deepEqual([page(body), body.items.map((r: any) => r.begin_date)], [{ count: 1, offset: 1, total: 2 }, ['2026-01-12']]);
