@@ -215,8 +215,13 @@ function before(index: ProgrammeIndex, a: Run, b: Run): boolean {
 }
 
 class RunHeap {
-  private readonly items: Run[] = [];
-  constructor(private readonly index: ProgrammeIndex) {}
+  /** The runs, heap-ordered in place (bottom-up: linear in the number of programmes, not n log n). */
+  constructor(
+    private readonly index: ProgrammeIndex,
+    private readonly items: Run[],
+  ) {
+    for (let i = (items.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  }
   get length(): number {
     return this.items.length;
   }
@@ -236,18 +241,22 @@ class RunHeap {
     const last = items.pop()!;
     if (items.length > 0) {
       items[0] = last;
-      for (let i = 0; ; ) {
-        const left = 2 * i + 1;
-        const right = left + 1;
-        let first = i;
-        if (left < items.length && before(this.index, items[left], items[first])) first = left;
-        if (right < items.length && before(this.index, items[right], items[first])) first = right;
-        if (first === i) break;
-        [items[i], items[first]] = [items[first], items[i]];
-        i = first;
-      }
+      this.siftDown(0);
     }
     return top;
+  }
+  private siftDown(start: number): void {
+    const items = this.items;
+    for (let i = start; ; ) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let first = i;
+      if (left < items.length && before(this.index, items[left], items[first])) first = left;
+      if (right < items.length && before(this.index, items[right], items[first])) first = right;
+      if (first === i) break;
+      [items[i], items[first]] = [items[first], items[i]];
+      i = first;
+    }
   }
 }
 
@@ -303,7 +312,7 @@ export async function unusualProgrammeItems(db: Database, window: ProgrammeWindo
   const index = await programmeIndex(db);
   const from = dayNumber(window.from);
   const to = dayNumber(window.to);
-  const heap = new RunHeap(index);
+  const runs: Run[] = [];
   const programmes = index.currency.length;
   for (let p = 0; p < programmes; p++) {
     if (window.currency !== '' && index.currency[p] !== window.currency) continue;
@@ -322,11 +331,12 @@ export async function unusualProgrammeItems(db: Database, window: ProgrammeWindo
     if (bound === Infinity) {
       if (!scoreExactly(index, stats, lo, hi)) continue;
       const z = exactScore(index, stats, best);
-      if (z >= Z_MIN) heap.push({ stats, lo, hi, best, key: z, exact: true });
+      if (z >= Z_MIN) runs.push({ stats, lo, hi, best, key: z, exact: true });
     } else if (bound >= Z_MIN) {
-      heap.push({ stats, lo, hi, best, key: bound, exact: false });
+      runs.push({ stats, lo, hi, best, key: bound, exact: false });
     }
   }
+  const heap = new RunHeap(index, runs);
   const items: Row[] = [];
   while (items.length < window.limit && heap.length > 0) {
     const run = heap.pop();

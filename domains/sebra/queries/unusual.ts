@@ -252,13 +252,13 @@ function firstAtOrAfter(days: string[], day: string): number {
   return lo;
 }
 
-/** The precomputed lists of the window (with their meta row); null when the window's days are not precomputed. */
-async function precomputedLists(db: Database, { from, to, currency, limit }: UnusualBindings): Promise<Row[] | null> {
-  if (limit > PRECOMPUTED_ITEMS) return null;
+/** The precomputed lists of the window (with their meta row); 'empty' when it has no payment day; null when its days are not precomputed. */
+async function precomputedLists(db: Database, { from, to, currency, limit }: UnusualBindings): Promise<Row[] | 'empty' | null> {
   const { days, rows } = await precomputedAnswers(db);
   const first = firstAtOrAfter(days, from);
   const last = firstAtOrAfter(days, `${to}\uffff`) - 1; // the last day <= to (same-length ISO days)
-  if (first > last) return null; // no payment day: the statements answer (and the 404 follows)
+  if (first > last) return 'empty'; // no payment day in any currency: the 404, without a statement
+  if (limit > PRECOMPUTED_ITEMS) return null;
   const held = rows.get(answerKey(days[first], days[last], currency));
   return held ? held.filter((row) => Number(row.rank ?? 0) <= limit) : null;
 }
@@ -266,6 +266,7 @@ async function precomputedLists(db: Database, { from, to, currency, limit }: Unu
 /** The lists and the meta row of the window: precomputed, or from the statements. */
 async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ lists: Record<List | 'meta', Row[]>; programmes: Row[] }> {
   const held = await precomputedLists(db, bindings);
+  if (held === 'empty') return { lists: { ...splitLists([]), meta: [{ window_days: 0 }] }, programmes: [] };
   if (held) {
     const lists = splitLists(held);
     return { lists, programmes: lists.unusual_programmes };
