@@ -6,25 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { businessDays, randoms } from '../helpers/sebraDays.ts';
 import { writeSebraSnapshot, type FixtureDay, type FixturePayment } from '../helpers/snapshot.ts';
 import { unusualProgrammeItems } from '../../domains/sebra/queries/programmeScores.ts';
-
-function randoms(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
-function businessDays(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
-    const day = new Date(t);
-    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) days.push(day.toISOString().slice(0, 10));
-  }
-  return days;
-}
 
 const random = randoms(29);
 const money = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
