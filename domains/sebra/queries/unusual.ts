@@ -286,6 +286,7 @@ export const getUnusualPayments = defineRoute<CurrencyParams & Resolved<typeof u
   examples: [
     '/api/sebra/getUnusualPayments?year=2025&limit=5',
     '/api/sebra/getUnusualPayments/2026?currency=EUR',
+    '/api/sebra/getUnusualPayments?from=15-01-2026&to=20-03-2026',
   ],
   summary: 'Unusual SEBRA payment days, programme payouts, expense spikes and payment counts',
   description:
