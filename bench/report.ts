@@ -245,6 +245,11 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
       t.cases.map((c) => [`\`${c.url}\``, String(c.statements), ms(c.handler?.p50), ms(c.handler?.p99), ms(c.sqlFloor?.p50), times(handlerVsFloor(c)),
         ms(c.httpUncached.p50), ms(c.httpUncached.p99), ms(c.keyedFloor?.p50), times(httpVsKeyedFloor(c)), (c.bytes / 1024).toFixed(1)]),
     ));
+    const outliers = t.cases.filter((c) => c.httpUncached.p99 > TARGETS.httpP99Ms && c.httpSlowest);
+    if (outliers.length > 0) {
+      lines.push('', `HTTP p99 over ${TARGETS.httpP99Ms} ms: the slowest request of each such example, the garbage-collection pauses of the measured process inside it, and the handler's own p99 in the same run:`, '');
+      lines.push(...outliers.map((c) => `- \`${c.url}\`: slowest ${c.httpSlowest!.ms.toFixed(1)} ms, GC inside it ${c.httpSlowest!.gcMs.toFixed(1)} ms, p50 ${c.httpUncached.p50.toFixed(1)} ms, handler p99 ${ms(c.handler?.p99)} ms`));
+    }
     const failed = t.cases.filter((c) => c.status !== 200);
     if (failed.length > 0) lines.push('', ...failed.map((c) => `- \`${c.url}\` answered ${c.status}${c.error ? `: ${c.error}` : ''}`));
     lines.push('');

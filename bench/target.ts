@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { FacilitatorClient } from '@x402/core/server';
 import Koa from 'koa';
 import { Database } from '../engine/database.ts';
@@ -54,6 +55,8 @@ export interface CaseResult {
   tables: Record<string, number>;
   /** Through HTTP with the answer cache off (a miss every time), sequential. */
   httpUncached: Summary;
+  /** The slowest timed HTTP request of the example, and the garbage-collection pauses of this process inside it. */
+  httpSlowest?: { ms: number; gcMs: number };
   /**
    * The keyed-lookup floor: the cheapest query that could answer it, its JSON answer precomputed under
    * its URL in a keyed table and read back by one prepared lookup (null when the handler did not answer).
@@ -116,6 +119,20 @@ class KeyedFloor {
   }
 }
 
+/** Garbage-collection pauses of this process (the server and the measuring client share it), oldest first. */
+const gcPauses: Array<{ start: number; end: number }> = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  if (gcPauses.length > 10_000) gcPauses.splice(0, gcPauses.length - 10_000);
+}).observe({ entryTypes: ['gc'] });
+
+/** Milliseconds of garbage collection inside [start, end]. */
+function gcInside(start: number, end: number): number {
+  let ms = 0;
+  for (const pause of gcPauses) ms += Math.max(0, Math.min(end, pause.end) - Math.max(start, pause.start));
+  return ms;
+}
+
 async function measureCase(db: Database, route: Route, c: BenchCase, runs: number, uncachedBase: string, keyed: KeyedFloor): Promise<CaseResult> {
   const recorded: RecordedQuery[] = [];
   const recording = recordingDatabase(db, recorded);
@@ -138,21 +155,29 @@ async function measureCase(db: Database, route: Route, c: BenchCase, runs: numbe
       );
   let status = 0;
   let bytes = 0;
+  const spans: Array<{ start: number; end: number }> = [];
   const httpUncached = summarize(
     await timeRuns(async () => {
+      const start = performance.now();
       const response = await fetch(uncachedBase + c.url, init);
       const body = await response.arrayBuffer();
+      spans.push({ start, end: performance.now() });
       status = response.status;
       bytes = body.byteLength;
     }, runs),
   );
+  // The observer reports a pause on a later tick: wait one so the slowest request's pauses are in.
+  await new Promise((resolve) => setImmediate(resolve));
+  const timed = spans.slice(1); // the first was the warm-up
+  const slowest = timed.reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a), timed[0]);
+  const httpSlowest = slowest ? { ms: slowest.end - slowest.start, gcMs: gcInside(slowest.start, slowest.end) } : undefined;
   const keyedFloor = error ? null : await keyed.time(`${c.method} ${c.url} ${JSON.stringify(body ?? null)}`, answer, runs);
   const tables: Record<string, number> = {};
   for (const table of [...new Set(statements.flatMap((q) => tablesRead(q.sql)))].sort()) {
     const rows = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`).catch(() => null);
     if (rows) tables[table] = Number(rows[0].n);
   }
-  return { routeId: c.routeId, tag: c.tag, url: c.url, method: c.method, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, keyedFloor, bytes };
+  return { routeId: c.routeId, tag: c.tag, url: c.url, method: c.method, status, error, handler, sqlFloor, statements: statements.length, tables, httpUncached, httpSlowest, keyedFloor, bytes };
 }
 
 export async function runTarget(options: TargetOptions): Promise<{ report: TargetReport; close: () => Promise<void> }> {
