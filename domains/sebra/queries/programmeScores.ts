@@ -48,7 +48,7 @@ const DAY_MS = 86_400_000;
  * CAST(hugeint AS DOUBLE) as DuckDB does it: double(low 64 bits) + double(high 64 bits) * 2^64, and for
  * high bits -1 (small negatives) -double(2^64 - 1 - low) - 1.
  */
-export function hugeintToDouble(value: bigint): number {
+export function hugeintAsDouble(value: bigint): number {
   const low = value & MASK64;
   const high = value >> 64n;
   if (high === -1n) return -Number(MASK64 - low) - 1;
@@ -274,7 +274,7 @@ function scoreExactly(index: ProgrammeIndex, stats: Stats, lo: number, hi: numbe
   const s = BigInt(stats.s);
   const spread = BigInt(stats.n) * squares - s * s;
   if (spread <= 0n) return false;
-  stats.denominator = Math.sqrt(hugeintToDouble(spread));
+  stats.denominator = Math.sqrt(hugeintAsDouble(spread));
   return true;
 }
 
@@ -355,7 +355,7 @@ export async function unusualProgrammeItems(db: Database, window: ProgrammeWindo
       payment_date: isoDay(index.day[row]),
       currency: index.currency[stats.programme],
       total_amount: centsText(index.cents[row]),
-      mean_amount: moneyText(hugeintToDouble(BigInt(stats.s)) / (stats.n * 100)),
+      mean_amount: moneyText(hugeintAsDouble(BigInt(stats.s)) / (stats.n * 100)),
       zscore: decimal2Text(run.key),
       observed_days: stats.n,
       rank: items.length + 1,
