@@ -79,7 +79,7 @@ export interface BenchReport {
   date: string;
   mode: 'quick' | 'full';
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAverage: number[] };
-  settings: { runs: number; connections: number; loadSeconds: number; paidRequests: number };
+  settings: { runs: number; httpRuns?: number; connections: number; loadSeconds: number; paidRequests: number };
   tiers: TierReport[];
   targets: TargetCheck[];
   notes: string[];
@@ -190,7 +190,7 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
   const lines: string[] = [
     ...(options.title === false ? [] : [`# Benchmark ${report.date} (${report.mode})`, '']),
     `Machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GiB, Node ${report.machine.node}, load average at start ${report.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')} (shared machine: compare the ratios, not the absolute times).`,
-    `Settings: ${report.settings.runs} timed runs per example; HTTP load ${report.settings.connections} connections, ${report.settings.loadSeconds} s per run; ${report.settings.paidRequests} paid requests.`,
+    `Settings: ${report.settings.runs} timed runs per example (handler and floors), ${report.settings.httpRuns ?? report.settings.runs} uncached HTTP requests per example; HTTP load ${report.settings.connections} connections, ${report.settings.loadSeconds} s per run; ${report.settings.paidRequests} paid requests.`,
     '',
     '## Targets',
     '',

@@ -29,8 +29,10 @@ const TODAY = '2026-11-22';
 
 export interface TargetOptions {
   dataDir: string;
-  /** Timed runs per example (handler, SQL floor and uncached HTTP each). */
+  /** Timed runs per example of the handler, its SQL floor and the keyed floor. */
   runs: number;
+  /** Timed uncached HTTP requests per example (more than `runs`: its p99 must not be its maximum). */
+  httpRuns: number;
   /** Only these domain tags (all when absent). */
   tags?: string[];
   /** Payment environment (X402_* variables) for the paid app; none: no paid app. */
@@ -133,7 +135,7 @@ function gcInside(start: number, end: number): number {
   return ms;
 }
 
-async function measureCase(db: Database, route: Route, c: BenchCase, runs: number, uncachedBase: string, keyed: KeyedFloor): Promise<CaseResult> {
+async function measureCase(db: Database, route: Route, c: BenchCase, runs: number, httpRuns: number, uncachedBase: string, keyed: KeyedFloor): Promise<CaseResult> {
   const recorded: RecordedQuery[] = [];
   const recording = recordingDatabase(db, recorded);
   let error: string | null = null;
@@ -164,7 +166,7 @@ async function measureCase(db: Database, route: Route, c: BenchCase, runs: numbe
       spans.push({ start, end: performance.now() });
       status = response.status;
       bytes = body.byteLength;
-    }, runs),
+    }, httpRuns),
   );
   // The observer reports a pause on a later tick: wait one so the slowest request's pauses are in.
   await new Promise((resolve) => setImmediate(resolve));
@@ -201,7 +203,7 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
   const keyed = await KeyedFloor.open();
   try {
     for (const c of benchCases(selected)) {
-      cases.push(await measureCase(db, selected.find((r) => r.id === c.routeId)!, c, options.runs, `http://127.0.0.1:${uncached.port}`, keyed));
+      cases.push(await measureCase(db, selected.find((r) => r.id === c.routeId)!, c, options.runs, options.httpRuns, `http://127.0.0.1:${uncached.port}`, keyed));
     }
   } finally {
     await keyed.close();

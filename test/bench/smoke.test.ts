@@ -35,6 +35,7 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
       assert.equal(c.handler?.n, report.settings.runs);
       assert.equal(c.sqlFloor?.n, report.settings.runs);
       assert.equal(c.keyedFloor?.n, report.settings.runs, 'the keyed-lookup floor is timed beside each example');
+      assert.equal(c.httpUncached.n, report.settings.httpRuns, 'HTTP is timed its own number of times');
       assert.ok(c.statements > 0 && 'ptp_crashes' in c.tables, `${c.url} reads ptp_crashes`);
     }
 
