@@ -230,7 +230,7 @@ export async function runBench(options: BenchOptions): Promise<{ report: BenchRe
     targets: checkTargets(tiers),
     notes: [
       'handler: the route handler called directly, cache off; SQL floor: the same statements the handler issued, re-run directly through the engine (prepared, rows converted), timed together.',
-      'HTTP p50/p99 per example: sequential requests through the full app with the answer cache off (every request a miss); nearest-rank percentiles over the settings\' HTTP requests per example (of 200, the p99 is the second slowest; the slowest is reported for every example over the target).',
+      'HTTP p50/p99 per example: sequential requests through the full app with the answer cache off (every request a miss); nearest-rank percentiles over the settings\' HTTP requests per example (of 200, the p99 is the 198th: only the two slowest lie above it; the slowest is reported for every example over the target).',
       'mix: every catalog example in turn over keep-alive connections, answer cache warm; bare-koa: a Koa app answering a small JSON body (the ceiling); mix-paid: the same mix, every request paid with its own EIP-3009 authorization (signed beforehand by the official client) and verified and settled through the local facilitator on the in-process chain (which runs in the load generator\'s process).',
     ],
   };
