@@ -4,11 +4,13 @@
 // series variants matching the filters (energy_series: unit, freq, dims, latest period), then their
 // observations from the lean copy sorted for the question (energy_obs_by_geo for a series,
 // energy_obs_by_period for a period's cross-section), dims joined back for the rows answered.
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
 import { integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { parseGeo, parseGeoList, geoParam } from './geo.ts';
+import { dimsObject, heldVariants, latestPeriodOf, variantFilter, type HeldVariant } from './heldSeries.ts';
 import {
   COMPARE_GEOS_MAX, datasetIdParam, datasetNotFound, dimConditions, dimParam, freqParam, limitParam, parseDatasetId, parsePeriodLabel,
   periodParam, periodStart, requireDatasetHeld, SERIES_LIMIT_MAX, unitParam,
@@ -346,31 +348,123 @@ export const compareEnergy = defineRoute<CompareParams>({
     const geos = parseGeoList(params.geos, 'geos', COMPARE_GEOS_MAX).map((g) => g.code);
     const requested = params.period === undefined ? null : parsePeriodLabel(params.period, 'period');
     const dataset = parseDatasetId(params.dataset_id);
-    const dims = dimConditions(params.dim);
-    const bindings = { dataset, geos: geos.join(','), unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
-    // The period asked for (a constant the scan prunes on), else the latest with a value among the matching
-    // series; then the matching series' observations of that period, ranked.
-    const chosen = requested === null ? LATEST_PERIOD : 'SELECT CAST($period AS VARCHAR) AS period';
-    const rows = await db.all(
-      `WITH matching AS MATERIALIZED (${matchingSeries(`list_contains(string_split($geos, ','), geo)`, dims.sql)}),
-       chosen AS (${chosen})
-       SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag,
-          CASE WHEN obs_value IS NOT NULL THEN rank() OVER (PARTITION BY signature ORDER BY obs_value DESC NULLS LAST) END::INTEGER AS rank, period
-        FROM (SELECT m.geo, m.series_key, m.dims, m.unit, o.obs_value, o.obs_flag, c.period,
-                     array_to_string(list_transform(list_filter(map_entries(m.dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
-                FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period JOIN matching m ON m.variant = o.variant
-               WHERE o.dataset_id = $dataset AND list_contains(string_split($geos, ','), o.geo)${requested === null ? '' : ' AND o.time_period = $period'}) m
-       ORDER BY signature, rank NULLS LAST, geo`,
-      requested === null ? bindings : { ...bindings, period: requested },
-    );
-    if (rows.length === 0) await requireDatasetHeld(db, dataset);
-    // Rows exist whenever a latest period was found (the observation that gave it matches), so no rows and no period asked = none.
-    const period = rows.length > 0 ? rows[0].period : requested;
-    const observations = withDims(rows.map(({ period: _period, ...row }) => row));
-    const present = new Set(observations.map((o) => o.geo));
-    return {
-      endpoint: 'energy_compare', dataset_id: dataset, period, geos, missing_geos: geos.filter((g) => !present.has(g)),
-      count: observations.length, observations,
-    };
+    const variants = await heldVariants(db, dataset);
+    if (variants === 'unknown') throw datasetNotFound(dataset);
+    const question = { dataset, geos, requested, unit: params.unit ?? null, freq: params.freq ?? null, dim: params.dim };
+    return variants === null ? compareByStatement(db, question) : compareHeld(db, question, variants);
   },
 });
+
+interface CompareQuestion {
+  dataset: string;
+  geos: string[];
+  requested: string | null;
+  unit: string | null;
+  freq: string | null;
+  dim?: Record<string, string>;
+}
+
+/** compareEnergy in one statement: for a dataset whose variants are not held (and the tests' independent answer). */
+export async function compareByStatement(db: Database, { dataset, geos, requested, unit, freq, dim }: CompareQuestion) {
+  const dims = dimConditions(dim);
+  const bindings = { dataset, geos: geos.join(','), unit, freq, ...dims.bindings };
+  // The period asked for (a constant the scan prunes on), else the latest with a value among the matching
+  // series; then the matching series' observations of that period, ranked.
+  const chosen = requested === null ? LATEST_PERIOD : 'SELECT CAST($period AS VARCHAR) AS period';
+  const rows = await db.all(
+    `WITH matching AS MATERIALIZED (${matchingSeries(`list_contains(string_split($geos, ','), geo)`, dims.sql)}),
+     chosen AS (${chosen})
+     SELECT geo, series_key, ${DIM_COLUMNS}, unit, obs_value, obs_flag,
+        CASE WHEN obs_value IS NOT NULL THEN rank() OVER (PARTITION BY signature ORDER BY obs_value DESC NULLS LAST) END::INTEGER AS rank, period
+      FROM (SELECT m.geo, m.series_key, m.dims, m.unit, o.obs_value, o.obs_flag, c.period,
+                   array_to_string(list_transform(list_filter(map_entries(m.dims), e -> e.key <> 'geo'), e -> e.value), '.') AS signature
+              FROM energy_obs_by_period o JOIN chosen c ON o.time_period = c.period JOIN matching m ON m.variant = o.variant
+             WHERE o.dataset_id = $dataset AND list_contains(string_split($geos, ','), o.geo)${requested === null ? '' : ' AND o.time_period = $period'}) m
+     ORDER BY signature, rank NULLS LAST, geo`,
+    requested === null ? bindings : { ...bindings, period: requested },
+  );
+  if (rows.length === 0) await requireDatasetHeld(db, dataset);
+  // Rows exist whenever a latest period was found (the observation that gave it matches), so no rows and no period asked = none.
+  const period = rows.length > 0 ? rows[0].period : requested;
+  const observations = withDims(rows.map(({ period: _period, ...row }) => row));
+  const present = new Set(observations.map((o) => o.geo));
+  return {
+    endpoint: 'energy_compare', dataset_id: dataset, period, geos, missing_geos: geos.filter((g) => !present.has(g)),
+    count: observations.length, observations,
+  };
+}
+
+/** Placeholders for a list of values (`column IN ($p_0, ...)`), padded to a power of two with the last value: few distinct statements. */
+function inList(column: string, name: string, values: readonly (string | number)[]): { sql: string; bindings: Record<string, string | number> } {
+  let size = 1;
+  while (size < values.length) size *= 2;
+  const padded = Array.from({ length: size }, (_, i) => values[Math.min(i, values.length - 1)]);
+  return {
+    sql: `${column} IN (${padded.map((_, i) => `$${name}_${i}`).join(', ')})`,
+    bindings: Object.fromEntries(padded.map((value, i) => [`${name}_${i}`, value])),
+  };
+}
+
+/** Above this many matching variants the period's rows are read by geo instead of by variant. */
+const VARIANTS_LISTED_MAX = 64;
+
+/**
+ * compareEnergy over the dataset's held variants (heldSeries.ts): the matching variants and the period
+ * in JavaScript, then one plain read of their observations of that period; ranks and order as the
+ * statement gives them (rank() within the signature by value descending, nulls unranked; ordered by
+ * signature, rank nulls last, geo; then series_key and variant, which the statement left open).
+ */
+async function compareHeld(
+  db: Database,
+  q: CompareQuestion,
+  variants: readonly HeldVariant[],
+) {
+  const geoSet = new Set(q.geos);
+  const dims = Object.entries(q.dim ?? {}).map(([key, value]) => [key, value.trim().toUpperCase()] as const);
+  const keep = variantFilter({ unit: q.unit, freq: q.freq, dims });
+  const matching = variants.filter((v) => v.geo !== null && geoSet.has(v.geo) && keep(v));
+  const period = q.requested ?? latestPeriodOf(matching);
+  const empty = { endpoint: 'energy_compare', dataset_id: q.dataset, period: q.requested, geos: q.geos, missing_geos: q.geos, count: 0, observations: [] };
+  if (period === null || matching.length === 0) return empty;
+  const byVariant = new Map(matching.map((v) => [v.variant, v]));
+  const filter = matching.length <= VARIANTS_LISTED_MAX
+    ? inList('variant', 'variant', matching.map((v) => v.variant))
+    : inList('geo', 'geo', q.geos);
+  const obs = await db.all(
+    `SELECT variant, obs_value, obs_flag FROM energy_obs_by_period WHERE dataset_id = $dataset AND time_period = $period AND ${filter.sql}`,
+    { dataset: q.dataset, period, ...filter.bindings },
+  );
+  const rows: Array<{ v: HeldVariant; raw: Row[string]; value: number | null; flag: Row[string]; rank: number | null }> = [];
+  for (const row of obs) {
+    const v = byVariant.get(Number(row.variant));
+    if (v) rows.push({ v, raw: row.obs_value, value: row.obs_value === null ? null : Number(row.obs_value), flag: row.obs_flag, rank: null });
+  }
+  if (rows.length === 0) return empty;
+  // rank() within each signature: 1 + the values strictly above.
+  const bySignature = new Map<string, number[]>();
+  for (const r of rows) {
+    if (r.value === null) continue;
+    const values = bySignature.get(r.v.signature);
+    if (values) values.push(r.value);
+    else bySignature.set(r.v.signature, [r.value]);
+  }
+  for (const r of rows) {
+    if (r.value === null) continue;
+    let above = 0;
+    for (const other of bySignature.get(r.v.signature)!) if (other > r.value) above++;
+    r.rank = above + 1;
+  }
+  // Printable ASCII only (heldSeries.ts): JavaScript's string order is DuckDB's byte order.
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  rows.sort((a, b) => text(a.v.signature, b.v.signature)
+    || (a.rank === b.rank ? 0 : a.rank === null ? 1 : b.rank === null ? -1 : a.rank - b.rank)
+    || text(a.v.geo!, b.v.geo!) || text(a.v.seriesKey, b.v.seriesKey) || a.v.variant - b.v.variant);
+  const observations = rows.map(({ v, raw, flag, rank }) => ({
+    geo: v.geo, series_key: v.seriesKey, unit: v.unit, obs_value: raw, obs_flag: flag, rank, dims: dimsObject(v),
+  }));
+  const present = new Set(observations.map((o) => o.geo));
+  return {
+    endpoint: 'energy_compare', dataset_id: q.dataset, period, geos: q.geos, missing_geos: q.geos.filter((g) => !present.has(g)),
+    count: observations.length, observations,
+  };
+}

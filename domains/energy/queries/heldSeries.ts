@@ -1,0 +1,129 @@
+// The series variants of a Eurostat dataset (energy_series) held in JavaScript per database, so the
+// generic routes choose their series and period without a statement: the variant filter (unit, freq,
+// dim.<key>) and "the latest period with a value" over a few hundred series cost more as SQL (binding
+// and planning a statement with MAP lambdas, then converting MAP columns) than the answer's rows do.
+// Held only where the JavaScript reading is provably the SQL's: every dims value is printable ASCII and
+// not null (DuckDB's upper() and byte order then agree with JavaScript's); a dataset with more than
+// SERIES_MAX variants, or one that would take the held bytes past HELD_BYTES_MAX, is not held (its
+// requests keep the statement).
+import type { Database } from '../../../engine/database.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
+
+/** One series variant: what energy_series holds for it, dims as the MAP's keys and values in its order. */
+export interface HeldVariant {
+  variant: number;
+  geo: string | null;
+  seriesKey: string;
+  freq: string;
+  unit: string | null;
+  dimKeys: readonly string[];
+  dimValues: readonly string[];
+  /** The dims upper-cased by key (what `upper(dims[$key])` compares). */
+  upperDims: ReadonlyMap<string, string>;
+  /** The dims' values but geo, joined by '.': the compare route's series signature. */
+  signature: string;
+  /** period_start of the latest period with a value (YYYY-MM-DD), or null. */
+  latestStart: string | null;
+  latestPeriod: string | null;
+}
+
+/** Most variants of one dataset held (the x100 bench's largest dataset has about 16 000). */
+const SERIES_MAX = 50_000;
+/** Most bytes held over all datasets of a database (estimated: UTF-16 text plus a fixed cost per variant). */
+const HELD_BYTES_MAX = 64 * 2 ** 20;
+const VARIANT_OVERHEAD_BYTES = 400;
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+interface DatabaseSeries {
+  /** The datasets the snapshot holds (energy_datasets). */
+  datasets: ReadonlySet<string>;
+  /** Per held dataset, its variants (null: not held, ask SQL). */
+  held: Map<string, Promise<readonly HeldVariant[] | null>>;
+  bytes: number;
+}
+
+const databaseSeries = perDatabase(async (db): Promise<DatabaseSeries> => {
+  const rows = await db.all('SELECT dataset_id FROM energy_datasets');
+  return { datasets: new Set(rows.map((row) => String(row.dataset_id))), held: new Map(), bytes: 0 };
+});
+
+async function readVariants(db: Database, state: DatabaseSeries, dataset: string): Promise<readonly HeldVariant[] | null> {
+  const rows = await db.all(
+    `SELECT variant, geo, series_key, freq, unit, map_keys(dims) AS dim_keys, map_values(dims) AS dim_values, latest_start, latest_period
+       FROM energy_series WHERE dataset_id = $dataset ORDER BY variant LIMIT $cap`,
+    { dataset, cap: SERIES_MAX + 1 },
+  );
+  if (rows.length > SERIES_MAX) return null;
+  let bytes = 0;
+  const variants: HeldVariant[] = [];
+  for (const row of rows) {
+    const dimKeys = row.dim_keys as string[];
+    const dimValues = row.dim_values as Array<string | null>;
+    if (dimValues.some((value) => value === null || !PRINTABLE_ASCII.test(value)) || dimKeys.some((key) => !PRINTABLE_ASCII.test(key))) return null;
+    const values = dimValues as string[];
+    const upperDims = new Map<string, string>();
+    dimKeys.forEach((key, i) => upperDims.set(key, values[i].toUpperCase()));
+    const variant: HeldVariant = {
+      variant: Number(row.variant),
+      geo: row.geo === null ? null : String(row.geo),
+      seriesKey: String(row.series_key),
+      freq: String(row.freq),
+      unit: row.unit === null ? null : String(row.unit),
+      dimKeys,
+      dimValues: values,
+      upperDims,
+      signature: values.filter((_, i) => dimKeys[i] !== 'geo').join('.'),
+      latestStart: row.latest_start === null ? null : String(row.latest_start),
+      latestPeriod: row.latest_period === null ? null : String(row.latest_period),
+    };
+    bytes += VARIANT_OVERHEAD_BYTES + 4 * (variant.seriesKey.length + variant.signature.length + dimKeys.join('').length + values.join('').length);
+    variants.push(variant);
+  }
+  if (state.bytes + bytes > HELD_BYTES_MAX) return null;
+  state.bytes += bytes;
+  return variants;
+}
+
+/**
+ * The variants of `dataset`: 'unknown' when the snapshot does not hold the dataset, null when they are
+ * not held (too many, or text JavaScript might order or upper-case differently: use the statement).
+ */
+export async function heldVariants(db: Database, dataset: string): Promise<readonly HeldVariant[] | null | 'unknown'> {
+  const state = await databaseSeries(db);
+  // Only datasets of the snapshot get an entry, so client text cannot grow the map.
+  if (!state.datasets.has(dataset)) return 'unknown';
+  let variants = state.held.get(dataset);
+  if (!variants) {
+    variants = readVariants(db, state, dataset);
+    state.held.set(dataset, variants);
+    variants.catch(() => state.held.delete(dataset));
+  }
+  return variants;
+}
+
+/** The variant filter of the generic routes: unit and freq when given, and each dim.<key>=<value> (value upper-cased by the caller). */
+export function variantFilter(filters: { unit: string | null; freq: string | null; dims: ReadonlyArray<readonly [string, string]> }): (v: HeldVariant) => boolean {
+  return (v) => (filters.unit === null || v.unit === filters.unit) && (filters.freq === null || v.freq === filters.freq)
+    && filters.dims.every(([key, value]) => v.upperDims.get(key) === value);
+}
+
+/**
+ * The latest period with a value among `variants` (by its start, then its label, both descending), as
+ * energy_series orders them in SQL (LATEST_PERIOD); null when none has a value.
+ */
+export function latestPeriodOf(variants: readonly HeldVariant[]): string | null {
+  let best: HeldVariant | null = null;
+  for (const v of variants) {
+    if (v.latestPeriod === null) continue;
+    if (best === null || v.latestStart! > best.latestStart! || (v.latestStart === best.latestStart && v.latestPeriod > best.latestPeriod!)) best = v;
+  }
+  return best === null ? null : best.latestPeriod;
+}
+
+/** The dims object of an answer row, built as withDims builds it from the MAP's keys and values. */
+export function dimsObject(v: HeldVariant): Record<string, string> {
+  const dims: Record<string, string> = {};
+  v.dimKeys.forEach((key, i) => (dims[key] = v.dimValues[i]));
+  return dims;
+}
