@@ -84,7 +84,7 @@ async function stageUtf8(db: Database, file: string, path: string, delimiter: st
   const [header] = await readCsvHead(path, 1, { delimiter });
   if (!header) throw new MalformedSourceError(file, null, 'the file is empty');
   const options = { skipLines: header.line, fields: header.record.length, delimiter, invalidUtf8: 'refuse' as const };
-  const id = ++fileCounter;
+  const id = nextStageId();
   const read = await readCsvInto(db, path, `ptp_csv_${id}_read`, options);
   try {
     // A file that is not readable CSV is refused before any row is judged, as csv-parse refused it.
@@ -94,40 +94,62 @@ async function stageUtf8(db: Database, file: string, path: string, delimiter: st
       throw new MalformedSourceError(file, bad.line, `not readable as CSV: ${csvParseMessage(bad, header.record.length)}`);
     }
     const index = locateColumns(header.record, file, header.line, 'position');
-    const table = `ptp_csv_${id}`;
-    await db.run(`CREATE TABLE ${table} (line INTEGER, ${STAGED_PTP_COLUMNS.map((c) => `${c} ${c.endsWith('_count') ? 'INTEGER' : 'VARCHAR'}`).join(', ')})`);
-    const lookups = await nameLookups(db, read, index, id);
-    try {
-      await fillTable();
-    } catch (error) {
-      await db.run(`DROP TABLE IF EXISTS ${table}`);
-      throw error;
-    } finally {
-      for (const lookup of Object.values(lookups)) await db.run(`DROP TABLE IF EXISTS ${lookup}`);
-    }
-    async function fillTable(): Promise<void> {
-      await db.run(`INSERT INTO ${table} ${normaliseSql(read, index, lookups)}`);
-      // Rows the SQL does not read itself, in file order: recordFromRow reads them or names the first problem.
-      const unread = await db.all(`SELECT l.line FROM ${read.lined} l ANTI JOIN ${table} t USING (line) ORDER BY l.line`);
-      const accepted: PtpRecord[] = [];
-      for (const row of await rawRecords(db, path, options, unread.map((r) => Number(r.line)))) {
+    return await stageCells(db, read, index, id, async (lines) => {
+      const records: PtpRecord[] = [];
+      for (const row of await rawRecords(db, path, options, lines)) {
         const cells = Array.from({ length: header.record.length }, (_, i) => String(row[`c${i}`] ?? ''));
-        accepted.push(recordFromRow((column) => cellOf(cells, index[column]), file, Number(row.line)));
+        records.push(recordFromRow((column) => cellOf(cells, index[column]), file, Number(row.line)));
       }
-      await db.appendRows(table, accepted.map((r) => [
-        r.sourceRow, r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace, r.latitude, r.longitude,
-        r.died, r.injured, r.participants, String(r.isMajor), r.coordinateFix,
-      ]));
-    }
-    const [summary] = await db.all(`SELECT count(*)::INTEGER AS n, min(crash_datetime[1:10]) AS first, max(crash_datetime[1:10]) AS last FROM ${table}`);
-    if (Number(summary.n) === 0) throw new MalformedSourceError(file, null, 'no accident rows after the header');
-    return {
-      table, records: Number(summary.n), firstDay: String(summary.first), lastDay: String(summary.last),
-      drop: () => db.run(`DROP TABLE IF EXISTS ${table}`),
-    };
+      return records;
+    }, file);
   } finally {
     await read.drop();
   }
+}
+
+/** The next scratch table number of this process (tables ptp_csv_<id>...). */
+export function nextStageId(): number {
+  return ++fileCounter;
+}
+
+/**
+ * Normalises a read of text cells (`read.lined`: `line` and the fields c<i> as `index` places them, ''
+ * for a blank cell; `read.table`: the same fields) into a new staged table, the rows the SQL does not
+ * read itself going, in line order, to `unreadRecords` (recordFromRow: it reads them or names the
+ * first problem). Shared by the CSV and the JSON forms.
+ */
+export async function stageCells(
+  db: Database,
+  read: Pick<CsvTable, 'table' | 'lined'>,
+  index: ColumnIndex,
+  id: number,
+  unreadRecords: (lines: number[]) => Promise<PtpRecord[]>,
+  file: string,
+): Promise<StagedPtpCsv> {
+  const table = `ptp_csv_${id}`;
+  await db.run(`CREATE TABLE ${table} (line INTEGER, ${STAGED_PTP_COLUMNS.map((c) => `${c} ${c.endsWith('_count') ? 'INTEGER' : 'VARCHAR'}`).join(', ')})`);
+  const lookups = await nameLookups(db, read, index, id);
+  try {
+    await db.run(`INSERT INTO ${table} ${normaliseSql(read, index, lookups)}`);
+    // Rows the SQL does not read itself, in file order.
+    const unread = await db.all(`SELECT l.line FROM ${read.lined} l ANTI JOIN ${table} t USING (line) ORDER BY l.line`);
+    const accepted = unread.length === 0 ? [] : await unreadRecords(unread.map((r) => Number(r.line)));
+    await db.appendRows(table, accepted.map((r) => [
+      r.sourceRow, r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace, r.latitude, r.longitude,
+      r.died, r.injured, r.participants, String(r.isMajor), r.coordinateFix,
+    ]));
+  } catch (error) {
+    await db.run(`DROP TABLE IF EXISTS ${table}`);
+    throw error;
+  } finally {
+    for (const lookup of Object.values(lookups)) await db.run(`DROP TABLE IF EXISTS ${lookup}`);
+  }
+  const [summary] = await db.all(`SELECT count(*)::INTEGER AS n, min(crash_datetime[1:10]) AS first, max(crash_datetime[1:10]) AS last FROM ${table}`);
+  if (Number(summary.n) === 0) throw new MalformedSourceError(file, null, 'no accident rows after the header');
+  return {
+    table, records: Number(summary.n), firstDay: String(summary.first), lastDay: String(summary.last),
+    drop: () => db.run(`DROP TABLE IF EXISTS ${table}`),
+  };
 }
 
 function cellOf(cells: readonly string[], at: number | string | undefined): string | null | undefined {
@@ -155,7 +177,7 @@ interface Lookups {
  * The accidents the SQL reads, in stage_crashes' text forms (with `coordinate_fix`), in the order of
  * STAGED_PTP_COLUMNS after `line`: every cell in a common form and every name known to the lookups.
  */
-function normaliseSql(read: CsvTable, index: ColumnIndex, lookups: Lookups): string {
+function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnIndex, lookups: Lookups): string {
   const cell = (column: Column) => (index[column] === undefined ? 'NULL::VARCHAR' : `coalesce(c${index[column] as number}, '')`);
   const count = (column: Column, blank: string) => `CASE WHEN ${cell(column)} = '' OR ${cell(column)} IS NULL THEN ${blank}
       WHEN regexp_full_match(${cell(column)}, ${COUNT_SQL}) THEN CAST(regexp_extract(${cell(column)}, '^\\d+') AS INTEGER) END`;
@@ -211,7 +233,7 @@ function normaliseSql(read: CsvTable, index: ColumnIndex, lookups: Lookups): str
  * no oblast has no row, so its rows go to recordFromRow), settlement, and the serious-accident flag
  * ('true', 'false', 'blank' for a blank cell; a text that is none has no row).
  */
-async function nameLookups(db: Database, read: CsvTable, index: ColumnIndex, id: number): Promise<Lookups> {
+async function nameLookups(db: Database, read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnIndex, id: number): Promise<Lookups> {
   const lookups = { regions: `ptp_csv_${id}_regions`, places: `ptp_csv_${id}_places`, flags: `ptp_csv_${id}_flags` };
   const distinct = async (columns: Column[]) => {
     const present = columns.filter((c) => index[c] !== undefined).map((c) => `SELECT DISTINCT c${index[c] as number} AS text FROM ${read.table}`);
