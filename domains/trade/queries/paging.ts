@@ -6,6 +6,7 @@ import type { Database, SqlParams } from '../../../engine/database.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
 import type { Row } from '../../../engine/json.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
+import type { LocatedPage } from './positions.ts';
 
 /** A shape table and its copies: each sorted by its leading keys, then pos. */
 export interface SortedCopies {
@@ -95,6 +96,20 @@ export async function pageOfShape(db: Database, query: ShapePageQuery, page: Lis
   );
   const total = Number(rows[0].page_total);
   return { rows: rows.filter((row) => row.page_pos !== null).map(withoutPaging), limit: page.limit, offset: page.offset, total };
+}
+
+/**
+ * A page whose matches were counted and located in JavaScript (positions.ts): the total is given, and
+ * the page is the matches between the page's first and last positions, read with the conditions.
+ */
+export async function pageOfLocated(db: Database, query: ShapePageQuery, page: ListPage, located: LocatedPage): Promise<PageOfRows<Row>> {
+  if (located.range === null) return { rows: [], limit: page.limit, offset: page.offset, total: located.total };
+  const where = query.conditions.length === 0 ? 'true' : query.conditions.join(' AND ');
+  const rows = await db.all(
+    `SELECT ${query.columns}, pos AS page_pos FROM ${query.table} WHERE ${where} AND pos >= $page_first AND pos <= $page_last ORDER BY pos`,
+    { ...usedBindings(query.bindings, where), page_first: located.range.first, page_last: located.range.last },
+  );
+  return { rows: rows.map(withoutPaging), limit: page.limit, offset: page.offset, total: located.total };
 }
 
 /** Per database, the row count of each shape table read whole (a snapshot does not change while served). */

@@ -9,7 +9,8 @@ import { FLOW_NAMES, WORLD } from './codes.ts';
 import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
 } from './params.ts';
-import { copyFor, givenKeys, pageOfShape, usedBindings } from './paging.ts';
+import { copyFor, givenKeys, pageOfLocated, pageOfShape, usedBindings } from './paging.ts';
+import { locatePage, type PositionSpec } from './positions.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
 import { TRADE_BALANCE_COLUMNS, TRADE_LIST, TRADE_LIST_COLUMNS } from './shapes.ts';
 
@@ -41,6 +42,11 @@ function tradeListConditions(filters: { reporter: string | null; partner: string
   return [...conditions, ...windowConditions(window)];
 }
 
+/** trade_list's filter columns held per database (positions.ts); flow as its text ('1', '2'). */
+const TRADE_LIST_POSITIONS: PositionSpec = {
+  table: 'trade_list', codes: ['reporter', 'product', 'partner', 'flow'], days: ['period_start', 'period_end'], groupBy: ['reporter', 'product'],
+};
+
 export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
   id: 'listTrade',
   method: 'GET',
@@ -63,15 +69,27 @@ export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
     const { partner, flow, window } = params;
     const reporter = params.reporter?.code ?? null;
     const product = params.product?.code ?? null;
+    const query = {
+      table: copyFor(TRADE_LIST, givenKeys({ reporter, partner, product, flow })),
+      columns: TRADE_LIST_COLUMNS,
+      conditions: tradeListConditions({ reporter, partner, product, flow }, window),
+      bindings: { reporter, partner, product, flow, ...windowBindings(window) },
+    };
+    // A reporter or product: its rows' positions are held, so the page is located without a count.
+    const located = reporter === null && product === null ? null : await locatePage(db, TRADE_LIST_POSITIONS, {
+      equals: [
+        ...(reporter === null ? [] : [['reporter', [reporter]] as const]),
+        ...(product === null ? [] : [['product', [product]] as const]),
+        ...(partner === null ? [] : [['partner', [partner]] as const]),
+        ...(flow === null ? [] : [['flow', [String(flow)]] as const]),
+      ],
+      atLeast: window.from === null ? [] : [['period_start', window.from]],
+      atMost: window.to === null ? [] : [['period_end', window.to]],
+    }, params.page);
     return {
       endpoint: 'listTrade',
       filters: { reporter, partner, product, flow: flow === null ? null : FLOW_NAMES[flow], date_from: window.from, date_to: window.to },
-      ...pagedBody(await pageOfShape(db, {
-        table: copyFor(TRADE_LIST, givenKeys({ reporter, partner, product, flow })),
-        columns: TRADE_LIST_COLUMNS,
-        conditions: tradeListConditions({ reporter, partner, product, flow }, window),
-        bindings: { reporter, partner, product, flow, ...windowBindings(window) },
-      }, params.page)),
+      ...pagedBody(located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located)),
     };
   },
 });
