@@ -200,6 +200,35 @@ const withQuery = (path: string, ...parts: string[]) => {
   return query === '' ? path : `${path}?${query}`;
 };
 
+/** getPeriodsWithMostPayments summed directly from the lines: ranked per currency by amount, then count, then the key. */
+function expectedPeriods(period: 'days' | 'months' | 'weekdays', window: Window, currency: Currency | undefined, limit: number | null) {
+  const keyOf = (date: string): number[] =>
+    period === 'days' ? [Number(date.slice(8, 10))]
+      : period === 'weekdays' ? [(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]
+        : [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
+  const totals = new Map<string, { currency: string; key: number[]; amount: bigint; count: number; dates: Set<string> }>();
+  for (const p of linesIn(window, currency)) {
+    const key = keyOf(p.date);
+    const id = `${p.currency}|${key.join('|')}`;
+    const total = totals.get(id) ?? { currency: p.currency, key, amount: 0n, count: 0, dates: new Set<string>() };
+    total.amount += cents(p.amount);
+    total.count += p.count ?? 1;
+    total.dates.add(p.date);
+    totals.set(id, total);
+  }
+  const names = period === 'days' ? ['day_of_month'] : period === 'weekdays' ? ['weekday'] : ['year', 'month'];
+  const items: object[] = [];
+  for (const code of ['BGN', 'EUR']) {
+    const ranked = [...totals.values()].filter((t) => t.currency === code).sort((a, b) =>
+      a.amount !== b.amount ? (a.amount > b.amount ? -1 : 1) : b.count - a.count || a.key[0] - b.key[0] || (a.key[1] ?? 0) - (b.key[1] ?? 0));
+    ranked.slice(0, limit ?? undefined).forEach((t, i) => items.push({
+      ...Object.fromEntries(names.map((name, k) => [name, t.key[k]])),
+      currency: t.currency, total_amount: money(t.amount), payment_count: t.count, observed_days: t.dates.size, rank: i + 1,
+    }));
+  }
+  return items;
+}
+
 describe('SEBRA routes over many windows equal direct sums over the lines', () => {
   test('getMostSponsoredProgramme', async () => {
     for (const window of windows()) {
@@ -265,6 +294,26 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
             .map((item: any) => [`${item.currency}|${item.category_key}`, item.total_amount]),
         );
         assert.deepEqual(actual, expected, window.query);
+      }
+    }
+  });
+
+  test('getPeriodsWithMostPayments: days, months and weekdays ranked per currency, every limit', async () => {
+    for (const window of windows()) {
+      for (const period of ['days', 'months', 'weekdays'] as const) {
+        for (const currency of [undefined, 'BGN', 'EUR'] as const) {
+          for (const limit of [null, 1, 4]) {
+            const path = withQuery('/api/sebra/getPeriodsWithMostPayments', period, window.query, currency ? `currency=${currency}` : '', limit ? `limit=${limit}` : '');
+            const response = await app.get(path);
+            if (linesIn(window).length === 0) {
+              assert.equal(response.status, 404, path);
+              continue;
+            }
+            assert.equal(response.status, 200, path);
+            const actual = response.body.items.map(({ label: _label, ...item }: any) => item);
+            assert.deepEqual(actual, expectedPeriods(period, window, currency, limit), path);
+          }
+        }
       }
     }
   });

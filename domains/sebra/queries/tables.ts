@@ -2,7 +2,8 @@
 // HAS_PAYMENTS enter them; a line without a stated payment count counts as one payment.
 //
 // Shapes (each keyed by what the questions filter on, so a request costs O(result), not O(lines)):
-//   sebra_daily               one row per day and currency (the z-scores of days, the 404 rule)
+//   sebra_daily               one row per day and currency (the z-scores of days, the 404 rule; held in
+//                             memory per database for the period totals: dailyTotals.ts)
 //   sebra_programmes          one id per programme and currency (the key of the programme shapes)
 //   sebra_programme_daily     one row per programme id and day, sorted by id: read once into memory
 //                             for unusual programme payouts (programmeScores.ts)
@@ -11,7 +12,6 @@
 //   sebra_account_daily       one row per account id and day (the source of ACCOUNT_SUMS)
 //   ACCOUNT_SUMS              running totals per account id and day
 //   sebra_category_daily      one row per day, currency and bucket (monthly expense spikes)
-//   PERIOD_SUMS               running totals per currency and day of month, weekday and calendar month
 //   sebra_month_spans         every run of whole months with payment days (span_id, first_day, last_day:
 //                             its first and last payment day); the key of the answers precomputed per
 //                             span (load.ts): a window selects the same days as a span exactly when its
@@ -33,16 +33,6 @@ export const PROGRAMME_SUMS: WindowSums = {
 export const ACCOUNT_SUMS: WindowSums = {
   table: 'sebra_account_sums',
   keys: ['account_id'],
-  sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)' },
-};
-
-/**
- * Per period and currency: `period` is 'days' (period_value = day of month), 'weekdays' (Monday = 0)
- * or 'months' (period_year, period_value = month); days = observed days.
- */
-export const PERIOD_SUMS: WindowSums = {
-  table: 'sebra_period_sums',
-  keys: ['currency', 'period', 'period_year', 'period_value'],
   sums: { payment_count: 'BIGINT', total_amount: 'DECIMAL(38,2)' },
 };
 
@@ -72,7 +62,6 @@ export async function loadSebra(db: Database, dataDir: string): Promise<void> {
     FROM sebra_lines GROUP BY payment_date, currency ORDER BY payment_date, currency`);
   await loadProgrammeShapes(db);
   await loadAccountShapes(db);
-  for (const sql of buildWindowSumsSql(PERIOD_SUMS, PERIOD_SOURCE)) await db.run(sql);
   await db.run('DROP TABLE sebra_lines');
   await db.run(`CREATE TABLE sebra_month_spans AS
     WITH months AS (
@@ -160,13 +149,3 @@ async function loadAccountShapes(db: Database): Promise<void> {
   const source = 'SELECT account_id, payment_date AS day, total_amount, payment_count FROM sebra_account_daily';
   for (const sql of buildWindowSumsSql(ACCOUNT_SUMS, source)) await db.run(sql);
 }
-
-/** Each day of sebra_daily three times: under its day of month, its weekday and its calendar month. */
-const PERIOD_SOURCE = `
-  SELECT currency, 'days' AS period, 0 AS period_year, CAST(day(payment_date) AS INTEGER) AS period_value,
-         payment_date AS day, payment_count, total_amount FROM sebra_daily
-  UNION ALL
-  SELECT currency, 'weekdays', 0, CAST(isodow(payment_date) - 1 AS INTEGER), payment_date, payment_count, total_amount FROM sebra_daily
-  UNION ALL
-  SELECT currency, 'months', CAST(year(payment_date) AS INTEGER), CAST(month(payment_date) AS INTEGER), payment_date, payment_count, total_amount
-  FROM sebra_daily`;
