@@ -1,8 +1,9 @@
 // The CSV form of the per-accident data read through DuckDB (read_csv): the cells are checked and
 // converted in SQL where their form is one of the common ones (dates DD.MM.YYYY HH:MM or YYYY-MM-DD
-// HH:MM, whole counts, decimal coordinates with a point or a comma), and the names through the
-// JavaScript readers once per distinct text (oblast, settlement, the serious-accident flag): the same
-// values as recordFromRow. A row in any other form goes through recordFromRow itself, which reads it
+// HH:MM, decimal coordinates with a point or a comma), and the few-valued cells through the JavaScript
+// readers once per distinct text (oblast, settlement, the serious-accident flag, the counts, the
+// accident type and place: a lookup join is cheaper per row than the regular expressions were): the
+// same values as recordFromRow. A row in any other form goes through recordFromRow itself, which reads it
 // or names the problem, so the messages are the JavaScript ones. Lines are numbered as csv-parse
 // numbers them (the header is line 1).
 import { createReadStream } from 'node:fs';
@@ -10,10 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../../../engine/database.ts';
-import { csvParseMessage, JS_WHITESPACE_CLASS, rawRecords, readCsvHead, readCsvInto, transcodeToUtf8, type CsvTable } from '../../../ingest/duckdbCsv.ts';
+import { csvParseMessage, rawRecords, readCsvHead, readCsvInto, transcodeToUtf8, type CsvTable } from '../../../ingest/duckdbCsv.ts';
 import { locateColumns, recordFromRow, type Column, type ColumnIndex } from './rows.ts';
 import { MalformedSourceError, type PtpRecord } from './types.ts';
-import { majorFlag, oblast, settlement } from './values.ts';
+import { count, majorFlag, oblast, settlement, text } from './values.ts';
 
 /** The first bytes decide the encoding, as the JavaScript reader decided it: UTF-8 when they are, else CP1251. */
 const SNIFF_BYTES = 64 * 1024;
@@ -108,7 +109,7 @@ async function stageUtf8(db: Database, file: string, path: string, delimiter: st
 }
 
 /** The next scratch table number of this process (tables ptp_csv_<id>...). */
-export function nextStageId(): number {
+function nextStageId(): number {
   return ++fileCounter;
 }
 
@@ -116,9 +117,9 @@ export function nextStageId(): number {
  * Normalises a read of text cells (`read.lined`: `line` and the fields c<i> as `index` places them, ''
  * for a blank cell; `read.table`: the same fields) into a new staged table, the rows the SQL does not
  * read itself going, in line order, to `unreadRecords` (recordFromRow: it reads them or names the
- * first problem). Shared by the CSV and the JSON forms.
+ * first problem).
  */
-export async function stageCells(
+async function stageCells(
   db: Database,
   read: Pick<CsvTable, 'table' | 'lined'>,
   index: ColumnIndex,
@@ -158,19 +159,17 @@ function cellOf(cells: readonly string[], at: number | string | undefined): stri
 
 // ---- the SQL --------------------------------------------------------------------------------------
 
-/** JavaScript's text(): whitespace runs as one space, trimmed; NULL when blank. */
-const textSql = (cell: string) => `nullif(trim(regexp_replace(${cell}, '${JS_WHITESPACE_CLASS}+', ' ', 'g'), ' '), '')`;
-
 const DOTTED_SQL = String.raw`'^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{1,2}):(\d{2})(?::(\d{2}))?)?$'`;
 const ISO_SQL = String.raw`'^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$'`;
 const CLOCK_SQL = String.raw`'^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$'`;
-const COUNT_SQL = String.raw`'\d{1,6}(?:[.,]0+)?'`;
 const COORDINATE_SQL = String.raw`'[+-]?\d{1,3}(?:[.,]\d+)?'`;
 
 interface Lookups {
   regions: string;
   places: string;
   flags: string;
+  texts: string;
+  counts: string;
 }
 
 /**
@@ -179,10 +178,6 @@ interface Lookups {
  */
 function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnIndex, lookups: Lookups): string {
   const cell = (column: Column) => (index[column] === undefined ? 'NULL::VARCHAR' : `coalesce(c${index[column] as number}, '')`);
-  const count = (column: Column, blank: string) => `CASE WHEN ${cell(column)} = '' OR ${cell(column)} IS NULL THEN ${blank}
-      WHEN regexp_full_match(${cell(column)}, ${COUNT_SQL}) THEN CAST(regexp_extract(${cell(column)}, '^\\d+') AS INTEGER) END`;
-  const countOk = (column: Column) => `(${cell(column)} IS NULL OR ${cell(column)} = '' OR regexp_full_match(${cell(column)}, ${COUNT_SQL})
-      AND CAST(regexp_extract(${cell(column)}, '^\\d+') AS INTEGER) <= 100000)`;
   const coordinate = (column: Column) => `CASE WHEN ${cell(column)} IS NULL OR ${cell(column)} = '' THEN NULL
       WHEN regexp_full_match(${cell(column)}, ${COORDINATE_SQL}) AND CAST(replace(${cell(column)}, ',', '.') AS DOUBLE) <> 0 THEN replace(${cell(column)}, ',', '.') END`;
   const coordinateOk = (column: Column) => `(${cell(column)} IS NULL OR ${cell(column)} = '' OR regexp_full_match(${cell(column)}, ${COORDINATE_SQL}))`;
@@ -192,11 +187,10 @@ function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnInde
       regexp_extract(${cell('datetime')}, ${ISO_SQL}, ['y', 'm', 'd', 'hh', 'mi', 'ss']) AS iso,
       ${index.hour === undefined ? 'NULL' : `regexp_extract(${cell('hour')}, ${CLOCK_SQL}, ['hh', 'mi', 'ss'])`} AS clock,
       ${index.hour === undefined ? 'true' : `${cell('hour')} = '' OR regexp_full_match(${cell('hour')}, ${CLOCK_SQL})`} AS clock_ok,
-      ${count('died', '0')} AS died_count, ${count('injured', '0')} AS injured_count, ${count('participants', 'NULL')} AS participant_count,
-      ${countOk('died')} AND ${countOk('injured')} AND ${countOk('participants')} AS counts_ok,
+      ${cell('died')} AS died_text, ${cell('injured')} AS injured_text, ${cell('participants')} AS participants_text,
       ${coordinate('latitude')} AS lat, ${coordinate('longitude')} AS lon, ${coordinateOk('latitude')} AND ${coordinateOk('longitude')} AS coordinates_ok,
       ${cell('region')} AS region_text, ${cell('municipality')} AS municipality_text, ${cell('settlement')} AS settlement_text,
-      ${cell('major')} AS major_text, ${textSql(cell('crashType'))} AS crash_type, ${textSql(cell('place'))} AS ptp_place
+      ${cell('major')} AS major_text, ${cell('crashType')} AS crash_type_text, ${cell('place')} AS place_text
     FROM ${read.lined}`;
   const dated = `SELECT *,
       CASE WHEN dotted.y <> '' THEN {'y': dotted.y, 'm': dotted.m, 'd': dotted.d, 'hh': dotted.hh, 'mi': dotted.mi, 'ss': dotted.ss}
@@ -210,21 +204,26 @@ function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnInde
     FROM (${dated})`;
   const checked = `SELECT *, printf('%04d-%02d-%02dT%02d:%02d:%02d', y, mo, d, hh, mi, ss) AS crash_datetime,
       day IS NOT NULL AND clock_ok AND y >= 1900 AND hh <= 23 AND mi <= 59 AND ss <= 59
-        AND try_cast(printf('%04d-%02d-%02d', y, mo, d) AS DATE) IS NOT NULL AND counts_ok AND coordinates_ok AS ok,
+        AND try_cast(printf('%04d-%02d-%02d', y, mo, d) AS DATE) IS NOT NULL AND coordinates_ok AS ok,
       CASE WHEN lat IS NULL OR lon IS NULL THEN 'missing'
            WHEN ${inRange('lat', [40, 45])} AND ${inRange('lon', [20, 30])} THEN 'as_given'
            WHEN ${inRange('lon', [40, 45])} AND ${inRange('lat', [20, 30])} THEN 'swapped' ELSE 'out_of_area' END AS coordinate_fix
     FROM (${timed})`;
-  const columns = `line, crash_datetime, r.code AS region_code, r.name AS region, m.name AS municipality, s.name AS location, crash_type, ptp_place,
+  const columns = `line, crash_datetime, r.code AS region_code, r.name AS region, m.name AS municipality, s.name AS location, ct.value AS crash_type, pp.value AS ptp_place,
       CASE coordinate_fix WHEN 'as_given' THEN lat WHEN 'swapped' THEN lon END AS latitude,
       CASE coordinate_fix WHEN 'as_given' THEN lon WHEN 'swapped' THEN lat END AS longitude,
-      died_count, injured_count, participant_count,
-      CAST(CASE f.flag WHEN 'blank' THEN died_count + injured_count > 0 ELSE f.flag = 'true' END AS VARCHAR) AS is_major, coordinate_fix`;
+      dc.zero_blank AS died_count, ic.zero_blank AS injured_count, pc.null_blank AS participant_count,
+      CAST(CASE f.flag WHEN 'blank' THEN dc.zero_blank + ic.zero_blank > 0 ELSE f.flag = 'true' END AS VARCHAR) AS is_major, coordinate_fix`;
   return `SELECT ${columns} FROM (${checked})
     JOIN ${lookups.regions} r ON r.text = region_text
     JOIN ${lookups.places} m ON m.text IS NOT DISTINCT FROM municipality_text
     JOIN ${lookups.places} s ON s.text IS NOT DISTINCT FROM settlement_text
     JOIN ${lookups.flags} f ON f.text IS NOT DISTINCT FROM major_text
+    JOIN ${lookups.texts} ct ON ct.text IS NOT DISTINCT FROM crash_type_text
+    JOIN ${lookups.texts} pp ON pp.text IS NOT DISTINCT FROM place_text
+    JOIN ${lookups.counts} dc ON dc.text IS NOT DISTINCT FROM died_text
+    JOIN ${lookups.counts} ic ON ic.text IS NOT DISTINCT FROM injured_text
+    JOIN ${lookups.counts} pc ON pc.text IS NOT DISTINCT FROM participants_text
     WHERE ok`;
 }
 
@@ -234,7 +233,10 @@ function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnInde
  * ('true', 'false', 'blank' for a blank cell; a text that is none has no row).
  */
 async function nameLookups(db: Database, read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnIndex, id: number): Promise<Lookups> {
-  const lookups = { regions: `ptp_csv_${id}_regions`, places: `ptp_csv_${id}_places`, flags: `ptp_csv_${id}_flags` };
+  const lookups = {
+    regions: `ptp_csv_${id}_regions`, places: `ptp_csv_${id}_places`, flags: `ptp_csv_${id}_flags`,
+    texts: `ptp_csv_${id}_texts`, counts: `ptp_csv_${id}_counts`,
+  };
   const distinct = async (columns: Column[]) => {
     const present = columns.filter((c) => index[c] !== undefined).map((c) => `SELECT DISTINCT c${index[c] as number} AS text FROM ${read.table}`);
     const rows = present.length === 0 ? [] : await db.all(present.join(' UNION '));
@@ -264,6 +266,17 @@ async function nameLookups(db: Database, read: Pick<CsvTable, 'table' | 'lined'>
     const some = attempt(() => majorFlag(text, 1, 0));
     if (none === undefined || some === undefined) return [];
     return [[text, none === some ? String(none) : 'blank']];
+  }));
+  // The blank cell both ways ('' as read, NULL for an absent column), with the texts of the file.
+  const blanks = ['', null];
+  await db.run(`CREATE TABLE ${lookups.texts} (text VARCHAR, value VARCHAR)`);
+  await db.appendRows(lookups.texts, [...new Set([...blanks, ...(await distinct(['crashType', 'place']))])].map((cell) => [cell, text(cell)]));
+  // A count's two readings (a blank cell as 0, as NULL); a text count() refuses has no row.
+  await db.run(`CREATE TABLE ${lookups.counts} (text VARCHAR, zero_blank INTEGER, null_blank INTEGER)`);
+  await db.appendRows(lookups.counts, [...new Set([...blanks, ...(await distinct(['died', 'injured', 'participants']))])].flatMap((cell) => {
+    const zero = attempt(() => count(cell, '', 0));
+    const none = attempt(() => count(cell, '', null));
+    return zero === undefined || none === undefined ? [] : [[cell, zero, none]];
   }));
   return lookups;
 }

@@ -12,7 +12,6 @@ import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
 import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
 import { stagePtpCsv, type StagedPtpCsv } from './csv.ts';
-import { stagePtpJson } from './json.ts';
 import { parsePtpFile } from './parse.ts';
 import type { CoordinateFix, PtpRecord, PtpSourceFormat } from './types.ts';
 
@@ -45,8 +44,8 @@ export interface PtpIngestResult {
 }
 
 /**
- * A new file with the first and last accident day it covers: a CSV (and a JSON file whose cells are all
- * text) read by DuckDB into a scratch table of the ingest's database, another JSON file parsed into records.
+ * A new file with the first and last accident day it covers: a CSV read by DuckDB into a scratch
+ * table of the ingest's database, a JSON file parsed into records.
  */
 type DatedPtpFile = { format: PtpSourceFormat; rows: number; firstDay: string; lastDay: string } & (
   | { records: PtpRecord[] }
@@ -58,11 +57,6 @@ async function readPtpFile(db: Database, file: string): Promise<DatedPtpFile> {
   if (extname(file).toLowerCase() === '.csv') {
     const staged = await stagePtpCsv(db, file);
     return { format: 'mvr-csv', rows: staged.records, firstDay: staged.firstDay, lastDay: staged.lastDay, staged };
-  }
-  if (extname(file).toLowerCase() === '.json') {
-    // Read through DuckDB like a CSV when the file's cells are all text; any other JSON file is parsed in JavaScript.
-    const staged = await stagePtpJson(db, file);
-    if (staged) return { format: 'mvr-json', rows: staged.records, firstDay: staged.firstDay, lastDay: staged.lastDay, staged };
   }
   const result = await parsePtpFile(file);
   const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
