@@ -1,8 +1,11 @@
 // Data at scale: each source's sample generated at a tier's factor in its real formats, ingested
 // through the real ingest path (timed: rows per second), next to DuckDB reading the same files
 // directly (read_csv / read_json into a table) as the floor.
-import { readdir, rm, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import ExcelJS from 'exceljs';
+import { basename, extname, join } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
 import type { DomainSource } from '../domains/contract.ts';
@@ -98,6 +101,46 @@ export async function duckdbFloor(files: readonly string[]): Promise<{ files: nu
   }
 }
 
+/** A cell's plain value as CSV text: formulas give their result, rich text its text, dates their ISO day. */
+function csvCell(value: ExcelJS.CellValue): string {
+  let plain: unknown = value;
+  if (value instanceof Date) plain = value.toISOString().slice(0, 10);
+  else if (value !== null && typeof value === 'object') {
+    if ('richText' in value) plain = value.richText.map((part) => part.text).join('');
+    else if ('result' in value) return csvCell((value.result ?? null) as ExcelJS.CellValue);
+    else if ('text' in value) plain = value.text;
+    else plain = null;
+  }
+  const text = plain === null || plain === undefined ? '' : String(plain);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * The first sheet's table (its first row with 3 or more cells, the header row, and every row after it)
+ * as a CSV file in dir; returns its path. The floor's copy of a workbook, written outside its timing.
+ */
+async function xlsxTableAsCsv(file: string, dir: string): Promise<string> {
+  const target = join(dir, `${basename(file, extname(file))}.csv`);
+  const out = createWriteStream(target);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit' });
+  let width = 0;
+  for await (const worksheet of reader) {
+    for await (const row of worksheet as unknown as AsyncIterable<ExcelJS.Row>) {
+      const values = (row.values as ExcelJS.CellValue[]).slice(1);
+      if (width === 0) {
+        if (values.filter((v) => v !== null && v !== undefined).length < 3) continue;
+        width = values.length;
+      }
+      const cells = Array.from({ length: width }, (_, i) => csvCell(values[i] ?? null));
+      if (!out.write(`${cells.join(',')}\n`)) await once(out, 'drain');
+    }
+    break; // the first worksheet only
+  }
+  out.end();
+  await once(out, 'finish');
+  return target;
+}
+
 async function timedIngest(source: SampleSource, sampleDir: string, dataDir: string): Promise<IngestFigures> {
   const files = await filesIn(sampleDir);
   const started = performance.now();
@@ -135,6 +178,14 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
     await rm(copyDir, { recursive: true, force: true });
     floorFiles = await generateSebraSample(copyDir, { scale: factor, format: 'portal-json' });
     floorNote = 'floor: DuckDB read_json of the portal-JSON copy of the same reports (DuckDB reads no XLSX without a downloaded extension)';
+  }
+  if (files.some((f) => extname(f).toLowerCase() === '.xlsx') && source.name !== 'sebra') {
+    // The ingest's rows include the workbook's: the floor reads the CSV files and a CSV copy of the workbook's table.
+    const copyDir = join(workDir, tier.name, 'floor-copy', source.name);
+    await rm(copyDir, { recursive: true, force: true });
+    await mkdir(copyDir, { recursive: true });
+    floorFiles = await Promise.all(files.map((f) => (extname(f).toLowerCase() === '.xlsx' ? xlsxTableAsCsv(f, copyDir) : f)));
+    floorNote = 'floor: DuckDB read_csv of the CSV files and of a CSV copy of the workbook\'s table (written by the bench from its first sheet, header row on; DuckDB reads no XLSX without a downloaded extension)';
   }
   log(`${tier.name} ${source.name}: DuckDB floor`);
   const floorRun = await duckdbFloor(floorFiles);
