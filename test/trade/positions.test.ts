@@ -67,3 +67,46 @@ test('trade_list: count and page range as plain statements give them', async () 
   }
   assert.ok(compared > 1000 && found > 200, `${compared} compared, ${found} with rows`);
 });
+
+test('trade_price_changes: count and page range as plain statements give them (dataset, country, commodity lists, begin_date bounds)', async () => {
+  const spec: PositionSpec = { table: 'trade_price_changes', codes: ['dataset', 'country', 'commodity'], days: ['begin_date'], groupBy: ['country', 'dataset'] };
+  const keys = await app.db.all('SELECT DISTINCT dataset, country, commodity FROM trade_price_changes ORDER BY ALL');
+  const datasets = [...new Set(keys.map((k) => String(k.dataset))), 'none'];
+  const countries = [null, ...new Set(keys.map((k) => String(k.country))), 'XX'];
+  const commodityLists: Array<string[] | null> = [null, ...[...new Set(keys.map((k) => String(k.commodity)))].map((c) => [c]), [...new Set(keys.map((k) => String(k.commodity)))].slice(0, 3), ['nothing']];
+  const [{ lo, hi }] = await app.db.all('SELECT CAST(min(begin_date) AS VARCHAR) AS lo, CAST(max(begin_date) AS VARCHAR) AS hi FROM trade_price_changes');
+  const windows: Array<[string | null, string | null]> = [[null, null], [String(lo), null], [null, String(hi)], ['2025-01-01', '2025-12-31'], ['2020-01-01', '2020-01-01']];
+  let found = 0;
+  for (const dataset of datasets) {
+    for (const country of countries) {
+      for (const commodities of commodityLists) {
+        for (const [from, to] of windows) {
+          const conditions = ['dataset = $dataset'];
+          const bindings: Record<string, string> = { dataset };
+          if (country !== null) (conditions.push('country = $country'), (bindings.country = country));
+          if (commodities !== null) {
+            conditions.push(`commodity IN (${commodities.map((_, i) => `$c_${i}`).join(', ')})`);
+            commodities.forEach((c, i) => (bindings[`c_${i}`] = c));
+          }
+          if (from !== null) (conditions.push('begin_date >= CAST($from AS DATE)'), (bindings.from = from));
+          if (to !== null) (conditions.push('begin_date <= CAST($to AS DATE)'), (bindings.to = to));
+          const where = conditions.join(' AND ');
+          const [{ n }] = await app.db.all(`SELECT count(*)::INTEGER AS n FROM trade_price_changes WHERE ${where}`, bindings);
+          for (const page of [{ limit: 4, offset: 0 }, { limit: 3, offset: 5 }, { limit: 500, offset: 0 }]) {
+            const positions = (await app.db.all(`SELECT pos FROM trade_price_changes WHERE ${where} ORDER BY pos LIMIT ${page.limit} OFFSET ${page.offset}`, bindings))
+              .map((row) => Number(row.pos));
+            const located = await locatePage(app.db, spec, {
+              equals: [['dataset', [dataset]], ...(country === null ? [] : [['country', [country]] as const]), ...(commodities === null ? [] : [['commodity', commodities] as const])],
+              atLeast: from === null ? [] : [['begin_date', from]],
+              atMost: to === null ? [] : [['begin_date', to]],
+            }, page);
+            assert.deepEqual(located, { total: Number(n), range: positions.length === 0 ? null : { first: positions[0], last: positions[positions.length - 1] } },
+              JSON.stringify({ dataset, country, commodities, from, to, page }));
+            if (positions.length > 0) found++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(found > 40, `${found} pages with rows`);
+});

@@ -10,12 +10,18 @@ import { aliased, knownId, pagedBody, pagedList, plain, type PageOfRows, type Re
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { priceProductsOf, productAlias, PRODUCTS } from './codes.ts';
 import { MARKET_CHANGES, MARKET_CHANGES_COLUMNS, PRICE_CHANGES, PRICE_CHANGES_COLUMNS } from './marketShapes.ts';
-import { copyFor, givenKeys, inList, pageOfShape } from './paging.ts';
+import { copyFor, givenKeys, inList, pageOfLocated, pageOfShape } from './paging.ts';
+import { locatePage, type PositionSpec } from './positions.ts';
 import { periodsWindow, reporter, resolveProduct, yearRange } from './params.ts';
 import { changesResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
 const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
+
+/** trade_price_changes' filter columns held per database (positions.ts): a country's rows, else a dataset's, are the candidates. */
+const PRICE_CHANGES_POSITIONS: PositionSpec = {
+  table: 'trade_price_changes', codes: ['dataset', 'country', 'commodity'], days: ['begin_date'], groupBy: ['country', 'dataset'],
+};
 
 
 const changesInputs = {
@@ -94,12 +100,23 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
         ...(window.from === null ? [] : ['begin_date >= CAST($date_from AS DATE)']),
         ...(window.to === null ? [] : ['begin_date <= CAST($date_to AS DATE)']),
       ];
-      const result = await pageOfShape(db, {
+      const query = {
         table: copyFor(PRICE_CHANGES, givenKeys({ dataset, country, commodity: commodities })),
         columns: PRICE_CHANGES_COLUMNS,
         conditions,
         bindings: { dataset, country, ...inCommodities?.bindings, date_from: window.from, date_to: window.to },
+      };
+      // The shape's positions are held: the total is counted and the page located without a count statement.
+      const located = await locatePage(db, PRICE_CHANGES_POSITIONS, {
+        equals: [
+          ['dataset', [dataset]],
+          ...(country === null ? [] : [['country', [country]] as const]),
+          ...(commodities === null ? [] : [['commodity', commodities] as const]),
+        ],
+        atLeast: window.from === null ? [] : [['begin_date', window.from]],
+        atMost: window.to === null ? [] : [['begin_date', window.to]],
       }, params.page);
+      const result = located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located);
       return body('agrifood', { country, commodity: commodity?.text ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
     }
     const product = commodity === null ? null : (await resolveProduct(db, commodity.text, commodity.param)).code;
