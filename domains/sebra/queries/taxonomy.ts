@@ -4,11 +4,13 @@ import type { JsonValue, Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { decimal2, money, rank } from '../../../queries/shared/sql.ts';
 import { dayWindow, yearSpec, type Resolved } from '../../../queries/kinds/index.ts';
-import { yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
+import { windowBounds, yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
+import { dailyTotals, decimalCents, windowPaymentDays } from './dailyTotals.ts';
 import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
 import { spanTotalsSql, windowTotalsSql } from '../../../queries/shared/windowSums.ts';
-import { ACCOUNT_SUMS, WINDOW_SPAN_SQL, spanPositionsSql } from './tables.ts';
+import { ACCOUNT_SUMS, spanPositionsSql } from './tables.ts';
 import { CATEGORIES, type Category } from './categories.ts';
 import { CURRENCY_SQL, rejectEmptyWindow, sebraBindings, sebraBoundsSql, windowRows } from './window.ts';
 
@@ -72,29 +74,52 @@ export async function loadTaxonomySpans(db: Database): Promise<void> {
   await db.run('DROP TABLE sebra_account_span_positions');
 }
 
-const PRECOMPUTED_ACCOUNTS_SQL = `
-  SELECT * EXCLUDE (span_id) FROM sebra_taxonomy_spans
-  WHERE span_id = ${WINDOW_SPAN_SQL} AND ${CURRENCY_SQL}
-  ORDER BY currency, category_key, account_rank`;
+/**
+ * The precomputed rows held in memory per database (a snapshot does not change while served; a few
+ * tens of thousands of rows: spans x accounts), by span, each span's rows ordered by currency, bucket
+ * and rank; and the spans by their first and last payment day. A window of whole months is then a
+ * lookup without a statement (the statement's plan and conversion were most of the answer's time).
+ */
+interface HeldSpans {
+  spanByDays: Map<string, number>;
+  rowsBySpan: Map<number, Row[]>;
+}
+
+const spanKey = (first: string, last: string): string => `${first}|${last}`;
+
+const heldSpans = perDatabase(async (db: Database): Promise<HeldSpans> => {
+  const spans = await db.all('SELECT span_id, CAST(first_day AS VARCHAR) AS first_day, CAST(last_day AS VARCHAR) AS last_day FROM sebra_month_spans');
+  const spanByDays = new Map(spans.map((span) => [spanKey(String(span.first_day), String(span.last_day)), Number(span.span_id)]));
+  const rows = await db.all('SELECT * FROM sebra_taxonomy_spans ORDER BY span_id, currency, category_key, account_rank');
+  const rowsBySpan = new Map<number, Row[]>();
+  for (const { span_id, ...row } of rows) {
+    const held = rowsBySpan.get(Number(span_id)) ?? [];
+    held.push(row);
+    rowsBySpan.set(Number(span_id), held);
+  }
+  return { spanByDays, rowsBySpan };
+});
+
+/** The precomputed rows of the window's span in the asked currency (every currency when none); none when the window is no span. */
+async function precomputedAccountRows(db: Database, window: DateWindow, currency: Currency | undefined): Promise<Row[]> {
+  const { from, to } = windowBounds(window);
+  const paymentDays = windowPaymentDays((await dailyTotals(db)).days, from, to);
+  if (paymentDays === null) return [];
+  const { spanByDays, rowsBySpan } = await heldSpans(db);
+  const span = spanByDays.get(spanKey(paymentDays.first, paymentDays.last));
+  const rows = span === undefined ? [] : rowsBySpan.get(span) ?? [];
+  return currency === undefined ? rows : rows.filter((row) => row.currency === currency);
+}
 
 /** The window's account rows: precomputed when the window is a run of whole months, else ACCOUNTS_SQL. */
 async function accountRows(db: Database, window: DateWindow, currency: Currency | undefined): Promise<Row[]> {
   rejectEmptyWindow(window);
-  const bindings = sebraBindings(window, currency);
-  const rows = await db.all(PRECOMPUTED_ACCOUNTS_SQL, bindings);
+  const rows = await precomputedAccountRows(db, window, currency);
   // Empty: another window, or nothing in the asked currency (the general statement and the 404 rule).
-  return rows.length > 0 ? rows : windowRows(db, window, ACCOUNTS_SQL, bindings);
+  return rows.length > 0 ? rows : windowRows(db, window, ACCOUNTS_SQL, sebraBindings(window, currency));
 }
 
 const ZERO = '0.00';
-
-/** Exact cents of a decimal string with two places ("-12.30" -> -1230n). */
-function cents(amount: string): bigint {
-  const negative = amount.startsWith('-');
-  const [whole, fraction = ''] = (negative ? amount.slice(1) : amount).split('.');
-  const value = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
-  return negative ? -value : value;
-}
 
 interface Bucket {
   category: Category;
@@ -151,7 +176,7 @@ async function taxonomy(db: Database, window: DateWindow, currency: Currency | u
       return [{ category, currency: code, total_amount: ZERO, share_percent: ZERO, payment_count: 0, accounts: [] }];
     });
     inCurrency.sort((a, b) => {
-      const difference = cents(b.total_amount) - cents(a.total_amount);
+      const difference = decimalCents(b.total_amount) - decimalCents(a.total_amount);
       return difference !== 0n ? (difference > 0n ? 1 : -1) : a.category.order - b.category.order;
     });
     inCurrency.forEach((bucket, index) => {
