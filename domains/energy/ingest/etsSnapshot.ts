@@ -112,14 +112,15 @@ async function merge(db: Database): Promise<void> {
     WHERE n.registry_code = h.registry_code AND n.installation_identifier = h.installation_identifier)`);
   await db.run(`INSERT INTO ${ETS_INSTALLATIONS} SELECT * FROM inst_merged`);
 
-  await db.run(`CREATE TABLE em_new AS SELECT * EXCLUDE (pick) FROM (
-    SELECT *, row_number() OVER (PARTITION BY registry_code, installation_identifier, year ORDER BY file_order DESC) AS pick FROM stage_em
-  ) WHERE pick = 1`);
-  await db.run(`DELETE FROM ${ETS_EMISSIONS} h WHERE EXISTS (SELECT 1 FROM em_new n
+  // Emissions: per key, the row of the batch's newest file carrying it (a file carries a key once: its
+  // reader refuses a repeated one), read from the staging table as it is inserted, without a sorted copy.
+  await db.run(`DELETE FROM ${ETS_EMISSIONS} h WHERE EXISTS (SELECT 1 FROM stage_em n
     WHERE n.registry_code = h.registry_code AND n.installation_identifier = h.installation_identifier AND n.year = h.year)`);
   await db.run(`INSERT INTO ${ETS_EMISSIONS} SELECT registry_code, installation_identifier, year, CAST(verified_emissions AS BIGINT),
-    CAST(allocation AS BIGINT), source_file, source_row, file_hash FROM em_new`);
-  for (const table of ['inst_new', 'inst_merged', 'em_new', 'stage_inst', 'stage_em']) await db.run(`DROP TABLE ${table}`);
+    CAST(allocation AS BIGINT), source_file, source_row, file_hash FROM stage_em s
+    WHERE NOT EXISTS (SELECT 1 FROM stage_em t WHERE t.registry_code = s.registry_code AND t.installation_identifier = s.installation_identifier
+      AND t.year = s.year AND t.file_order > s.file_order)`);
+  for (const table of ['inst_new', 'inst_merged', 'stage_inst', 'stage_em']) await db.run(`DROP TABLE ${table}`);
 }
 
 /** A relational CSV staged by DuckDB, any other file (a workbook) parsed in JavaScript by parseEtsFile. */
