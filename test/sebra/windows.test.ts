@@ -229,6 +229,29 @@ function expectedPeriods(period: 'days' | 'months' | 'weekdays', window: Window,
   return items;
 }
 
+/** expense_spikes summed directly: a bucket's month inside the window at least twice the month before it (> 0), by ratio, month, bucket, currency. */
+function expectedSpikes(window: Window, currency: Currency | undefined, limit: number) {
+  const byCode: Record<string, string> = { '01': 'salaries', '10': 'maintenance', '50': 'capital', '40': 'social', '': 'transfers' };
+  const order: Record<string, number> = { salaries: 1, maintenance: 2, capital: 3, social: 4, transfers: 5 };
+  const monthly = new Map<string, bigint>();
+  for (const p of linesIn(window, currency)) {
+    const key = `${p.currency}|${byCode[p.code]}|${p.date.slice(0, 7)}`;
+    monthly.set(key, (monthly.get(key) ?? 0n) + cents(p.amount));
+  }
+  const spikes: Array<{ category_key: string; currency: string; month: string; total_amount: string; previous_amount: string; ratio: number }> = [];
+  for (const [key, amount] of monthly) {
+    const [code, category, month] = key.split('|');
+    const date = new Date(`${month}-01T00:00:00Z`);
+    date.setUTCMonth(date.getUTCMonth() - 1);
+    const previous = monthly.get(`${code}|${category}|${date.toISOString().slice(0, 7)}`);
+    if (previous === undefined || previous <= 0n || amount < 2n * previous) continue;
+    spikes.push({ category_key: category, currency: code, month, total_amount: money(amount), previous_amount: money(previous), ratio: Number(amount) / Number(previous) });
+  }
+  spikes.sort((a, b) => b.ratio - a.ratio || (a.month < b.month ? -1 : a.month > b.month ? 1 : 0) ||
+    order[a.category_key] - order[b.category_key] || (a.currency < b.currency ? -1 : 1));
+  return spikes.slice(0, limit).map((spike, i) => ({ ...spike, rank: i + 1 }));
+}
+
 describe('SEBRA routes over many windows equal direct sums over the lines', () => {
   test('getMostSponsoredProgramme', async () => {
     for (const window of windows()) {
@@ -268,6 +291,27 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
       }
     }
     assert.ok(nonEmpty > 40, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the ranking`);
+  });
+
+  test('getUnusualPayments: expense_spikes', async () => {
+    let nonEmpty = 0;
+    for (const window of windows()) {
+      if (linesIn(window).length === 0) continue;
+      for (const currency of [undefined, 'BGN', 'EUR'] as const) {
+        for (const limit of [1, 3, 40]) {
+          const path = withQuery('/api/sebra/getUnusualPayments', window.query, currency ? `currency=${currency}` : '', `limit=${limit}`);
+          const body = await ok(path);
+          const expected = expectedSpikes(window, currency, limit);
+          const actual = body.expense_spikes.map(({ category_key, currency: code, month, total_amount, previous_amount, rank }: any) =>
+            ({ category_key, currency: code, month, total_amount, previous_amount, rank }));
+          assert.deepEqual(actual, expected.map(({ ratio: _ratio, ...spike }) => spike), path);
+          body.expense_spikes.forEach((item: any, i: number) =>
+            assert.ok(Math.abs(Number(item.increase_ratio) - expected[i].ratio) <= 0.005 + 1e-9, `${path} ratio of ${item.month}`));
+          if (expected.length > 0) nonEmpty++;
+        }
+      }
+    }
+    assert.ok(nonEmpty > 10, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the spikes`);
   });
 
   test('the tied programmes rank by date, then name; CONST and SHORT never appear', async () => {

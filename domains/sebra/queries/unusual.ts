@@ -10,6 +10,8 @@ import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/s
 import { OPEN_FROM, OPEN_TO, yearWindow } from '../../../queries/shared/window.ts';
 import { currencyParam, yearOrWindow, type CurrencyParams } from './params.ts';
 import { unusualProgrammeItems } from './programmeScores.ts';
+import { categoryDaily, expenseSpikes } from './spikes.ts';
+import { dailyTotals, windowPaymentDays } from './dailyTotals.ts';
 import { unusualResponse } from './schemas.ts';
 import {
   CURRENCY_SQL,
@@ -120,7 +122,7 @@ const SPIKE_CTES = `
     ORDER BY rank LIMIT CAST($limit AS BIGINT)
   )`;
 
-/** Three lists and one `meta` row (the window's payment days) in one statement, told apart by `list`. */
+/** Three lists and one `meta` row (the window's payment days) in one statement, told apart by `list` (the build's). */
 const LISTS_SQL = `
   WITH ${SPIKE_CTES}, ${SCORED_DAYS_CTE},
   unusual_days AS (${UNUSUAL_DAYS_SQL}),
@@ -129,6 +131,18 @@ const LISTS_SQL = `
   UNION ALL BY NAME SELECT 2 AS list_order, 'expense_spikes' AS list, * FROM expense_spikes
   UNION ALL BY NAME SELECT 3 AS list_order, 'unusual_payment_counts' AS list, * FROM unusual_payment_counts
   UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, (${WINDOW_DAYS_SQL}) AS window_days`;
+
+/**
+ * A request's two day lists in one statement (the same CTEs as LISTS_SQL): the z-scores stay DuckDB's
+ * avg and stddev_pop. The spikes are summed in JavaScript (spikes.ts) and the meta row counted from
+ * the held days, so the statement reads only the window's rows of sebra_daily.
+ */
+const DAY_LISTS_SQL = `
+  WITH ${SCORED_DAYS_CTE},
+  unusual_days AS (${UNUSUAL_DAYS_SQL}),
+  unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL})
+  SELECT 0 AS list_order, 'unusual_days' AS list, * FROM unusual_days
+  UNION ALL BY NAME SELECT 3 AS list_order, 'unusual_payment_counts' AS list, * FROM unusual_payment_counts`;
 
 const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
 type List = (typeof LISTS)[number];
@@ -215,19 +229,13 @@ export async function loadUnusualAnswers(db: Database): Promise<void> {
 }
 
 /**
- * Held per database (a snapshot does not change while served): the payment days (any currency, ISO,
- * ascending) and the precomputed rows by window key (first and last payment day, currency filter), so a
- * window is matched to its precomputed answer without a statement.
+ * Held per database (a snapshot does not change while served): the precomputed rows by window key
+ * (first and last payment day, currency filter), so a window is matched to its precomputed answer
+ * without a statement (the payment days themselves: dailyTotals.ts).
  */
-interface PrecomputedAnswers {
-  days: string[];
-  rows: Map<string, Row[]>;
-}
-
 const answerKey = (firstDay: string, lastDay: string, currency: string): string => `${firstDay}|${lastDay}|${currency}`;
 
-export const precomputedAnswers = perDatabase(async (db: Database): Promise<PrecomputedAnswers> => {
-  const days = await db.all('SELECT DISTINCT CAST(payment_date AS VARCHAR) AS day FROM sebra_daily ORDER BY day');
+export const precomputedAnswers = perDatabase(async (db: Database): Promise<Map<string, Row[]>> => {
   const rows = await db.all(`SELECT CAST(first_day AS VARCHAR) AS key_first, CAST(last_day AS VARCHAR) AS key_last, currency_key AS key_currency,
       * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers`);
   const byKey = new Map<string, Row[]>();
@@ -237,29 +245,15 @@ export const precomputedAnswers = perDatabase(async (db: Database): Promise<Prec
     held.push(row);
     byKey.set(key, held);
   }
-  return { days: days.map((row) => String(row.day)), rows: byKey };
+  return byKey;
 });
-
-/** First index in the sorted `days` whose day is >= day. */
-function firstAtOrAfter(days: string[], day: string): number {
-  let lo = 0;
-  let hi = days.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (days[mid] < day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The precomputed lists of the window (with their meta row); 'empty' when it has no payment day; null when its days are not precomputed. */
 async function precomputedLists(db: Database, { from, to, currency, limit }: UnusualBindings): Promise<Row[] | 'empty' | null> {
-  const { days, rows } = await precomputedAnswers(db);
-  const first = firstAtOrAfter(days, from);
-  const last = firstAtOrAfter(days, `${to}\uffff`) - 1; // the last day <= to (same-length ISO days)
-  if (first > last) return 'empty'; // no payment day in any currency: the 404, without a statement
+  const paymentDays = windowPaymentDays((await dailyTotals(db)).days, from, to);
+  if (paymentDays === null) return 'empty'; // no payment day in any currency: the 404, without a statement
   if (limit > PRECOMPUTED_ITEMS) return null;
-  const held = rows.get(answerKey(days[first], days[last], currency));
+  const held = (await precomputedAnswers(db)).get(answerKey(paymentDays.first, paymentDays.last, currency));
   return held ? held.filter((row) => Number(row.rank ?? 0) <= limit) : null;
 }
 
@@ -271,9 +265,19 @@ async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ 
     const lists = splitLists(held);
     return { lists, programmes: lists.unusual_programmes };
   }
-  // The programme list (held in memory, programmeScores.ts) is scored beside the other three.
-  const [rows, programmes] = await Promise.all([db.all(LISTS_SQL, bindings), unusualProgrammeItems(db, bindings, MIN_PROGRAMME_DAYS)]);
-  return { lists: splitLists(rows), programmes };
+  // The programme list (held in memory, programmeScores.ts) is scored beside the day lists' statement;
+  // the spikes and the window's day count come from rows held in memory.
+  const [dayRows, programmes, categoryDays, daily] = await Promise.all([
+    db.all(DAY_LISTS_SQL, bindings),
+    unusualProgrammeItems(db, bindings, MIN_PROGRAMME_DAYS),
+    categoryDaily(db),
+    dailyTotals(db),
+  ]);
+  const spikes = expenseSpikes(categoryDays, bindings.from, bindings.to, bindings.currency, SPIKE_RATIO, bindings.limit)
+    .map((item) => ({ list_order: 2, list: 'expense_spikes', ...item }));
+  // As WINDOW_DAYS_SQL: sebra_daily's rows (days and currencies) inside the window.
+  const windowDays = daily.rows.filter((row) => row.day >= bindings.from && row.day <= bindings.to).length;
+  return { lists: splitLists([...dayRows, ...spikes, { list_order: 4, list: 'meta', window_days: windowDays }]), programmes };
 }
 
 const unusualInputs = { window: yearOrWindow, list: page({ default: DEFAULT_LIST_LIMIT, description: 'Items per list.' }) };
