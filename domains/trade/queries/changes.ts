@@ -9,8 +9,8 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { aliased, knownId, pagedBody, pagedList, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { priceProductsOf, productAlias, PRODUCTS } from './codes.ts';
-import { MARKET_CHANGES, MARKET_CHANGES_COLUMNS, PRICE_CHANGES, PRICE_CHANGES_COLUMNS } from './marketShapes.ts';
-import { copyFor, givenKeys, inList, pageOfLocated, pageOfShape } from './paging.ts';
+import { MARKET_CHANGES, PRICE_CHANGES } from './marketShapes.ts';
+import { copyFor, givenKeys, inList, ITEM_COLUMN, pageOfLocated, pageOfShape, parsedItems } from './paging.ts';
 import { locatePage, type PositionSpec } from './positions.ts';
 import { periodsWindow, reporter, resolveProduct, yearRange } from './params.ts';
 import { changesResponse } from './schemas.ts';
@@ -102,7 +102,7 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
       ];
       const query = {
         table: copyFor(PRICE_CHANGES, givenKeys({ dataset, country, commodity: commodities })),
-        columns: PRICE_CHANGES_COLUMNS,
+        columns: ITEM_COLUMN,
         conditions,
         bindings: { dataset, country, ...inCommodities?.bindings, date_from: window.from, date_to: window.to },
       };
@@ -116,7 +116,7 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
         atLeast: window.from === null ? [] : [['begin_date', window.from]],
         atMost: window.to === null ? [] : [['begin_date', window.to]],
       }, params.page);
-      const result = located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located);
+      const result = parsedItems(located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located));
       return body('agrifood', { country, commodity: commodity?.text ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
     }
     const product = commodity === null ? null : (await resolveProduct(db, commodity.text, commodity.param)).code;
@@ -128,12 +128,12 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
       // The whole range is every year: no condition, so the page is a range of positions.
       ...(years.first === 0 && years.last === 9999 ? [] : ['year BETWEEN $first_year AND $last_year']),
     ];
-    const result = await pageOfShape(db, {
+    const result = parsedItems(await pageOfShape(db, {
       table: copyFor(MARKET_CHANGES, givenKeys({ country, commodity: product, metric })),
-      columns: MARKET_CHANGES_COLUMNS,
+      columns: ITEM_COLUMN,
       conditions,
       bindings: { country, product, metric, first_year: years.first, last_year: years.last },
-    }, params.page);
+    }, params.page));
     return body('markets', { country, commodity: product, metric, dataset: null, date_from: window.from, date_to: window.to }, result);
   },
 });

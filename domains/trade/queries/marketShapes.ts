@@ -4,7 +4,7 @@
 import type { Database } from '../../../engine/database.ts';
 import { decimal2 } from '../../../queries/shared/sql.ts';
 import { WORLD } from './codes.ts';
-import { decimalText, exactText } from './format.ts';
+import { decimalText, exactText, withItem } from './format.ts';
 import { marketRowsByPartnerSql, marketRowsSql } from './marketRows.ts';
 import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
@@ -141,8 +141,8 @@ export async function buildMarketShapes(db: Database): Promise<void> {
     MARKET_ANNUAL_SQL,
     MARKET_WORLD_SQL,
     MARKET_PARTNER_SQL,
-    ...sortedShapeSql(MARKET_CHANGES, MARKET_CHANGES_SQL),
-    ...sortedShapeSql(PRICE_CHANGES, PRICE_CHANGES_SQL),
+    ...sortedShapeSql(MARKET_CHANGES, withItem(MARKET_CHANGES_SQL, MARKET_CHANGES_COLUMNS)),
+    ...sortedShapeSql(PRICE_CHANGES, withItem(PRICE_CHANGES_SQL, PRICE_CHANGES_COLUMNS)),
     PRICE_COMMODITIES_SQL,
     ...sortedShapeSql(MARKET_MOVES, MARKET_MOVES_SQL),
     ...sortedShapeSql(MARKET_ANOMALIES, MARKET_ANOMALIES_SQL),

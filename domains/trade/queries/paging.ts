@@ -112,6 +112,12 @@ export async function pageOfLocated(db: Database, query: ShapePageQuery, page: L
   return { rows: rows.map(withoutPaging), limit: page.limit, offset: page.offset, total: located.total };
 }
 
+/** The column a page of a shape built withItem reads (format.ts), and its rows as the answer's items. */
+export const ITEM_COLUMN = 'item';
+export function parsedItems(page: PageOfRows<Row>): PageOfRows<Row> {
+  return { ...page, rows: page.rows.map((row) => JSON.parse(String(row.item)) as Row) };
+}
+
 /** Per database, the row count of each shape table read whole (a snapshot does not change while served). */
 const tableCounts = perDatabase(async () => new Map<string, Promise<number>>());
 

@@ -3,7 +3,7 @@
 // route filters on and sorted by those keys, with `pos`, the row's place in the route's order, so a
 // request reads only its keys' rows and stops at its page (paging.ts).
 import type { Database } from '../../../engine/database.ts';
-import { decimalText } from './format.ts';
+import { decimalText, withItem } from './format.ts';
 import { sortedShapeSql, type SortedCopies } from './paging.ts';
 
 /**
@@ -71,6 +71,6 @@ const LOOKUP_SQL = [
 ];
 
 export async function buildServedShapes(db: Database): Promise<void> {
-  for (const sql of [...LOOKUP_SQL, ...sortedShapeSql(TRADE_LIST, TRADE_LIST_SQL), ...sortedShapeSql(TRADE_BALANCE, TRADE_BALANCE_SQL),
+  for (const sql of [...LOOKUP_SQL, ...sortedShapeSql(TRADE_LIST, withItem(TRADE_LIST_SQL, TRADE_LIST_COLUMNS)), ...sortedShapeSql(TRADE_BALANCE, TRADE_BALANCE_SQL),
     TRADE_PARTNER_PERIODS_SQL]) await db.run(sql);
 }

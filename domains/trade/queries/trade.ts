@@ -9,10 +9,10 @@ import { FLOW_NAMES, WORLD } from './codes.ts';
 import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
 } from './params.ts';
-import { copyFor, givenKeys, pageOfLocated, pageOfShape, usedBindings } from './paging.ts';
+import { copyFor, givenKeys, ITEM_COLUMN, pageOfLocated, pageOfShape, parsedItems, usedBindings } from './paging.ts';
 import { locatePage, type PositionSpec } from './positions.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
-import { TRADE_BALANCE_COLUMNS, TRADE_LIST, TRADE_LIST_COLUMNS } from './shapes.ts';
+import { TRADE_BALANCE_COLUMNS, TRADE_LIST } from './shapes.ts';
 
 /** Periods lying entirely inside the window: only the bounds given. */
 function windowConditions(window: PeriodWindow): string[] {
@@ -71,7 +71,7 @@ export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
     const product = params.product?.code ?? null;
     const query = {
       table: copyFor(TRADE_LIST, givenKeys({ reporter, partner, product, flow })),
-      columns: TRADE_LIST_COLUMNS,
+      columns: ITEM_COLUMN,
       conditions: tradeListConditions({ reporter, partner, product, flow }, window),
       bindings: { reporter, partner, product, flow, ...windowBindings(window) },
     };
@@ -89,7 +89,7 @@ export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
     return {
       endpoint: 'listTrade',
       filters: { reporter, partner, product, flow: flow === null ? null : FLOW_NAMES[flow], date_from: window.from, date_to: window.to },
-      ...pagedBody(located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located)),
+      ...pagedBody(parsedItems(located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located))),
     };
   },
 });
