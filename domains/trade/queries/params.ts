@@ -2,6 +2,7 @@
 // and period windows, as parameter kinds. Unknown countries, products and partners are 404s;
 // malformed values are 400s naming the parameter.
 import type { Database } from '../../../engine/database.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 import type { RouteContext } from '../../../queries/catalog.ts';
 import {
   aliased, commaList, defineKind, memberState, parsePeriodBound, periodWindow, resolveMemberState, type Country,
@@ -139,6 +140,9 @@ export const countryList = (options: ListOptions) => resolvedList(options, (item
 
 export const productList = (options: ListOptions) => resolvedList(options, (item, param, { db }) => resolveProduct(db, item, param));
 
+/** The partner codes of the trade data (trade_partner_codes: a few hundred), held per database: a partner is checked without a statement. */
+const partnerCodes = perDatabase(async (db) => new Set((await db.all('SELECT partner FROM trade_partner_codes')).map((row) => String(row.partner))));
+
 /** A partner code present in the data (any case, member states also by name or GR); WORLD is always accepted. Otherwise a 404. */
 export const partner = (description = 'Partner code (WORLD for the world total, UA, US, EXT_EU27_2020, ...), any case. Unknown ones are a 404.') =>
   aliased({
@@ -151,8 +155,7 @@ export const partner = (description = 'Partner code (WORLD for the world total, 
       if (text === '') throw invalidParameter(param, `${param} must be a partner code`);
       if (text === 'WORLD') return text;
       const code = findMemberState(text)?.code ?? text;
-      const [row] = await db.all('SELECT partner FROM trade_partner_codes WHERE partner = $code', { code });
-      if (!row) throw notFound(`unknown ${param} "${value}": no trade with that partner code in the data`);
+      if (!(await partnerCodes(db)).has(code)) throw notFound(`unknown ${param} "${value}": no trade with that partner code in the data`);
       return code;
     },
   });
