@@ -1,6 +1,7 @@
 // Loads the snapshot into DuckDB, locks DuckDB down, and serves the app.
 import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
+import { warmHeldState, type WarmResult } from '../engine/perDatabase.ts';
 import { currentGeneration, generationDir } from '../engine/generation.ts';
 import { openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
@@ -68,13 +69,26 @@ export async function startServer(
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
   });
+  // The state some routes hold in memory (perDatabase) is read now, in the background, so the first
+  // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).
+  void warmHeldState(db).then((warm) => options.log?.(warmLine(warm)));
   const reloader = new SnapshotReloader({
     dataDir: config.dataDir,
     holder: snapshots,
-    open: (id) => openGeneration(config.dataDir, id, config.engine),
+    // A new generation's held state is read before it is swapped in: its first requests are not cold.
+    open: async (id) => {
+      const snapshot = await openGeneration(config.dataDir, id, config.engine);
+      options.log?.(warmLine(await warmHeldState(snapshot.db)));
+      return snapshot;
+    },
     log: options.log,
     pollMs: options.reloadPollMs,
   });
   if (options.reloadPollMs !== 0) reloader.start();
   return { server, db, snapshots, reloader };
+}
+
+function warmLine(warm: WarmResult): string {
+  const failed = warm.failed > 0 ? `; ${warm.failed} not read (a domain without data): read on demand` : '';
+  return `held state: ${warm.holders - warm.failed} of ${warm.holders} read in ${(warm.ms / 1000).toFixed(1)} s${failed}`;
 }

@@ -73,6 +73,8 @@ test('a new generation is swapped in under load: 0 errors, each answer from exac
     const health = await (await fetch(`${base}/healthz`)).json();
     assert.equal(health.generation, g2);
     assert.ok(logs.some((line) => line.includes(`now serving generation ${g2}`)), logs.join('\n'));
+    // Held state read at start (in the background) and for the new generation before its swap.
+    assert.ok(logs.filter((line) => line.startsWith('held state: ')).length >= 2, logs.join('\n'));
 
     // A generation that cannot be loaded (a truncated Parquet file): the old one keeps serving, the reason is logged.
     const broken = '999999-20991231T000000Z';
