@@ -252,6 +252,32 @@ function expectedSpikes(window: Window, currency: Currency | undefined, limit: n
   return spikes.slice(0, limit).map((spike, i) => ({ ...spike, rank: i + 1 }));
 }
 
+/** unusual_days (by amount) or unusual_payment_counts (by count), scored directly: population z of each day against its currency's days in the window. */
+function expectedUnusualDays(window: Window, currency: Currency | undefined, limit: number, measure: 'amount' | 'count') {
+  const days = new Map<string, { payment_date: string; currency: string; amount: bigint; count: number }>();
+  for (const p of linesIn(window, currency)) {
+    const key = `${p.date}|${p.currency}`;
+    const day = days.get(key) ?? { payment_date: p.date, currency: p.currency, amount: 0n, count: 0 };
+    day.amount += cents(p.amount);
+    day.count += p.count ?? 1;
+    days.set(key, day);
+  }
+  const value = (day: { amount: bigint; count: number }) => (measure === 'amount' ? Number(day.amount) / 100 : day.count);
+  const items: Array<{ payment_date: string; currency: string; total_amount: string; payment_count: number; z: number }> = [];
+  for (const code of ['BGN', 'EUR']) {
+    const own = [...days.values()].filter((day) => day.currency === code);
+    const mean = own.reduce((a, day) => a + value(day), 0) / own.length;
+    const sd = Math.sqrt(own.reduce((a, day) => a + (value(day) - mean) ** 2, 0) / own.length);
+    if (!(sd > 1e-9)) continue;
+    for (const day of own) {
+      const z = (value(day) - mean) / sd;
+      if (z >= 2 - 1e-9) items.push({ payment_date: day.payment_date, currency: code, total_amount: money(day.amount), payment_count: day.count, z });
+    }
+  }
+  items.sort((a, b) => b.z - a.z || (a.payment_date < b.payment_date ? -1 : a.payment_date > b.payment_date ? 1 : 0) || (a.currency < b.currency ? -1 : 1));
+  return items.slice(0, limit).map((item, i) => ({ ...item, rank: i + 1 }));
+}
+
 describe('SEBRA routes over many windows equal direct sums over the lines', () => {
   test('getMostSponsoredProgramme', async () => {
     for (const window of windows()) {
@@ -291,6 +317,28 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
       }
     }
     assert.ok(nonEmpty > 40, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the ranking`);
+  });
+
+  test('getUnusualPayments: unusual_days and unusual_payment_counts', async () => {
+    let nonEmpty = 0;
+    for (const window of windows()) {
+      if (linesIn(window).length === 0) continue;
+      for (const currency of [undefined, 'BGN', 'EUR'] as const) {
+        for (const limit of [1, 3, 40]) {
+          const path = withQuery('/api/sebra/getUnusualPayments', window.query, currency ? `currency=${currency}` : '', `limit=${limit}`);
+          const body = await ok(path);
+          for (const [list, measure] of [['unusual_days', 'amount'], ['unusual_payment_counts', 'count']] as const) {
+            const expected = expectedUnusualDays(window, currency, limit, measure);
+            const actual = body[list].map(({ payment_date, currency: code, total_amount, payment_count, rank }: any) => ({ payment_date, currency: code, total_amount, payment_count, rank }));
+            assert.deepEqual(actual, expected.map(({ z: _z, ...item }) => item), `${path} ${list}`);
+            body[list].forEach((item: any, i: number) =>
+              assert.ok(Math.abs(Number(item.zscore) - expected[i].z) <= 0.005 + 1e-9, `${path} ${list} zscore of ${item.payment_date}`));
+            if (expected.length > 0) nonEmpty++;
+          }
+        }
+      }
+    }
+    assert.ok(nonEmpty > 10, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the day lists`);
   });
 
   test('getUnusualPayments: expense_spikes', async () => {

@@ -133,16 +133,43 @@ const LISTS_SQL = `
   UNION ALL BY NAME SELECT 4 AS list_order, 'meta' AS list, (${WINDOW_DAYS_SQL}) AS window_days`;
 
 /**
- * A request's two day lists in one statement (the same CTEs as LISTS_SQL): the z-scores stay DuckDB's
- * avg and stddev_pop. The spikes are summed in JavaScript (spikes.ts) and the meta row counted from
- * the held days, so the statement reads only the window's rows of sebra_daily.
+ * A request's unusual days, for both day lists: the window's days with either z-score >= 2, with
+ * DuckDB's own mean, z-scores (avg and stddev_pop, as in LISTS_SQL) and their rendering; ranked and cut
+ * in JavaScript (dayLists). Two ranked windows and a union cost more than the scores themselves. The
+ * spikes are summed in JavaScript (spikes.ts) and the meta row counted from the held days.
  */
-const DAY_LISTS_SQL = `
-  WITH ${SCORED_DAYS_CTE},
-  unusual_days AS (${UNUSUAL_DAYS_SQL}),
-  unusual_payment_counts AS (${UNUSUAL_COUNTS_SQL})
-  SELECT 0 AS list_order, 'unusual_days' AS list, * FROM unusual_days
-  UNION ALL BY NAME SELECT 3 AS list_order, 'unusual_payment_counts' AS list, * FROM unusual_payment_counts`;
+const UNUSUAL_DAY_ROWS_SQL = `
+  WITH ${SCORED_DAYS_CTE}
+  SELECT payment_date, currency, total_amount, payment_count,
+         ${money('mean_amount_value')} AS mean_amount, ${decimal2('amount_z')} AS amount_zscore, amount_z, amount_z >= ${Z_MIN} AS amount_unusual,
+         ${decimal2('mean_count_value')} AS mean_count, ${decimal2('count_z')} AS count_zscore, count_z, count_z >= ${Z_MIN} AS count_unusual
+  FROM scored_days WHERE amount_z >= ${Z_MIN} OR count_z >= ${Z_MIN}`;
+
+/** z descending (exact doubles from DuckDB), then day, then currency: the order of UNUSUAL_DAYS_SQL's rank. */
+function byScore(z: 'amount_z' | 'count_z'): (a: Row, b: Row) => number {
+  return (a, b) => {
+    const difference = Number(b[z]) - Number(a[z]);
+    if (difference !== 0) return difference;
+    if (a.payment_date !== b.payment_date) return String(a.payment_date) < String(b.payment_date) ? -1 : 1;
+    return String(a.currency) < String(b.currency) ? -1 : String(a.currency) > String(b.currency) ? 1 : 0;
+  };
+}
+
+/** The unusual_days and unusual_payment_counts rows (list_order 0 and 3, ranked, at most `limit` each) from UNUSUAL_DAY_ROWS_SQL's rows. */
+function dayLists(rows: Row[], limit: number): Row[] {
+  const amounts = rows.filter((row) => row.amount_unusual === true).sort(byScore('amount_z')).slice(0, Math.max(0, limit));
+  const counts = rows.filter((row) => row.count_unusual === true).sort(byScore('count_z')).slice(0, Math.max(0, limit));
+  return [
+    ...amounts.map((row, index) => ({
+      list_order: 0, list: 'unusual_days', payment_date: row.payment_date, currency: row.currency, total_amount: row.total_amount,
+      mean_amount: row.mean_amount, zscore: row.amount_zscore, payment_count: row.payment_count, rank: index + 1,
+    })),
+    ...counts.map((row, index) => ({
+      list_order: 3, list: 'unusual_payment_counts', payment_date: row.payment_date, currency: row.currency, payment_count: row.payment_count,
+      mean_count: row.mean_count, zscore: row.count_zscore, total_amount: row.total_amount, rank: index + 1,
+    })),
+  ];
+}
 
 const LISTS = ['unusual_days', 'unusual_programmes', 'expense_spikes', 'unusual_payment_counts'] as const;
 type List = (typeof LISTS)[number];
@@ -265,10 +292,10 @@ async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ 
     const lists = splitLists(held);
     return { lists, programmes: lists.unusual_programmes };
   }
-  // The programme list (held in memory, programmeScores.ts) is scored beside the day lists' statement;
+  // The programme list (held in memory, programmeScores.ts) is scored beside the unusual days' statement;
   // the spikes and the window's day count come from rows held in memory.
   const [dayRows, programmes, categoryDays, daily] = await Promise.all([
-    db.all(DAY_LISTS_SQL, bindings),
+    db.all(UNUSUAL_DAY_ROWS_SQL, { from: bindings.from, to: bindings.to, currency: bindings.currency }),
     unusualProgrammeItems(db, bindings, MIN_PROGRAMME_DAYS),
     categoryDaily(db),
     dailyTotals(db),
@@ -277,7 +304,7 @@ async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ 
     .map((item) => ({ list_order: 2, list: 'expense_spikes', ...item }));
   // As WINDOW_DAYS_SQL: sebra_daily's rows (days and currencies) inside the window.
   const windowDays = daily.rows.filter((row) => row.day >= bindings.from && row.day <= bindings.to).length;
-  return { lists: splitLists([...dayRows, ...spikes, { list_order: 4, list: 'meta', window_days: windowDays }]), programmes };
+  return { lists: splitLists([...dayLists(dayRows, bindings.limit), ...spikes, { list_order: 4, list: 'meta', window_days: windowDays }]), programmes };
 }
 
 const unusualInputs = { window: yearOrWindow, list: page({ default: DEFAULT_LIST_LIMIT, description: 'Items per list.' }) };
