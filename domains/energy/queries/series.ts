@@ -206,6 +206,33 @@ export const getEnergySeries = defineRoute<SeriesParams>({
     const to = params.period_to === undefined ? null : parsePeriodLabel(params.period_to, 'period_to');
     if (from !== null && to !== null && periodStart(from) > periodStart(to)) throw invalidParameter('period_from', `period_from (${from}) is after period_to (${to})`);
     const dataset = parseDatasetId(params.dataset_id);
+    const filters = { unit: params.unit ?? null, freq: params.freq ?? null, period_from: from, period_to: to, dims: params.dim ?? {} };
+    const answer = (count: number, total: number, observations: Row[]) => ({
+      endpoint: 'energy_series', dataset_id: dataset, geo: geo.code, geo_name: geo.name, filters, count, total, observations,
+    });
+    const variants = await heldVariants(db, dataset);
+    if (variants === 'unknown') throw datasetNotFound(dataset);
+    const matching = variants === null ? null : matchingVariants(variants, (v) => v.geo === geo.code, params);
+    if (matching !== null && matching.length === 0) return answer(0, 0, []);
+    if (matching !== null && matching.length <= VARIANTS_LISTED_MAX) {
+      // The held variants' observations of the geo, paged and counted in one plain statement; dims from the held variants.
+      const listed = inList('variant', 'variant', matching.map((v) => v.variant));
+      const byVariant = new Map(matching.map((v) => [v.variant, v]));
+      const rows = await db.all(
+        `SELECT variant, series_key, time_period, obs_value, obs_flag, count(*) OVER ()::INTEGER AS total FROM energy_obs_by_geo
+          WHERE dataset_id = $dataset AND geo = $geo AND ${listed.sql}${from === null ? '' : ' AND period_start >= CAST($from AS DATE)'}${to === null ? '' : ' AND period_start < CAST($to AS DATE)'}
+          ORDER BY series_key, period_start, time_period LIMIT $limit`,
+        {
+          dataset, geo: geo.code, ...listed.bindings, limit: params.limit,
+          ...(from === null ? {} : { from: periodStart(from) }), ...(to === null ? {} : { to: periodAfter(to) }),
+        },
+      );
+      const observations = rows.map((row) => {
+        const v = byVariant.get(Number(row.variant))!;
+        return { series_key: row.series_key, unit: v.unit, freq: v.freq, time_period: row.time_period, obs_value: row.obs_value, obs_flag: row.obs_flag, dims: dimsObject(v) };
+      });
+      return answer(observations.length, rows.length > 0 ? Number(rows[0].total) : 0, observations);
+    }
     const dims = dimConditions(params.dim);
     const bindings = {
       dataset, geo: geo.code, unit: params.unit ?? null, freq: params.freq ?? null,
@@ -279,6 +306,10 @@ export const getEnergyLatest = defineRoute<LatestParams>({
   async handle(params, { db }) {
     const geo = params.geo === undefined ? null : parseGeo(params.geo, 'geo');
     const dataset = parseDatasetId(params.dataset_id);
+    const variants = await heldVariants(db, dataset);
+    if (variants === 'unknown') throw datasetNotFound(dataset);
+    const matching = variants === null ? null : matchingVariants(variants, (v) => geo === null || v.geo === geo.code, params);
+    if (matching !== null && matching.length <= VARIANTS_LISTED_MAX) return latestHeld(db, { dataset, geo: geo?.code ?? null, limit: params.limit }, matching);
     const dims = dimConditions(params.dim);
     const bindings = { dataset, geo: geo?.code ?? null, unit: params.unit ?? null, freq: params.freq ?? null, ...dims.bindings };
     // The latest period with a value among the matching series, then their observations of that period.
@@ -467,4 +498,41 @@ async function compareHeld(
     endpoint: 'energy_compare', dataset_id: q.dataset, period, geos: q.geos, missing_geos: q.geos.filter((g) => !present.has(g)),
     count: observations.length, observations,
   };
+}
+
+/** The held variants a generic route's filters keep: `geoKept`, then unit, freq and dim.<key>=<value> (values upper-cased as dimConditions binds them). */
+function matchingVariants(
+  variants: readonly HeldVariant[],
+  geoKept: (v: HeldVariant) => boolean,
+  params: { unit?: string; freq?: string; dim?: Record<string, string> },
+): HeldVariant[] {
+  const dims = Object.entries(params.dim ?? {}).map(([key, value]) => [key, value.trim().toUpperCase()] as const);
+  const keep = variantFilter({ unit: params.unit ?? null, freq: params.freq ?? null, dims });
+  return variants.filter((v) => geoKept(v) && keep(v));
+}
+
+/**
+ * getEnergyLatest over a few held variants: the latest period among them in JavaScript, then one plain
+ * read of their observations of that period, ordered by geo (nulls last) and series_key as the
+ * statement orders them (then variant, which it left open), counted and cut to `limit`.
+ */
+async function latestHeld(db: Database, q: { dataset: string; geo: string | null; limit: number }, matching: readonly HeldVariant[]) {
+  const period = latestPeriodOf(matching);
+  const empty = { endpoint: 'energy_latest', dataset_id: q.dataset, geo: q.geo, period: null, count: 0, total: 0, observations: [] };
+  if (period === null) return empty;
+  const listed = inList('variant', 'variant', matching.map((v) => v.variant));
+  const byVariant = new Map(matching.map((v) => [v.variant, v]));
+  const rows = (await db.all(
+    `SELECT variant, obs_value, obs_flag FROM energy_obs_by_period WHERE dataset_id = $dataset AND time_period = $period AND ${listed.sql}`,
+    { dataset: q.dataset, period, ...listed.bindings },
+  )).map((row) => ({ v: byVariant.get(Number(row.variant))!, row }));
+  if (rows.length === 0) return empty;
+  // Printable ASCII only (heldSeries.ts): JavaScript's string order is DuckDB's byte order.
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  rows.sort((a, b) => (a.v.geo === b.v.geo ? 0 : a.v.geo === null ? 1 : b.v.geo === null ? -1 : text(a.v.geo, b.v.geo))
+    || text(a.v.seriesKey, b.v.seriesKey) || a.v.variant - b.v.variant);
+  const observations = rows.slice(0, q.limit).map(({ v, row }) => ({
+    geo: v.geo, series_key: v.seriesKey, unit: v.unit, obs_value: row.obs_value, obs_flag: row.obs_flag, dims: dimsObject(v),
+  }));
+  return { endpoint: 'energy_latest', dataset_id: q.dataset, geo: q.geo, period, count: observations.length, total: rows.length, observations };
 }
