@@ -42,6 +42,9 @@ export interface TierReport {
   startupMode?: 'file' | 'memory';
   startupSlowest: Array<{ sql: string; ms: number }>;
   rssAfterLoadMb: number;
+  /** Reading every route's held state after startup (absent in reports before it was measured). */
+  heldStateMs?: number;
+  rssAfterHeldStateMb?: number;
   rssAfterRunMb: number;
   cases: CaseResult[];
   load: LoadResult[];
@@ -214,9 +217,10 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     '',
     '## Startup and memory',
     '',
-    ...table(['scale', 'serving database build s (at ingest)', 'startup', 'startup s', 'RSS after load MB', 'RSS after the run MB'],
+    ...table(['scale', 'serving database build s (at ingest)', 'startup', 'startup s', 'RSS after load MB', 'held state read s (after listening)', 'RSS after held state MB', 'RSS after the run MB'],
       report.tiers.map((t) => [t.tier, t.servingBuildMs === undefined ? '-' : (t.servingBuildMs / 1000).toFixed(1),
-        t.startupMode === 'file' ? 'open the serving database' : 'load snapshot + rollups', (t.startupMs / 1000).toFixed(2), t.rssAfterLoadMb.toFixed(0), t.rssAfterRunMb.toFixed(0)])),
+        t.startupMode === 'file' ? 'open the serving database' : 'load snapshot + rollups', (t.startupMs / 1000).toFixed(2), t.rssAfterLoadMb.toFixed(0),
+        t.heldStateMs === undefined ? '-' : (t.heldStateMs / 1000).toFixed(2), t.rssAfterHeldStateMb === undefined ? '-' : t.rssAfterHeldStateMb.toFixed(0), t.rssAfterRunMb.toFixed(0)])),
     '',
     ...report.tiers.flatMap((t) => t.startupSlowest.length === 0 ? [] : [
       `Slowest startup statements at ${t.tier}: ${t.startupSlowest.slice(0, 4).map((s) => `\`${s.sql.replaceAll('`', "'").replaceAll('|', '/')}\` ${(s.ms / 1000).toFixed(2)} s`).join('; ')}.`, '']),

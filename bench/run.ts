@@ -207,7 +207,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   return {
     tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs,
     startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
-    rssAfterLoadMb: report.rssAfterLoadMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
+    rssAfterLoadMb: report.rssAfterLoadMb, heldStateMs: report.heldStateMs, rssAfterHeldStateMb: report.rssAfterHeldStateMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
   };
 }
 

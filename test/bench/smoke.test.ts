@@ -39,6 +39,8 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
       assert.ok(c.statements > 0 && 'ptp_crashes' in c.tables, `${c.url} reads ptp_crashes`);
     }
 
+    assert.ok(tier.heldStateMs !== undefined && tier.heldStateMs >= 0 && tier.rssAfterHeldStateMb! >= tier.rssAfterLoadMb * 0.5, 'the held state is read after startup, as the server does');
+
     assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-counted', 'mix-paid', 'mix-paid-local-facilitator']);
     for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
     assert.equal(tier.load[2].requests, report.settings.paidRequests, 'the unpaid baseline makes as many requests as a paid run');
