@@ -3,7 +3,7 @@
 // Every combination of reporter, product, partner, flow and window over the trade fixture, several pages.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { locatePage, type PositionSpec } from '../../domains/trade/queries/positions.ts';
+import { locatePage, positionsRead, type PositionSpec } from '../../domains/trade/queries/positions.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { writeTradeFixtureSnapshot } from './fixtures.ts';
 
@@ -19,6 +19,7 @@ const SPEC: PositionSpec = {
 };
 
 test('trade_list: count and page range as plain statements give them', async () => {
+  assert.equal(await positionsRead(app.db, SPEC), true);
   let compared = 0;
   let found = 0;
   for (const reporter of [null, 'RO', 'HU', 'FR', 'DE', 'XX']) {
@@ -70,6 +71,7 @@ test('trade_list: count and page range as plain statements give them', async () 
 
 test('trade_price_changes: count and page range as plain statements give them (dataset, country, commodity lists, begin_date bounds)', async () => {
   const spec: PositionSpec = { table: 'trade_price_changes', codes: ['dataset', 'country', 'commodity'], days: ['begin_date'], groupBy: ['country', 'dataset'] };
+  assert.equal(await positionsRead(app.db, spec), true);
   const keys = await app.db.all('SELECT DISTINCT dataset, country, commodity FROM trade_price_changes ORDER BY ALL');
   const datasets = [...new Set(keys.map((k) => String(k.dataset))), 'none'];
   const countries = [null, ...new Set(keys.map((k) => String(k.country))), 'XX'];

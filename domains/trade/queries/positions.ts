@@ -3,7 +3,7 @@
 // rows of each code in pos order. A filtered page then needs no count over the shape: the matches are
 // counted here (a loop over the group's rows, not a scan of the table), and the page is read as the
 // range of positions its first and last match span, with the request's own conditions (pageOfLocated).
-// Bounded: a shape of more than ROWS_MAX rows is not held (its requests keep the counting statement).
+// Bounded: a shape that would take more than SHAPE_BYTES_MAX is not held (its requests keep the counting statement).
 import type { Database } from '../../../engine/database.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
 
@@ -24,16 +24,19 @@ export interface PositionFilter {
   atMost: ReadonlyArray<readonly [string, string]>;
 }
 
-/** Most rows held per shape: 4 bytes per code and day column and per grouping (about 40 MB at this bound for trade_list). */
-const ROWS_MAX = 1_500_000;
-const READ_CHUNK = 100_000;
+/**
+ * Most bytes held per shape: 2 bytes per row and code column (4 when a column has 65 535 codes or
+ * more), 4 per day column and per grouping (x100: trade_list 0.65M rows 21 MB, trade_price_changes
+ * 2.5M rows 45 MB).
+ */
+const SHAPE_BYTES_MAX = 64 * 2 ** 20;
 /** A null day: fails every bound, as NULL compared in SQL does. */
 const NULL_DAY = -1;
 
 interface HeldPositions {
   rows: number;
   /** Per code column: each row's code id (0: null, which no request equals), and the ids by text. */
-  codes: Map<string, { ids: Uint32Array; byText: Map<string, number> }>;
+  codes: Map<string, { ids: Uint16Array | Uint32Array; byText: Map<string, number> }>;
   /** Per day column: each row's day as yyyymmdd (order-preserving), NULL_DAY when null. */
   days: Map<string, Int32Array>;
   /** Per grouping column: per code id, its rows in pos order. */
@@ -43,33 +46,35 @@ interface HeldPositions {
 const dayNumber = (isoDay: string) => Number(isoDay.slice(0, 4)) * 10_000 + Number(isoDay.slice(5, 7)) * 100 + Number(isoDay.slice(8, 10));
 
 async function readPositions(db: Database, spec: PositionSpec): Promise<HeldPositions | null> {
-  const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n, min(pos)::INTEGER AS first, max(pos)::INTEGER AS last FROM ${spec.table}`);
-  const rows = Number(n);
-  if (rows > ROWS_MAX) return null;
-  const codes = new Map(spec.codes.map((c) => [c, { ids: new Uint32Array(rows), byText: new Map<string, number>() }]));
-  const days = new Map(spec.days.map((d) => [d, new Int32Array(rows)]));
-  const select = [
-    'pos',
-    ...spec.codes.map((c) => `CAST(${c} AS VARCHAR) AS ${c}`),
-    ...spec.days.map((d) => `(year(${d}) * 10000 + month(${d}) * 100 + day(${d}))::INTEGER AS ${d}`),
-  ].join(', ');
-  for (let start = 0; start < rows; start += READ_CHUNK) {
-    const chunk = await db.all(`SELECT ${select} FROM ${spec.table} WHERE pos > $start AND pos <= $end ORDER BY pos`, { start, end: start + READ_CHUNK });
-    for (let k = 0; k < chunk.length; k++) {
-      const row = chunk[k];
-      const i = start + k;
-      // pos must run 1..n without gaps: row i is pos i + 1.
-      if (Number(row.pos) !== i + 1) return null;
-      for (const [column, held] of codes) {
-        const text = row[column];
-        if (text === null) continue;
-        let id = held.byText.get(String(text));
-        if (id === undefined) held.byText.set(String(text), (id = held.byText.size + 1));
-        held.ids[i] = id;
-      }
-      for (const [column, held] of days) held[i] = row[column] === null ? NULL_DAY : Number(row[column]);
-    }
-    if (chunk.length < Math.min(READ_CHUNK, rows - start)) return null;
+  const [shape] = await db.all(`SELECT count(*)::INTEGER AS n, min(pos)::INTEGER AS first, max(pos)::INTEGER AS last, count(DISTINCT pos)::INTEGER AS distinct_pos FROM ${spec.table}`);
+  const rows = Number(shape.n);
+  if (rows * (2 * spec.codes.length + 4 * spec.days.length + 4 * spec.groupBy.length) > SHAPE_BYTES_MAX) return null;
+  // pos must run 1..n without gaps: row i is pos i + 1.
+  if (rows > 0 && (Number(shape.first) !== 1 || Number(shape.last) !== rows || Number(shape.distinct_pos) !== rows)) return null;
+  // Each column comes back as one text of its values in pos order (the driver converts one value, not
+  // one per row: a row-per-value read of the x100 trade_list took seconds).
+  const inPosOrder = async (expression: string): Promise<number[]> => {
+    const [row] = await db.all(`SELECT string_agg(CAST(${expression} AS VARCHAR), ',' ORDER BY pos) AS list FROM ${spec.table}`);
+    const values = row.list === null ? [] : String(row.list).split(',').map(Number);
+    if (values.length !== rows) throw new Error(`positions of ${spec.table}: ${values.length} values for ${rows} rows`);
+    return values;
+  };
+  const codes = new Map<string, { ids: Uint16Array | Uint32Array; byText: Map<string, number> }>();
+  for (const column of spec.codes) {
+    // Ids numbered by the text's order (0: null); the dictionary and the per-row ids from the same numbering.
+    const dictionary = `(SELECT v, row_number() OVER (ORDER BY v)::INTEGER AS id FROM (SELECT DISTINCT CAST(${column} AS VARCHAR) AS v FROM ${spec.table} WHERE ${column} IS NOT NULL))`;
+    const entries = await db.all(`SELECT v, id FROM ${dictionary} ORDER BY id`);
+    const byText = new Map(entries.map((entry) => [String(entry.v), Number(entry.id)]));
+    const [row] = await db.all(
+      `SELECT string_agg(CAST(coalesce(d.id, 0) AS VARCHAR), ',' ORDER BY t.pos) AS list FROM ${spec.table} t LEFT JOIN ${dictionary} d ON d.v = CAST(t.${column} AS VARCHAR)`,
+    );
+    const ids = row.list === null ? [] : String(row.list).split(',').map(Number);
+    if (ids.length !== rows) throw new Error(`positions of ${spec.table}: ${ids.length} ${column} ids for ${rows} rows`);
+    codes.set(column, { ids: byText.size < 0xffff ? Uint16Array.from(ids) : Uint32Array.from(ids), byText });
+  }
+  const days = new Map<string, Int32Array>();
+  for (const column of spec.days) {
+    days.set(column, Int32Array.from(await inPosOrder(`coalesce(year(${column}) * 10000 + month(${column}) * 100 + day(${column}), ${NULL_DAY})`)));
   }
   const groups = new Map<string, Map<number, Int32Array>>();
   for (const column of spec.groupBy) {
@@ -89,18 +94,35 @@ async function readPositions(db: Database, spec: PositionSpec): Promise<HeldPosi
   return { rows, codes, days, groups };
 }
 
-/** Per database, per shape spec (by identity), its held positions (null: too large). */
-const heldShapes = perDatabase(async () => new Map<PositionSpec, Promise<HeldPositions | null>>());
+/** A shape's positions being read or read: the requests before the read completes keep the counting statement. */
+interface HeldSlot {
+  read: Promise<HeldPositions | null>;
+  /** Set once the read completes (null: not held). */
+  held?: HeldPositions | null;
+}
 
-async function heldPositions(db: Database, spec: PositionSpec): Promise<HeldPositions | null> {
+/** Per database, per shape spec (by identity), its slot. */
+const heldShapes = perDatabase(async () => new Map<PositionSpec, HeldSlot>());
+
+/** The shape's slot, its read started on first use (a failed read is forgotten, so a later request starts it again). */
+async function slotOf(db: Database, spec: PositionSpec): Promise<HeldSlot> {
   const shapes = await heldShapes(db);
-  let held = shapes.get(spec);
-  if (!held) {
-    held = readPositions(db, spec);
-    shapes.set(spec, held);
-    held.catch(() => shapes.delete(spec));
+  let slot = shapes.get(spec);
+  if (!slot) {
+    const started: HeldSlot = { read: readPositions(db, spec) };
+    started.read.then((held) => (started.held = held), () => shapes.delete(spec));
+    shapes.set(spec, (slot = started));
   }
-  return held;
+  return slot;
+}
+
+/**
+ * Waits for the shape's positions to be read (null: not held). Requests do not wait: a read takes
+ * seconds on a large shape (x100 trade_price_changes, 2.5M rows), so until it completes they count
+ * in SQL; this is for the tests and for warming.
+ */
+export async function positionsRead(db: Database, spec: PositionSpec): Promise<boolean> {
+  return (await (await slotOf(db, spec)).read) !== null;
 }
 
 /** Where a page lies: the matches' count and the positions of the page's first and last match (null when the page is empty). */
@@ -111,15 +133,17 @@ export interface LocatedPage {
 
 /**
  * The matches of `filter` in the shape and the position range of the page [offset, offset + limit);
- * null when the shape is not held or the filter names a column it does not hold or no grouping column.
+ * null when the shape is not held (or not read yet), or the filter names a column it does not hold or
+ * no grouping column.
  */
 export async function locatePage(db: Database, spec: PositionSpec, filter: PositionFilter, page: { limit: number; offset: number }): Promise<LocatedPage | null> {
-  const held = await heldPositions(db, spec);
+  // Not read yet (or not held): this request counts in SQL.
+  const held = (await slotOf(db, spec)).held;
   if (!held) return null;
   const grouping = spec.groupBy.find((column) => filter.equals.some(([c]) => c === column));
   if (grouping === undefined) return null;
   // Each equality as the accepted ids of its column (a text no row has accepts nothing).
-  const equals: Array<{ ids: Uint32Array; accepted: Set<number> }> = [];
+  const equals: Array<{ ids: Uint16Array | Uint32Array; accepted: Set<number> }> = [];
   let groupIds: number[] = [];
   for (const [column, values] of filter.equals) {
     const codes = held.codes.get(column);
