@@ -10,18 +10,12 @@ import { aliased, knownId, pagedBody, pagedList, plain, type PageOfRows, type Re
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { priceProductsOf, productAlias, PRODUCTS } from './codes.ts';
 import { MARKET_CHANGES, PRICE_CHANGES } from './marketShapes.ts';
-import { copyFor, givenKeys, inList, ITEM_COLUMN, pageOfLocated, pageOfShape, parsedItems } from './paging.ts';
-import { locatePage, type PositionSpec } from './positions.ts';
+import { copyFor, givenKeys, inList, ITEM_COLUMN, pageOfShape, parsedItems } from './paging.ts';
 import { periodsWindow, reporter, resolveProduct, yearRange } from './params.ts';
 import { changesResponse } from './schemas.ts';
 import { MARKET_METRICS } from './tables.ts';
 
 const AGRIFOOD_DATASETS = ['cereals_prices', 'oilseeds_prices', 'pigmeat_prices'] as const;
-
-/** trade_price_changes' filter columns held per database (positions.ts): a country's rows, else a dataset's, are the candidates. */
-const PRICE_CHANGES_POSITIONS: PositionSpec = {
-  table: 'trade_price_changes', codes: ['dataset', 'country', 'commodity'], days: ['begin_date'], groupBy: ['country', 'dataset'],
-};
 
 
 const changesInputs = {
@@ -106,17 +100,7 @@ export const getChanges = defineRoute<Resolved<typeof changesInputs>>({
         conditions,
         bindings: { dataset, country, ...inCommodities?.bindings, date_from: window.from, date_to: window.to },
       };
-      // The shape's positions are held: the total is counted and the page located without a count statement.
-      const located = await locatePage(db, PRICE_CHANGES_POSITIONS, {
-        equals: [
-          ['dataset', [dataset]],
-          ...(country === null ? [] : [['country', [country]] as const]),
-          ...(commodities === null ? [] : [['commodity', commodities] as const]),
-        ],
-        atLeast: window.from === null ? [] : [['begin_date', window.from]],
-        atMost: window.to === null ? [] : [['begin_date', window.to]],
-      }, params.page);
-      const result = parsedItems(located === null ? await pageOfShape(db, query, params.page) : await pageOfLocated(db, query, params.page, located));
+      const result = parsedItems(await pageOfShape(db, query, params.page));
       return body('agrifood', { country, commodity: commodity?.text ?? null, metric: 'price', dataset, date_from: window.from, date_to: window.to }, result);
     }
     const product = commodity === null ? null : (await resolveProduct(db, commodity.text, commodity.param)).code;
