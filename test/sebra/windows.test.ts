@@ -200,6 +200,18 @@ const withQuery = (path: string, ...parts: string[]) => {
   return query === '' ? path : `${path}?${query}`;
 };
 
+/** Every getUnusualPayments request of the fixture's non-empty windows, in each currency filter and limit. */
+function* unusualRequests(currencies: ReadonlyArray<Currency | undefined>, limits: readonly number[]) {
+  for (const window of windows()) {
+    if (linesIn(window).length === 0) continue;
+    for (const currency of currencies) {
+      for (const limit of limits) {
+        yield { window, currency, limit, path: withQuery('/api/sebra/getUnusualPayments', window.query, currency ? `currency=${currency}` : '', `limit=${limit}`) };
+      }
+    }
+  }
+}
+
 /** getPeriodsWithMostPayments summed directly from the lines: ranked per currency by amount, then count, then the key. */
 function expectedPeriods(period: 'days' | 'months' | 'weekdays', window: Window, currency: Currency | undefined, limit: number | null) {
   const keyOf = (date: string): number[] =>
@@ -299,43 +311,31 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
 
   test('getUnusualPayments: unusual_programmes (candidates widen until no programme left out could rank)', async () => {
     let nonEmpty = 0;
-    for (const window of windows()) {
-      if (linesIn(window).length === 0) continue;
-      for (const currency of [undefined, 'BGN'] as const) {
-        for (const limit of [1, 2, 5, 40]) {
-          const path = withQuery('/api/sebra/getUnusualPayments', window.query, currency ? `currency=${currency}` : '', `limit=${limit}`);
-          const body = await ok(path);
-          const expected = expectedUnusualProgrammes(window, currency, limit);
-          const pick = (items: any[]) => items.map(({ programme, payment_date, currency: code, total_amount, observed_days, rank }) => ({ programme, payment_date, currency: code, total_amount, observed_days, rank }));
-          assert.deepEqual(pick(body.unusual_programmes), pick(expected), path);
-          body.unusual_programmes.forEach((item: any, i: number) => {
-            assert.equal(item.zscore, expected[i].z.toFixed(2), `${path} zscore of ${item.programme} ${item.payment_date}`);
-            assert.ok(Math.abs(Number(item.mean_amount) - expected[i].mean) <= 0.005 + 1e-9, `${path} mean of ${item.programme}`);
-          });
-          if (expected.length > 0) nonEmpty++;
-        }
-      }
+    for (const { window, currency, limit, path } of unusualRequests([undefined, 'BGN'], [1, 2, 5, 40])) {
+      const body = await ok(path);
+      const expected = expectedUnusualProgrammes(window, currency, limit);
+      const pick = (items: any[]) => items.map(({ programme, payment_date, currency: code, total_amount, observed_days, rank }) => ({ programme, payment_date, currency: code, total_amount, observed_days, rank }));
+      assert.deepEqual(pick(body.unusual_programmes), pick(expected), path);
+      body.unusual_programmes.forEach((item: any, i: number) => {
+        assert.equal(item.zscore, expected[i].z.toFixed(2), `${path} zscore of ${item.programme} ${item.payment_date}`);
+        assert.ok(Math.abs(Number(item.mean_amount) - expected[i].mean) <= 0.005 + 1e-9, `${path} mean of ${item.programme}`);
+      });
+      if (expected.length > 0) nonEmpty++;
     }
     assert.ok(nonEmpty > 40, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the ranking`);
   });
 
   test('getUnusualPayments: unusual_days and unusual_payment_counts', async () => {
     let nonEmpty = 0;
-    for (const window of windows()) {
-      if (linesIn(window).length === 0) continue;
-      for (const currency of [undefined, 'BGN', 'EUR'] as const) {
-        for (const limit of [1, 3, 40]) {
-          const path = withQuery('/api/sebra/getUnusualPayments', window.query, currency ? `currency=${currency}` : '', `limit=${limit}`);
-          const body = await ok(path);
-          for (const [list, measure] of [['unusual_days', 'amount'], ['unusual_payment_counts', 'count']] as const) {
-            const expected = expectedUnusualDays(window, currency, limit, measure);
-            const actual = body[list].map(({ payment_date, currency: code, total_amount, payment_count, rank }: any) => ({ payment_date, currency: code, total_amount, payment_count, rank }));
-            assert.deepEqual(actual, expected.map(({ z: _z, ...item }) => item), `${path} ${list}`);
-            body[list].forEach((item: any, i: number) =>
-              assert.ok(Math.abs(Number(item.zscore) - expected[i].z) <= 0.005 + 1e-9, `${path} ${list} zscore of ${item.payment_date}`));
-            if (expected.length > 0) nonEmpty++;
-          }
-        }
+    for (const { window, currency, limit, path } of unusualRequests([undefined, 'BGN', 'EUR'], [1, 3, 40])) {
+      const body = await ok(path);
+      for (const [list, measure] of [['unusual_days', 'amount'], ['unusual_payment_counts', 'count']] as const) {
+        const expected = expectedUnusualDays(window, currency, limit, measure);
+        const actual = body[list].map(({ payment_date, currency: code, total_amount, payment_count, rank }: any) => ({ payment_date, currency: code, total_amount, payment_count, rank }));
+        assert.deepEqual(actual, expected.map(({ z: _z, ...item }) => item), `${path} ${list}`);
+        body[list].forEach((item: any, i: number) =>
+          assert.ok(Math.abs(Number(item.zscore) - expected[i].z) <= 0.005 + 1e-9, `${path} ${list} zscore of ${item.payment_date}`));
+        if (expected.length > 0) nonEmpty++;
       }
     }
     assert.ok(nonEmpty > 10, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the day lists`);
@@ -343,21 +343,15 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
 
   test('getUnusualPayments: expense_spikes', async () => {
     let nonEmpty = 0;
-    for (const window of windows()) {
-      if (linesIn(window).length === 0) continue;
-      for (const currency of [undefined, 'BGN', 'EUR'] as const) {
-        for (const limit of [1, 3, 40]) {
-          const path = withQuery('/api/sebra/getUnusualPayments', window.query, currency ? `currency=${currency}` : '', `limit=${limit}`);
-          const body = await ok(path);
-          const expected = expectedSpikes(window, currency, limit);
-          const actual = body.expense_spikes.map(({ category_key, currency: code, month, total_amount, previous_amount, rank }: any) =>
-            ({ category_key, currency: code, month, total_amount, previous_amount, rank }));
-          assert.deepEqual(actual, expected.map(({ ratio: _ratio, ...spike }) => spike), path);
-          body.expense_spikes.forEach((item: any, i: number) =>
-            assert.ok(Math.abs(Number(item.increase_ratio) - expected[i].ratio) <= 0.005 + 1e-9, `${path} ratio of ${item.month}`));
-          if (expected.length > 0) nonEmpty++;
-        }
-      }
+    for (const { window, currency, limit, path } of unusualRequests([undefined, 'BGN', 'EUR'], [1, 3, 40])) {
+      const body = await ok(path);
+      const expected = expectedSpikes(window, currency, limit);
+      const actual = body.expense_spikes.map(({ category_key, currency: code, month, total_amount, previous_amount, rank }: any) =>
+        ({ category_key, currency: code, month, total_amount, previous_amount, rank }));
+      assert.deepEqual(actual, expected.map(({ ratio: _ratio, ...spike }) => spike), path);
+      body.expense_spikes.forEach((item: any, i: number) =>
+        assert.ok(Math.abs(Number(item.increase_ratio) - expected[i].ratio) <= 0.005 + 1e-9, `${path} ratio of ${item.month}`));
+      if (expected.length > 0) nonEmpty++;
     }
     assert.ok(nonEmpty > 10, `only ${nonEmpty} non-empty lists: the fixture no longer exercises the spikes`);
   });
