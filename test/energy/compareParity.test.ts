@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { compareByStatement } from '../../domains/energy/queries/series.ts';
+import { dimsRecord } from '../../domains/energy/queries/heldSeries.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startEnergyApp, writeEnergyFixture } from './fixtures.ts';
 
@@ -48,4 +49,11 @@ test('compare: held variants answer as the one-statement form on every combinati
   }
   // The combinations reach answers with rows (ranks, ties, nulls), not only empty ones.
   assert.ok(compared > 800 && nonEmpty > 100, `${compared} compared, ${nonEmpty} with rows`);
+});
+
+test('dims objects keep every key of the data as an own property, in order, __proto__ included', () => {
+  const dims = dimsRecord(['geo', '__proto__', 'unit'], ['DE', 'x', 'KTOE']);
+  assert.deepEqual(Object.keys(dims), ['geo', '__proto__', 'unit']);
+  assert.equal(JSON.stringify(dims), '{"geo":"DE","__proto__":"x","unit":"KTOE"}');
+  assert.equal(Object.getPrototypeOf(dims), Object.prototype);
 });

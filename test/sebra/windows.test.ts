@@ -94,19 +94,27 @@ function linesIn(window: Window, currency?: Currency): FixturePayment[] {
   return counted.filter((p) => p.date >= window.from && p.date <= window.to && (!currency || p.currency === currency));
 }
 
+/** The window's lines summed per key: exact cents, payment counts (a line without one is one payment), the days, and the group's first line. */
+function sumLines(window: Window, currency: Currency | undefined, keyOf: (line: FixturePayment) => string) {
+  const sums = new Map<string, { first: FixturePayment; amount: bigint; count: number; dates: Set<string> }>();
+  for (const p of linesIn(window, currency)) {
+    const key = keyOf(p);
+    const sum = sums.get(key) ?? { first: p, amount: 0n, count: 0, dates: new Set<string>() };
+    sum.amount += cents(p.amount);
+    sum.count += p.count ?? 1;
+    sum.dates.add(p.date);
+    sums.set(key, sum);
+  }
+  return [...sums.values()];
+}
+
 /** getMostSponsoredProgramme, summed directly: ranked per currency by amount, then count, then name. */
 function expectedProgrammes(window: Window, currency: Currency | undefined, limit: number | null) {
-  const totals = new Map<string, { programme: string; currency: string; amount: bigint; count: number }>();
-  for (const p of linesIn(window, currency)) {
-    const key = `${p.currency}|${p.programme}`;
-    const total = totals.get(key) ?? { programme: p.programme, currency: p.currency, amount: 0n, count: 0 };
-    total.amount += cents(p.amount);
-    total.count += p.count ?? 1;
-    totals.set(key, total);
-  }
+  const totals = sumLines(window, currency, (p) => `${p.currency}|${p.programme}`)
+    .map(({ first, amount, count }) => ({ programme: first.programme, currency: first.currency, amount, count }));
   const items: object[] = [];
   for (const code of ['BGN', 'EUR']) {
-    const ranked = [...totals.values()]
+    const ranked = totals
       .filter((t) => t.currency === code)
       .sort((a, b) => (a.amount !== b.amount ? (a.amount > b.amount ? -1 : 1) : b.count - a.count || (a.programme < b.programme ? -1 : 1)));
     ranked.slice(0, limit ?? undefined).forEach((t, i) =>
@@ -218,20 +226,12 @@ function expectedPeriods(period: 'days' | 'months' | 'weekdays', window: Window,
     period === 'days' ? [Number(date.slice(8, 10))]
       : period === 'weekdays' ? [(new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7]
         : [Number(date.slice(0, 4)), Number(date.slice(5, 7))];
-  const totals = new Map<string, { currency: string; key: number[]; amount: bigint; count: number; dates: Set<string> }>();
-  for (const p of linesIn(window, currency)) {
-    const key = keyOf(p.date);
-    const id = `${p.currency}|${key.join('|')}`;
-    const total = totals.get(id) ?? { currency: p.currency, key, amount: 0n, count: 0, dates: new Set<string>() };
-    total.amount += cents(p.amount);
-    total.count += p.count ?? 1;
-    total.dates.add(p.date);
-    totals.set(id, total);
-  }
+  const totals = sumLines(window, currency, (p) => `${p.currency}|${keyOf(p.date).join('|')}`)
+    .map(({ first, amount, count, dates }) => ({ currency: first.currency, key: keyOf(first.date), amount, count, dates }));
   const names = period === 'days' ? ['day_of_month'] : period === 'weekdays' ? ['weekday'] : ['year', 'month'];
   const items: object[] = [];
   for (const code of ['BGN', 'EUR']) {
-    const ranked = [...totals.values()].filter((t) => t.currency === code).sort((a, b) =>
+    const ranked = totals.filter((t) => t.currency === code).sort((a, b) =>
       a.amount !== b.amount ? (a.amount > b.amount ? -1 : 1) : b.count - a.count || a.key[0] - b.key[0] || (a.key[1] ?? 0) - (b.key[1] ?? 0));
     ranked.slice(0, limit ?? undefined).forEach((t, i) => items.push({
       ...Object.fromEntries(names.map((name, k) => [name, t.key[k]])),
@@ -266,18 +266,12 @@ function expectedSpikes(window: Window, currency: Currency | undefined, limit: n
 
 /** unusual_days (by amount) or unusual_payment_counts (by count), scored directly: population z of each day against its currency's days in the window. */
 function expectedUnusualDays(window: Window, currency: Currency | undefined, limit: number, measure: 'amount' | 'count') {
-  const days = new Map<string, { payment_date: string; currency: string; amount: bigint; count: number }>();
-  for (const p of linesIn(window, currency)) {
-    const key = `${p.date}|${p.currency}`;
-    const day = days.get(key) ?? { payment_date: p.date, currency: p.currency, amount: 0n, count: 0 };
-    day.amount += cents(p.amount);
-    day.count += p.count ?? 1;
-    days.set(key, day);
-  }
+  const days = sumLines(window, currency, (p) => `${p.date}|${p.currency}`)
+    .map(({ first, amount, count }) => ({ payment_date: first.date, currency: first.currency, amount, count }));
   const value = (day: { amount: bigint; count: number }) => (measure === 'amount' ? Number(day.amount) / 100 : day.count);
   const items: Array<{ payment_date: string; currency: string; total_amount: string; payment_count: number; z: number }> = [];
   for (const code of ['BGN', 'EUR']) {
-    const own = [...days.values()].filter((day) => day.currency === code);
+    const own = days.filter((day) => day.currency === code);
     const mean = own.reduce((a, day) => a + value(day), 0) / own.length;
     const sd = Math.sqrt(own.reduce((a, day) => a + (value(day) - mean) ** 2, 0) / own.length);
     if (!(sd > 1e-9)) continue;

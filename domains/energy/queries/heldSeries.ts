@@ -121,9 +121,15 @@ export function latestPeriodOf(variants: readonly HeldVariant[]): string | null 
   return best === null ? null : best.latestPeriod;
 }
 
-/** The dims object of an answer row, built as withDims builds it from the MAP's keys and values. */
+/**
+ * An answer row's dims object from a MAP's keys and values, in their order (own properties: a key
+ * such as `__proto__` in the data stays a key). One builder for the held and the statement paths.
+ */
+export function dimsRecord(keys: readonly string[], values: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keys.map((key, i) => [key, values[i]]));
+}
+
+/** The dims object of a held variant's answer rows. */
 export function dimsObject(v: HeldVariant): Record<string, string> {
-  const dims: Record<string, string> = {};
-  v.dimKeys.forEach((key, i) => (dims[key] = v.dimValues[i]));
-  return dims;
+  return dimsRecord(v.dimKeys, v.dimValues);
 }

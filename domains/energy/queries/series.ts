@@ -10,7 +10,7 @@ import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
 import { integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { parseGeo, parseGeoList, geoParam } from './geo.ts';
-import { dimsObject, heldVariants, latestPeriodOf, variantFilter, type HeldVariant } from './heldSeries.ts';
+import { dimsObject, dimsRecord, heldVariants, latestPeriodOf, variantFilter, type HeldVariant } from './heldSeries.ts';
 import {
   COMPARE_GEOS_MAX, datasetIdParam, datasetNotFound, dimConditions, dimParam, freqParam, limitParam, parseDatasetId, parsePeriodLabel,
   periodParam, periodStart, requireDatasetHeld, SERIES_LIMIT_MAX, unitParam,
@@ -23,11 +23,7 @@ const strings = listOf(text);
 /** {k: [..], v: [..]} lists of a MAP -> one object per row under `dims`. */
 function withDims(rows: Row[]): Row[] {
   return rows.map(({ dim_keys, dim_values, ...rest }) => {
-    const keys = dim_keys as string[];
-    const values = dim_values as string[];
-    const dims: Record<string, string> = {};
-    keys.forEach((key, i) => (dims[key] = values[i]));
-    return { ...rest, dims };
+    return { ...rest, dims: dimsRecord(dim_keys as string[], dim_values as string[]) };
   });
 }
 

@@ -59,10 +59,10 @@ function bySpike(a: Spike, b: Spike): number {
 
 /**
  * The window's expense spikes (ISO from/to; '' = every currency): a bucket's monthly total inside the
- * window at least `ratio` times its total in the calendar month before (also inside the window, > 0),
+ * window at least `ratio` (a whole number, compared in exact cents) times its total in the calendar month before (also inside the window, > 0),
  * ranked and cut at `limit`; items with the fields of the response, in rank order.
  */
-export function expenseSpikes(days: readonly CategoryDay[], from: string, to: string, currency: string, ratio: number, limit: number): Row[] {
+export function expenseSpikes(days: readonly CategoryDay[], from: string, to: string, currency: string, ratio: bigint, limit: number): Row[] {
   const monthly = new Map<string, { category: Category; currency: string; month: string; cents: bigint }>();
   for (const row of days) {
     if (row.day < from || row.day > to || (currency !== '' && row.currency !== currency)) continue;
@@ -75,7 +75,7 @@ export function expenseSpikes(days: readonly CategoryDay[], from: string, to: st
   const spikes: Spike[] = [];
   for (const current of monthly.values()) {
     const previous = monthly.get(`${current.currency}|${current.category.key}|${previousMonth(current.month)}`);
-    if (!previous || previous.cents <= 0n || current.cents < BigInt(ratio) * previous.cents) continue;
+    if (!previous || previous.cents <= 0n || current.cents < ratio * previous.cents) continue;
     spikes.push({
       ...current,
       previousCents: previous.cents,

@@ -25,6 +25,8 @@ import {
 
 export const Z_THRESHOLD = 2;
 export const SPIKE_RATIO = 2;
+/** The same ratio as a bigint, for the comparison of exact cents (spikes.ts): a fractional ratio fails here, at load, not per request. */
+const SPIKE_RATIO_EXACT = BigInt(SPIKE_RATIO);
 export const MIN_PROGRAMME_DAYS = 5;
 export const DEFAULT_LIST_LIMIT = 5;
 /** The z threshold as compared in floating point: a score of exactly 2 must not miss by a rounding error. */
@@ -323,7 +325,7 @@ async function unusualLists(db: Database, bindings: UnusualBindings): Promise<{ 
     categoryDaily(db),
     dailyTotals(db),
   ]);
-  const spikes = expenseSpikes(categoryDays, bindings.from, bindings.to, bindings.currency, SPIKE_RATIO, bindings.limit)
+  const spikes = expenseSpikes(categoryDays, bindings.from, bindings.to, bindings.currency, SPIKE_RATIO_EXACT, bindings.limit)
     .map((item) => ({ list_order: 2, list: 'expense_spikes', ...item }));
   // As WINDOW_DAYS_SQL: sebra_daily's rows (days and currencies) inside the window.
   const windowDays = daily.rows.filter((row) => row.day >= bindings.from && row.day <= bindings.to).length;
