@@ -21,6 +21,8 @@ export interface LoadResult {
   latencyP99Ms: number;
   /** The server process's CPU (user + system) per request during the run, when measured. */
   serverCpuMsPerRequest?: number | null;
+  /** The part of it on the server's main (JavaScript) thread, where the OS tells it. */
+  serverMainThreadCpuMsPerRequest?: number | null;
 }
 
 export interface LoadOptions {

@@ -54,6 +54,8 @@ export interface TierReport {
    */
   /** Server CPU per paid request beyond an unpaid one, the facilitator answering in-process (the target). */
   paidCpuMs?: number | null;
+  /** The part of paidCpuMs on the server's main (JavaScript) thread; the rest ran on its other threads. */
+  paidMainThreadCpuMs?: number | null;
   /** The same through the facilitator over HTTP: the round trips' client side included. */
   paidWithRoundTripsCpuMs?: number | null;
   /** The warm mix run again under the CPU profiler: the profile's file (beside the report) and its top self times. */
@@ -226,18 +228,20 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
       `Slowest startup statements at ${t.tier}: ${t.startupSlowest.slice(0, 4).map((s) => `\`${s.sql.replaceAll('`', "'").replaceAll('|', '/')}\` ${(s.ms / 1000).toFixed(2)} s`).join('; ')}.`, '']),
     '## HTTP load (loopback, autocannon)',
     '',
-    ...table(['scale', 'run', 'connections', 'requests', 'non-2xx', 'req/s', 'p50 ms', 'p99 ms', 'vs bare Koa', 'server CPU ms/request'],
+    ...table(['scale', 'run', 'connections', 'requests', 'non-2xx', 'req/s', 'p50 ms', 'p99 ms', 'vs bare Koa', 'server CPU ms/request', 'of which main thread'],
       report.tiers.flatMap((t) => {
         const bare = findLoad(t, 'bare-koa');
         return t.load.map((l) => [t.tier, l.label, String(l.connections), String(l.requests), String(l.non2xx + l.errors), count(l.reqPerSec),
           ms(l.latencyP50Ms), ms(l.latencyP99Ms), times(ratio(l.reqPerSec, bare?.reqPerSec ?? null)),
-          l.serverCpuMsPerRequest == null ? '-' : l.serverCpuMsPerRequest.toFixed(3)]);
+          l.serverCpuMsPerRequest == null ? '-' : l.serverCpuMsPerRequest.toFixed(3),
+          l.serverMainThreadCpuMsPerRequest == null ? '-' : l.serverMainThreadCpuMsPerRequest.toFixed(3)]);
       })),
     '',
     ...report.tiers.flatMap((t) => profileLines(`the warm mix at ${t.tier}`, t.mixProfile)),
     ...report.tiers.flatMap((t) => (t.paidCpuMs == null ? [] : [
       `Paid at ${t.tier}: ${t.paidCpuMs.toFixed(3)} ms of server CPU per paid request beyond an unpaid one of the same warm mix, its facilitator answering in-process ` +
-        '(payment header decoding, matching the requirements, the settlement header, the ledger line and the stored answer)' +
+        '(payment header decoding, matching the requirements, the settlement header, the ledger line and the stored answer; the median of the runs with the in-process facilitator)' +
+        (t.paidMainThreadCpuMs == null ? '' : `, ${t.paidMainThreadCpuMs.toFixed(3)} ms of it on the main (JavaScript) thread and ${(t.paidCpuMs - t.paidMainThreadCpuMs).toFixed(3)} ms on the process's other threads (V8's collector and compiler helpers, libuv's pool)`) +
         (t.paidWithRoundTripsCpuMs == null ? '.' : `; ${t.paidWithRoundTripsCpuMs.toFixed(3)} ms through the facilitator over HTTP (its two round trips' client side: fetch, request and response bodies; the facilitator's own work runs in the load generator).`), ''])),
     ...report.tiers.flatMap((t) => profileLines(`the paid mix at ${t.tier}, its facilitator answering in-process`, t.paidProfile)),
   ];

@@ -41,15 +41,26 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
 
     assert.ok(tier.heldStateMs !== undefined && tier.heldStateMs >= 0 && tier.rssAfterHeldStateMb! >= tier.rssAfterLoadMb * 0.5, 'the held state is read after startup, as the server does');
 
-    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-counted', 'mix-paid', 'mix-paid-local-facilitator']);
+    const localRuns = ['1 of 3', '2 of 3', '3 of 3'].map((n) => `mix-paid-local-facilitator (${n})`);
+    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-counted', 'mix-paid', ...localRuns]);
     for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
     assert.equal(tier.load[2].requests, report.settings.paidRequests, 'the unpaid baseline makes as many requests as a paid run');
     assert.equal(tier.load[3].requests, report.settings.paidRequests, 'each signed payment used once');
-    assert.equal(tier.load[4].requests, report.settings.paidRequests, 'each signed payment used once (in-process facilitator)');
+    for (const l of tier.load.slice(4)) assert.equal(l.requests, report.settings.paidRequests, `${l.label}: each signed payment used once (in-process facilitator)`);
+    // The target's figure is the median of the three local runs' CPU beyond the unpaid baseline.
+    const extras = tier.load.slice(4).map((l) => l.serverCpuMsPerRequest! - tier.load[2].serverCpuMsPerRequest!).sort((a, b) => a - b);
+    assert.equal(tier.paidCpuMs, extras[1]);
     // Seven targets, each at its scale (x1 stands in for the ones not measured).
     assert.equal(report.targets.length, 7);
     for (const l of tier.load) assert.ok(typeof l.serverCpuMsPerRequest === 'number' && l.serverCpuMsPerRequest > 0, `${l.label}: server CPU measured`);
     assert.equal(typeof tier.paidCpuMs, 'number', 'the paid request\'s own server CPU is measured');
+    if (process.platform === 'linux') {
+      for (const l of tier.load) {
+        assert.ok(typeof l.serverMainThreadCpuMsPerRequest === 'number' && l.serverMainThreadCpuMsPerRequest >= 0
+          && l.serverMainThreadCpuMsPerRequest <= l.serverCpuMsPerRequest! + 0.01 * 1000 / l.requests, `${l.label}: the main thread's share is part of the process's CPU`);
+      }
+      assert.equal(typeof tier.paidMainThreadCpuMs, 'number', 'and its main-thread share');
+    }
     assert.equal(typeof tier.paidWithRoundTripsCpuMs, 'number', 'and with the facilitator\'s round trips');
     assert.ok(tier.paidProfile && tier.paidProfile.top.length > 0, 'the paid mix is profiled');
     assert.ok(tier.paidProfile.top.every((line) => !line.where.includes('node:inspector')), 'the profiler\'s own work is left out');
