@@ -66,6 +66,8 @@ const LOOPBACK = buildBlockList(['127.0.0.0/8', '::1/128']);
 
 /** Returns a predicate telling whether the request's client is served without payment. */
 export function exemption(rules: ExemptionRules): (request: ClientRequest) => boolean {
+  // Nobody is exempt (the production default): no address to read per paid request.
+  if (!rules.exemptLoopback && rules.allowlist.length === 0) return () => false;
   const allowlist = buildBlockList(rules.allowlist);
   return (request) => {
     const address = clientAddress(request, rules.proxyHops);

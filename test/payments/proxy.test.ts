@@ -80,3 +80,12 @@ test('the exemption cannot be forged from the left of X-Forwarded-For', () => {
   assert.equal(direct(request('203.0.113.9', '10.2.3.4')), false);
   assert.equal(direct(request('10.7.7.7', '203.0.113.9')), true);
 });
+
+test('with no allowlist and no loopback exemption nobody is exempt, whatever the address', () => {
+  const nobody = exemption({ exemptLoopback: false, allowlist: [], proxyHops: 1 });
+  assert.equal(nobody(request('127.0.0.1', '127.0.0.1')), false, 'loopback behind the proxy');
+  assert.equal(nobody(request('10.0.0.2', '10.2.3.4')), false);
+  const loopbackOnly = exemption({ exemptLoopback: true, allowlist: [], proxyHops: 0 });
+  assert.equal(loopbackOnly(request('127.0.0.1')), true, 'the loopback exemption alone still exempts loopback');
+  assert.equal(loopbackOnly(request('203.0.113.9')), false);
+});
