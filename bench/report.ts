@@ -240,7 +240,7 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     ...report.tiers.flatMap((t) => profileLines(`the warm mix at ${t.tier}`, t.mixProfile)),
     ...report.tiers.flatMap((t) => (t.paidCpuMs == null ? [] : [
       `Paid at ${t.tier}: ${t.paidCpuMs.toFixed(3)} ms of server CPU per paid request beyond an unpaid one of the same warm mix, its facilitator answering in-process ` +
-        '(payment header decoding, matching the requirements, the settlement header, the ledger line and the stored answer; the median of the runs with the in-process facilitator)' +
+        '(payment header decoding, matching the requirements, the settlement header, the ledger line and the stored answer; the median of the three runs with the in-process facilitator that follow its warm-up run)' +
         (t.paidMainThreadCpuMs == null ? '' : `, ${t.paidMainThreadCpuMs.toFixed(3)} ms of it on the main (JavaScript) thread and ${(t.paidCpuMs - t.paidMainThreadCpuMs).toFixed(3)} ms on the process's other threads (V8's collector and compiler helpers, libuv's pool)`) +
         (t.paidWithRoundTripsCpuMs == null ? '.' : `; ${t.paidWithRoundTripsCpuMs.toFixed(3)} ms through the facilitator over HTTP (its two round trips' client side: fetch, request and response bodies; the facilitator's own work runs in the load generator).`), ''])),
     ...report.tiers.flatMap((t) => profileLines(`the paid mix at ${t.tier}, its facilitator answering in-process`, t.paidProfile)),

@@ -42,13 +42,14 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
     assert.ok(tier.heldStateMs !== undefined && tier.heldStateMs >= 0 && tier.rssAfterHeldStateMb! >= tier.rssAfterLoadMb * 0.5, 'the held state is read after startup, as the server does');
 
     const localRuns = ['1 of 3', '2 of 3', '3 of 3'].map((n) => `mix-paid-local-facilitator (${n})`);
-    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-counted', 'mix-paid', ...localRuns]);
+    assert.deepEqual(tier.load.map((l) => l.label), ['bare-koa', 'mix', 'mix-counted', 'mix-paid', 'mix-paid-local-facilitator (warm-up)', ...localRuns]);
     for (const l of tier.load) assert.equal(l.non2xx + l.errors, 0, `${l.label}: every answer 2xx`);
     assert.equal(tier.load[2].requests, report.settings.paidRequests, 'the unpaid baseline makes as many requests as a paid run');
     assert.equal(tier.load[3].requests, report.settings.paidRequests, 'each signed payment used once');
-    for (const l of tier.load.slice(4)) assert.equal(l.requests, report.settings.paidRequests, `${l.label}: each signed payment used once (in-process facilitator)`);
-    // The target's figure is the median of the three local runs' CPU beyond the unpaid baseline.
-    const extras = tier.load.slice(4).map((l) => l.serverCpuMsPerRequest! - tier.load[2].serverCpuMsPerRequest!).sort((a, b) => a - b);
+    assert.equal(tier.load[4].requests, 3 * report.settings.paidRequests, 'the warm-up run pays three times as many requests');
+    for (const l of tier.load.slice(5)) assert.equal(l.requests, report.settings.paidRequests, `${l.label}: each signed payment used once (in-process facilitator)`);
+    // The target's figure is the median of the three local runs' CPU beyond the unpaid baseline (the warm-up not counted).
+    const extras = tier.load.slice(5).map((l) => l.serverCpuMsPerRequest! - tier.load[2].serverCpuMsPerRequest!).sort((a, b) => a - b);
     assert.equal(tier.paidCpuMs, extras[1]);
     // Seven targets, each at its scale (x1 stands in for the ones not measured).
     assert.equal(report.targets.length, 7);
