@@ -5,6 +5,11 @@ module.exports = {
   networks: {
     hardhat: {
       chainId: 31337,
+      // Blocks mined within one second share its timestamp. By default each block is a second
+      // later than the last, so after a few hundred quick settlements (one block each) the chain's
+      // clock ran minutes ahead and every fresh authorization looked expired to it (the bench's
+      // paid runs through the facilitator were refused from about the 300th payment on).
+      allowBlocksWithSameTimestamp: true,
       accounts: [
         { privateKey: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', balance: '10000000000000000000000' },
         { privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', balance: '10000000000000000000000' },
