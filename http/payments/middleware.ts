@@ -19,6 +19,7 @@ import type { Route } from '../../queries/catalog.ts';
 import { errorBody, type ErrorBody } from '../errors.ts';
 import { koaPath } from '../router.ts';
 import { koaAdapter } from './adapter.ts';
+import { decodeOnce } from './decodedOnce.ts';
 import { facilitatorFailureStatus } from './facilitatorClient.ts';
 import type { ClientRequest } from './exemption.ts';
 import type { RevenueLedger } from './ledger.ts';
@@ -217,6 +218,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
   /** Payment identifiers whose request is being answered right now. */
   const inFlightIds = new Set<string>();
   const answers = options.answers ?? null;
+  const decodedPayments = options.server ? decodeOnce(options.server) : null;
   return async (ctx, next) => {
     const route = ctx.state.route as Route;
     if (!route.paid || options.isExempt(ctx.req)) return next();
@@ -244,7 +246,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
       }
       paymentId = id;
     }
-    if (paymentId === null) return pay(ctx, next, paymentHeader, null);
+    if (paymentId === null) return pay(ctx, next, paymentHeader, decoded, null);
     if (inFlightIds.has(paymentId)) {
       ctx.set('Cache-Control', 'no-store');
       return respond(ctx, 409, errorBody(409, 'payment_in_progress', 'a request with this payment identifier is being answered right now; retry once it is done'));
@@ -252,7 +254,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
     inFlightIds.add(paymentId);
     try {
       const kept = await answers!.get(paymentId);
-      if (!kept) return await pay(ctx, next, paymentHeader, paymentId);
+      if (!kept) return await pay(ctx, next, paymentHeader, decoded, paymentId);
       ctx.set('Cache-Control', 'no-store');
       if (kept.request !== requestFingerprint(ctx)) {
         return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier already bought the answer to a different request; nothing was charged. Use a new identifier for a new request'));
@@ -266,11 +268,13 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
     }
   };
 
-  async function pay(ctx: Koa.Context, next: Koa.Next, paymentHeader: string | undefined, paymentId: string | null): Promise<void> {
+  async function pay(ctx: Koa.Context, next: Koa.Next, paymentHeader: string | undefined, decoded: PaymentPayload | undefined, paymentId: string | null): Promise<void> {
     const route = ctx.state.route as Route;
     if (!options.server) throw new Error('payments are not configured');
+    const adapter = koaAdapter(ctx, options.baseUrl);
+    if (decoded) decodedPayments?.set(adapter, decoded); // the server reads this payload instead of decoding the header again
     const context: HTTPRequestContext = {
-      adapter: koaAdapter(ctx, options.baseUrl),
+      adapter,
       // The catalog's path form, so the route table matches whatever the path parameters hold.
       path: koaPath(ctx.state.pathTemplate as string),
       method: ctx.method,
