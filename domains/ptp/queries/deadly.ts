@@ -1,25 +1,13 @@
 // getMostDeadlyLocations: the location clusters (2 km, computed at ingest) ranked by the deaths of
 // their accidents inside the window, then by accident count, then by location_id (a total order).
+// Each cluster's window totals are two lookups in its running totals (deadlyIndex.ts); clusters
+// without a death in the window are left out.
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import type { Resolved } from '../../../queries/kinds/index.ts';
-import { DEADLY_LIMIT_DEFAULT, deadlyLimit, deadlyWindow, WINDOW_SQL, windowBindings, windowFilters } from './params.ts';
+import { clusterIndex, deadlyClusters } from './deadlyIndex.ts';
+import { DEADLY_LIMIT_DEFAULT, deadlyLimit, deadlyWindow, windowBindings, windowFilters } from './params.ts';
 import { deadlyResponse } from './schemas.ts';
-
-// Sums only the window's accidents of each cluster; clusters without a death in it are left out.
-const DEADLY_SQL = `
-  WITH sums AS (
-    SELECT location_id, count(*)::INTEGER AS crash_count, sum(died_count)::INTEGER AS died_count,
-           sum(injured_count)::INTEGER AS injured_count
-      FROM ptp_crashes
-     WHERE location_id IS NOT NULL AND ${WINDOW_SQL}
-     GROUP BY location_id
-    HAVING sum(died_count) > 0
-  )
-  SELECT l.location_id, l.latitude, l.longitude, l.radius_m, l.region, l.location, s.crash_count, s.died_count, s.injured_count
-    FROM sums s JOIN ptp_locations l USING (location_id)
-   ORDER BY s.died_count DESC, s.crash_count DESC, l.location_id
-   LIMIT $limit`;
 
 const deadlyInputs = { window: deadlyWindow, clusters: deadlyLimit };
 
@@ -45,7 +33,14 @@ export const getMostDeadlyLocations = defineRoute<Resolved<typeof deadlyInputs>>
   listRows: (body) => body.items as Row[],
   async handle(params, { db }) {
     const limit = params.clusters.limit ?? DEADLY_LIMIT_DEFAULT;
-    const items = await db.all(DEADLY_SQL, { ...windowBindings(params.window), limit });
+    const { from, to } = windowBindings(params.window);
+    const ranked = deadlyClusters(await clusterIndex(db), from, to).slice(0, limit);
+    const items: Row[] = ranked.map(({ cluster, crashCount, diedCount, injuredCount }) => ({
+      ...cluster.location,
+      crash_count: crashCount,
+      died_count: diedCount,
+      injured_count: injuredCount,
+    }));
     return {
       endpoint: 'getMostDeadlyLocations',
       filters: { ...windowFilters(params.window), limit },

@@ -1,6 +1,7 @@
-// PTP tables: the accidents and the location clusters computed at ingest, plus two things built once
-// at load: a total order of the accidents (newest first) and the name keys every settlement is
-// found by (Cyrillic, official Latin transliteration, the places table's older spellings).
+// PTP tables: the accidents and the location clusters computed at ingest, plus what is built once at
+// load: a total order of the accidents (newest first), per-day counts of each settlement and each
+// cluster, and the name keys every settlement is found by (Cyrillic, official Latin transliteration,
+// the places table's older spellings).
 import type { Database } from '../../../engine/database.ts';
 import { loadDataset } from '../../../engine/dataset.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
@@ -34,6 +35,13 @@ export async function loadPtp(db: Database, dataDir: string): Promise<void> {
                    min(crash_order) AS first_order, max(crash_order) AS last_order, min(city_pos) AS day_first_pos
               FROM ptp_crashes WHERE location IS NOT NULL GROUP BY location, crash_date)
      ORDER BY location, day DESC`);
+  // Per location cluster and day: its accidents, deaths and injuries, what the deadly ranking's
+  // running totals are read from (deadlyIndex.ts).
+  await db.run(`CREATE TABLE ptp_location_days AS
+    SELECT location_id, CAST(strftime(crash_date, '%Y%m%d') AS INTEGER) AS day, count(*)::INTEGER AS crashes,
+           sum(died_count)::INTEGER AS died, sum(injured_count)::INTEGER AS injured
+      FROM ptp_crashes WHERE location_id IS NOT NULL GROUP BY location_id, crash_date
+     ORDER BY location_id, day`);
   await loadPlaceKeys(db);
 }
 
