@@ -34,6 +34,43 @@ export class QueryTimeoutError extends Error {
   }
 }
 
+/**
+ * One timed call, for an opt-in observer (the benchmark's ingest profile, bench/ingestProfile.ts).
+ * `sql` is the statement for run / all, the table for appendRows and the file (or ':memory:') for open.
+ * Times are performance.now() milliseconds; a call that fails is reported too.
+ */
+export interface StatementEvent {
+  kind: 'open' | 'run' | 'all' | 'appendRows';
+  sql: string;
+  startMs: number;
+  endMs: number;
+}
+
+export type StatementObserver = (event: StatementEvent) => void;
+
+/** Process-wide and empty unless someone observes: an unobserved call pays one length check. */
+const observers: StatementObserver[] = [];
+
+/** Reports every Database.open, run, all and appendRows of the process to `observer` until the returned function is called. */
+export function observeStatements(observer: StatementObserver): () => void {
+  observers.push(observer);
+  return () => {
+    const at = observers.indexOf(observer);
+    if (at >= 0) observers.splice(at, 1);
+  };
+}
+
+async function observed<T>(kind: StatementEvent['kind'], sql: string, work: () => Promise<T>): Promise<T> {
+  const startMs = performance.now();
+  try {
+    return await work();
+  } finally {
+    const event: StatementEvent = { kind, sql, startMs, endMs: performance.now() };
+    // A copy: an observer may unsubscribe while being told.
+    for (const observer of [...observers]) observer(event);
+  }
+}
+
 interface PooledConnection {
   connection: DuckDBConnection;
   statements: Map<string, DuckDBPreparedStatement>;
@@ -57,7 +94,12 @@ export class Database {
     this.idle.push(...pool);
   }
 
-  static async open(options: DatabaseOptions = {}): Promise<Database> {
+  static open(options: DatabaseOptions = {}): Promise<Database> {
+    if (observers.length === 0) return Database.openInstance(options);
+    return observed('open', options.file ?? ':memory:', () => Database.openInstance(options));
+  }
+
+  private static async openInstance(options: DatabaseOptions): Promise<Database> {
     const config: Record<string, string> = {};
     if (options.threads) config.threads = String(options.threads);
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
@@ -71,14 +113,24 @@ export class Database {
   }
 
   /** Runs a statement (DDL, COPY, INSERT) without reading rows. */
-  async run(sql: string, params?: SqlParams): Promise<void> {
+  run(sql: string, params?: SqlParams): Promise<void> {
+    if (observers.length === 0) return this.runStatement(sql, params);
+    return observed('run', sql, () => this.runStatement(sql, params));
+  }
+
+  private async runStatement(sql: string, params: SqlParams | undefined): Promise<void> {
     await this.withConnection(async ({ connection }) => {
       await connection.run(sql, params as Record<string, DuckDBValue> | undefined);
     });
   }
 
   /** Runs a query through a cached prepared statement and returns JSON-ready rows. */
-  async all(sql: string, params: SqlParams = {}): Promise<Row[]> {
+  all(sql: string, params: SqlParams = {}): Promise<Row[]> {
+    if (observers.length === 0) return this.allRows(sql, params);
+    return observed('all', sql, () => this.allRows(sql, params));
+  }
+
+  private async allRows(sql: string, params: SqlParams): Promise<Row[]> {
     return this.withConnection(async (pooled) => {
       let statement = pooled.statements.get(sql);
       if (!statement) {
@@ -105,7 +157,12 @@ export class Database {
    * Strings go to VARCHAR columns and integers to INTEGER columns: stage into such a table,
    * then cast with INSERT ... SELECT.
    */
-  async appendRows(table: string, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
+  appendRows(table: string, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
+    if (observers.length === 0) return this.appendWithAppender(table, rows);
+    return observed('appendRows', table, () => this.appendWithAppender(table, rows));
+  }
+
+  private async appendWithAppender(table: string, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
     await this.withConnection(async ({ connection }) => {
       const appender = await connection.createAppender(table);
       try {
