@@ -6,13 +6,14 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import ExcelJS from 'exceljs';
 import { basename, extname, join } from 'node:path';
-import { Database } from '../engine/database.ts';
+import { Database, observeStatements, type StatementEvent } from '../engine/database.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
 import type { DomainSource } from '../domains/contract.ts';
 import { buildServing, DOMAINS } from '../domains/index.ts';
 import { sourcesOf } from '../domains/registry.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
 import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../domains/sebra/ingest/sample.ts';
+import { splitIngest, type IngestProfile } from './ingestProfile.ts';
 import { perSecond, ratio } from './stats.ts';
 
 export interface Tier {
@@ -52,6 +53,8 @@ export interface IngestFigures {
   rows: number;
   ms: number;
   rowsPerSec: number | null;
+  /** Where the ingest's wall time went (absent in reports written before it was measured). */
+  profile?: IngestProfile;
 }
 
 export interface SourceData {
@@ -119,7 +122,7 @@ function csvCell(value: ExcelJS.CellValue): string {
  * The first sheet's table (its first row with 3 or more cells, the header row, and every row after it)
  * as a CSV file in dir; returns its path. The floor's copy of a workbook, written outside its timing.
  */
-async function xlsxTableAsCsv(file: string, dir: string): Promise<string> {
+export async function xlsxTableAsCsv(file: string, dir: string): Promise<string> {
   const target = join(dir, `${basename(file, extname(file))}.csv`);
   const out = createWriteStream(target);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit' });
@@ -141,12 +144,25 @@ async function xlsxTableAsCsv(file: string, dir: string): Promise<string> {
   return target;
 }
 
-async function timedIngest(source: SampleSource, sampleDir: string, dataDir: string): Promise<IngestFigures> {
+/** Ingests one source's sample, timed, with the split of its wall time over the Database calls it made. */
+export async function timedIngest(source: SampleSource, sampleDir: string, dataDir: string): Promise<IngestFigures> {
   const files = await filesIn(sampleDir);
+  const events: StatementEvent[] = [];
+  const unsubscribe = observeStatements((event) => events.push(event));
   const started = performance.now();
-  const { rows } = await source.ingest({ dataDir, sampleDir, log: () => undefined });
-  const ms = performance.now() - started;
-  return { files: files.length, bytes: files.reduce((sum, f) => sum + f.bytes, 0), rows, ms, rowsPerSec: perSecond(rows, ms) };
+  let ended: number;
+  let rows: number;
+  try {
+    ({ rows } = await source.ingest({ dataDir, sampleDir, log: () => undefined }));
+  } finally {
+    ended = performance.now();
+    unsubscribe();
+  }
+  const ms = ended - started;
+  return {
+    files: files.length, bytes: files.reduce((sum, f) => sum + f.bytes, 0), rows, ms, rowsPerSec: perSecond(rows, ms),
+    profile: splitIngest(events, started, ended),
+  };
 }
 
 function formOf(files: readonly string[]): string {

@@ -2,7 +2,7 @@
 // issue's targets checked, written as bench/results/<date>.json and <date>.md.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SourceData } from './data.ts';
+import type { IngestFigures, SourceData } from './data.ts';
 import type { LoadResult } from './load.ts';
 import { ratio } from './stats.ts';
 import type { CaseResult } from './target.ts';
@@ -186,6 +186,14 @@ function profileLines(what: string, summary: CpuProfileSummary | undefined): str
   ];
 }
 
+/** One row of the ingest profile table: wall ms, each category's ms (`-` without a profile), statements and the floor's ms. */
+function ingestProfileRow(tier: string, source: string, ingest: IngestFigures, floorMs: number | null): string[] {
+  const p = ingest.profile;
+  const whole = (value: number | null | undefined) => (value === null || value === undefined ? '-' : value.toFixed(0));
+  return [tier, source, whole(ingest.ms), whole(p?.openMs), whole(p?.readMs), whole(p?.writeMs), whole(p?.appendMs), whole(p?.otherSqlMs),
+    whole(p?.jsMs), p ? String(p.statements) : '-', whole(floorMs)];
+}
+
 function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
 }
@@ -216,6 +224,20 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     ),
     '',
     ...report.tiers.flatMap((t) => t.sources.filter((s) => s.note).map((s) => `- ${t.tier} ${s.source}: ${s.note}`)),
+    '',
+    '### Where the ingest time goes (ms)',
+    '',
+    'Each ingest\'s wall time split over the Database calls it made: open (DuckDB instance and connections), read (statements reading source or snapshot files), ' +
+      'write (COPY ... TO), append (the appender), other SQL (checks, merges, DDL) and JS (the rest: parsing, shaping rows, file handling). ' +
+      'Overlapping calls count once (their union), so the parts add up to the ingest time. `-`: not measured in this report.',
+    '',
+    ...table(
+      ['scale', 'source', 'ingest ms', 'open', 'read', 'write', 'append', 'other SQL', 'JS', 'statements', 'floor ms'],
+      report.tiers.flatMap((t) => t.sources.flatMap((s) => [
+        ingestProfileRow(t.tier, s.source, s.ingest, s.floor?.ms ?? null),
+        ...(s.xlsxProbe ? [ingestProfileRow(t.tier, `${s.source} (xlsx probe)`, s.xlsxProbe, null)] : []),
+      ])),
+    ),
     '',
     '## Startup and memory',
     '',
