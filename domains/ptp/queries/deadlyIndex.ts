@@ -5,6 +5,7 @@
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
+import { firstAtOrAfter } from '../../../queries/shared/sortedDays.ts';
 import { dayNumber } from './cityIndex.ts';
 
 interface ClusterDays {
@@ -63,18 +64,6 @@ async function readClusters(db: Database): Promise<ClusterDays[]> {
 
 /** The clusters of this database (read on first use). */
 export const clusterIndex = perDatabase(readClusters);
-
-/** First index of the ascending days whose day is >= bound (days.length when none). */
-function firstAtOrAfter(days: Int32Array, bound: number): number {
-  let lo = 0;
-  let hi = days.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (days[mid] < bound) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Every cluster with at least one death in the window [from, to] (ISO dates), with its totals there,

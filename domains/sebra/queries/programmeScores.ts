@@ -17,6 +17,7 @@
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
+import { firstAtOrAfter } from '../../../queries/shared/sortedDays.ts';
 
 interface ProgrammeIndex {
   /** Per programme (by programme_id order): its currency, name, rank by (name, currency), first row. */
@@ -165,16 +166,6 @@ function rangeMax(index: ProgrammeIndex, lo: number, hi: number): number {
   return best;
 }
 
-/** First row in [lo, hi) whose day is >= day. */
-function firstAtOrAfter(days: Int32Array, day: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (days[mid] < day) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 export const programmeIndex = perDatabase(readIndex);
 
 /** The running-sum entries of programme p before row lo and through row hi. */
@@ -287,13 +278,16 @@ function exactScore(index: ProgrammeIndex, stats: Stats, row: number): number {
   return (stats.n * index.cents[row] - stats.s) / stats.denominator;
 }
 
-/** An upper bound on the score of row `row` from the spread in doubles; Infinity when that is not trustworthy. */
-function boundScore(index: ProgrammeIndex, stats: Stats, row: number, squaresApprox: number): number {
-  const numerator = stats.n * index.cents[row] - stats.s;
-  const scale = stats.n * squaresApprox;
-  if (!(stats.approxSpread > WELL_CONDITIONED * scale)) return Infinity;
+/**
+ * An upper bound on the score of a payout of `cents` among n payouts summing to s, from the spread in
+ * doubles (approxSpread = n Q - S^2 from squaresApprox = Q); Infinity when that is not trustworthy.
+ */
+function boundScore(n: number, s: number, approxSpread: number, cents: number, squaresApprox: number): number {
+  const numerator = n * cents - s;
+  const scale = n * squaresApprox;
+  if (!(approxSpread > WELL_CONDITIONED * scale)) return Infinity;
   if (numerator <= 0) return numerator; // negative or zero scores never qualify; the bound stays below 2
-  return (numerator / Math.sqrt(stats.approxSpread)) * (1 + BOUND_SLACK) + 1e-9;
+  return (numerator / Math.sqrt(approxSpread)) * (1 + BOUND_SLACK) + 1e-9;
 }
 
 export interface ProgrammeWindow {
@@ -314,25 +308,33 @@ export async function unusualProgrammeItems(db: Database, window: ProgrammeWindo
   const to = dayNumber(window.to);
   const runs: Run[] = [];
   const programmes = index.currency.length;
+  const { day, sum, squaresHigh, squaresLow } = index;
   for (let p = 0; p < programmes; p++) {
-    if (window.currency !== '' && index.currency[p] !== window.currency) continue;
     const first = index.start[p];
     const end = index.start[p + 1];
-    const lo = firstAtOrAfter(index.day, from, first, end);
-    const hi = firstAtOrAfter(index.day, to + 1, lo, end) - 1;
+    // Half the programmes of a short window have no day in it (or too few days in all): no search.
+    if (end - first < minDays || day[first] > to || day[end - 1] < from) continue;
+    if (window.currency !== '' && index.currency[p] !== window.currency) continue;
+    const lo = firstAtOrAfter(day, from, first, end);
+    const hi = firstAtOrAfter(day, to + 1, lo, end) - 1;
     const n = hi - lo + 1;
     if (n < minDays) continue;
-    const [a, b] = sumPositions(index, p, lo, hi);
-    const s = index.sum[b] - index.sum[a];
-    const squaresApprox = (index.squaresHigh[b] - index.squaresHigh[a]) * TWO52 + (index.squaresLow[b] - index.squaresLow[a]);
-    const stats: Stats = { programme: p, n, s, denominator: NaN, approxSpread: n * squaresApprox - s * s };
+    // sumPositions, without allocating a pair per programme.
+    const a = lo + index.base[p] - first;
+    const b = hi + 1 + index.base[p] - first;
+    const s = sum[b] - sum[a];
+    const squaresApprox = (squaresHigh[b] - squaresHigh[a]) * TWO52 + (squaresLow[b] - squaresLow[a]);
+    const approxSpread = n * squaresApprox - s * s;
     const best = rangeMax(index, lo, hi);
-    const bound = boundScore(index, stats, best, squaresApprox);
+    const bound = boundScore(n, s, approxSpread, index.cents[best], squaresApprox);
+    // Most programmes stop here: their stats are only made for a run that may qualify.
+    if (bound !== Infinity && !(bound >= Z_MIN)) continue;
+    const stats: Stats = { programme: p, n, s, denominator: NaN, approxSpread };
     if (bound === Infinity) {
       if (!scoreExactly(index, stats, lo, hi)) continue;
       const z = exactScore(index, stats, best);
       if (z >= Z_MIN) runs.push({ stats, lo, hi, best, key: z, exact: true });
-    } else if (bound >= Z_MIN) {
+    } else {
       runs.push({ stats, lo, hi, best, key: bound, exact: false });
     }
   }
