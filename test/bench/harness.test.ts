@@ -12,7 +12,7 @@ import {
   checkTargets, handlerVsFloor, httpVsKeyedFloor, README_END, README_START, renderMarkdown, replaceBetweenMarkers, writeReport,
   type BenchReport, type TierReport,
 } from '../../bench/report.ts';
-import { percentile, perSecond, ratio, summarize, type Summary } from '../../bench/stats.ts';
+import { medianBy, percentile, perSecond, ratio, summarize, type Summary } from '../../bench/stats.ts';
 import type { CaseResult } from '../../bench/target.ts';
 import { routes } from '../../domains/index.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
@@ -44,6 +44,14 @@ test('ratio and perSecond refuse what cannot be compared', () => {
   assert.equal(perSecond(500, 250), 2000);
   assert.equal(perSecond(0, 250), null);
   assert.equal(perSecond(10, 0), null);
+});
+
+test('medianBy picks the run with the middle value (the lower middle of an even count), whole', () => {
+  const runs = [{ ms: 30, id: 'a' }, { ms: 10, id: 'b' }, { ms: 20, id: 'c' }];
+  assert.equal(medianBy(runs, (r) => r.ms).id, 'c');
+  assert.equal(medianBy([{ ms: 4, id: 'x' }, { ms: 2, id: 'y' }], (r) => r.ms).id, 'y');
+  assert.equal(medianBy([{ ms: 7, id: 'only' }], (r) => r.ms).id, 'only');
+  assert.deepEqual(runs.map((r) => r.id), ['a', 'b', 'c'], 'the runs are not reordered');
 });
 
 test('examples resolve to their path form and validated parameters', () => {
@@ -143,7 +151,8 @@ test('the report is written as JSON and Markdown, and the README block is replac
   const markdown = await readFile(files.markdown, 'utf8');
   assert.match(markdown, /^# Benchmark 2026-11-22 \(quick\)/);
   // ingest 2000 rows/s against a floor of 20000 rows/s: 0.1x; the mix at 900 of 1000 req/s: 0.9x.
-  assert.match(markdown, /\| x1 \| ptp \| 1 \| csv\+json \| 4 \| 1\.0 \| 1,000 \| 0\.1 \| 0\.5 \| 2,000 \| 20,000 \| 0\.1x \|/);
+  // Timed once (no `runs`: a report from before the repeats).
+  assert.match(markdown, /\| x1 \| ptp \| 1 \| csv\+json \| 4 \| 1\.0 \| 1,000 \| 0\.1 \| 0\.5 \| 2,000 \| 20,000 \| 0\.1x \| 1 \|/);
   assert.match(markdown, /\| x1 \| mix \| 10 \| 900 \| 0 \| 900 \| 1\.00 \| 2\.00 \| 0\.9x \| - \|/);
   // 1 statement; handler 2 vs floor 1: 2.0x; HTTP 4 / 20; keyed floor 0.5: HTTP 4 / 0.5 = 8.0x; 2048 bytes = 2.0 KB.
   assert.match(markdown, /\| `\/api\/a\?x=1` \| 1 \| 2\.00 \| 2\.00 \| 1\.00 \| 2\.0x \| 4\.00 \| 20\.0 \| 0\.50 \| 8\.0x \| 2\.0 \|/);

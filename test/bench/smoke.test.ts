@@ -26,6 +26,9 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
     assert.equal(ptp.factor, 1);
     assert.ok(ptp.ingest.rows > 0 && ptp.ingest.files === 4);
     assert.ok(ptp.floor && ptp.floor.files === 4, 'DuckDB read every CSV and JSON file');
+    // A small source with a floor: ingest and floor timed three times each, the median run reported.
+    assert.equal(ptp.ingest.runs, 3);
+    assert.equal(ptp.floor.runs, 3);
 
     // Every PTP example is measured, answers 200, and has its handler, floor and HTTP timings.
     const examples = routes.filter((r) => r.tag === 'ptp').flatMap((r) => r.examples);
