@@ -5,18 +5,14 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ptpSampleSource } from '../../domains/ptp/ingest/sampleSource.ts';
 import { cityIndex } from '../../domains/ptp/queries/cityIndex.ts';
 import { cityCrashes, type CrashParams } from '../../domains/ptp/queries/crashes.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from '../ingest/fixtures.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { sampleApp } from './fixture.ts';
 
 let app: TestApp;
 before(async () => {
-  const root = await tempDir('ptp-city-');
-  await ptpSampleSource.generate(join(root, 'sample'));
-  await ptpSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir: join(root, 'sample'), log: () => undefined });
-  app = await startTestApp(join(root, 'parquet'));
+  app = await sampleApp('ptp-city-');
 });
 after(() => app?.close());
 

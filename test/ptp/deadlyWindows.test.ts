@@ -3,18 +3,13 @@
 // death dropped, ordered by deaths, accidents, location_id, cut at the limit, for windows whose bounds
 // fall on days with and without accidents, before, inside and after the data.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ptpSampleSource } from '../../domains/ptp/ingest/sampleSource.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from '../ingest/fixtures.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { sampleApp } from './fixture.ts';
 
 let app: TestApp;
 before(async () => {
-  const root = await tempDir('ptp-deadly-');
-  await ptpSampleSource.generate(join(root, 'sample'));
-  await ptpSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir: join(root, 'sample'), log: () => undefined });
-  app = await startTestApp(join(root, 'parquet'));
+  app = await sampleApp('ptp-deadly-');
 });
 after(() => app?.close());
 

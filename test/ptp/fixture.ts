@@ -15,7 +15,9 @@
 // c1, b4 and e1 have no coordinates: kept, never clustered.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ptpSampleSource } from '../../domains/ptp/ingest/sampleSource.ts';
 import { ingestPtpFiles } from '../../domains/ptp/ingest/snapshot.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 
 export const HEADERS = [
@@ -55,4 +57,12 @@ export async function fixtureSnapshot(): Promise<string> {
   const dataDir = join(sources, 'parquet');
   await ingestPtpFiles([file], { dataDir, now: () => new Date('2026-11-01T10:00:00Z') });
   return dataDir;
+}
+
+/** The generated PTP sample (thousands of accidents), ingested into a fresh folder and served by a test app. */
+export async function sampleApp(prefix: string): Promise<TestApp> {
+  const root = await tempDir(prefix);
+  await ptpSampleSource.generate(join(root, 'sample'));
+  await ptpSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir: join(root, 'sample'), log: () => undefined });
+  return startTestApp(join(root, 'parquet'));
 }
