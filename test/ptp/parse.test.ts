@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parsePtpFile } from '../../domains/ptp/ingest/parse.ts';
 import { MalformedSourceError, type PtpRecord } from '../../domains/ptp/ingest/types.ts';
-import { coordinates, crashDatetime, recase, settlement } from '../../domains/ptp/ingest/values.ts';
+import { coordinates, crashDatetime, recase, settlement, text } from '../../domains/ptp/ingest/values.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 import { FIXTURE_ROWS, HEADERS, portalJson } from './fixture.ts';
 
@@ -69,6 +69,20 @@ describe('value quirks', () => {
     assert.equal(settlement('  гр.  Велико   Търново '), 'гр. Велико Търново');
     assert.equal(settlement('С. ДОЛНО ОСЕНОВО'), 'с. Долно Осеново');
     assert.equal(settlement(''), null);
+  });
+
+  test('text: runs of any whitespace become one space, the ends are trimmed, a blank cell is null', () => {
+    // Cells with nothing to change are returned as they are; the others as written out by hand.
+    for (const same of ['Блъскане на пешеходец', 'В населено място', '0', '42,558149', '01.01.2023 04:04', 'a b c']) assert.equal(text(same), same);
+    const changed: Array<[string, string | null]> = [
+      ['  Блъскане  на\tпешеходец ', 'Блъскане на пешеходец'], [' x', 'x'], ['x ', 'x'], ['a  b', 'a b'], ['a\tb', 'a b'],
+      ['a\u00a0b', 'a b'], ['a\r\nb', 'a b'], ['\ufeffa', 'a'], ['a\u2028b', 'a b'], ['a \u00a0 b', 'a b'],
+      ['', null], [' ', null], ['\t\n', null],
+    ];
+    for (const [cell, expected] of changed) assert.equal(text(cell), expected, JSON.stringify(cell));
+    assert.equal(text(12), '12');
+    assert.equal(text(null), null);
+    assert.equal(text(undefined), null);
   });
 });
 
