@@ -177,6 +177,26 @@ describe('CSV read through DuckDB: the same records and messages as the JSON for
     assert.deepEqual(fromCsv.records.map((r) => r.sourceRow), [2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 
+  test('every date form: the SQL reads the same date and time as the JavaScript reader', async () => {
+    const good = ['15.03.2024 08:00', 'ПЛОВДИВ', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '1', '0', '2', '1', '42,1', '24,75'];
+    // Expected values written out by hand (local Sofia time, seconds 00 when absent, midnight when no time).
+    const forms: Array<[string, string]> = [
+      ['15.03.2024 08:00', '2024-03-15T08:00:00'], ['5.3.2024 8:07', '2024-03-05T08:07:00'], ['05.03.2024 18:07:09', '2024-03-05T18:07:09'],
+      ['29.02.2024', '2024-02-29T00:00:00'], ['1.12.2023 0:00', '2023-12-01T00:00:00'],
+      ['2024-03-15 08:00', '2024-03-15T08:00:00'], ['2024-03-15T8:05', '2024-03-15T08:05:00'], ['2024-03-15 23:59:58', '2024-03-15T23:59:58'],
+      ['2024-12-31', '2024-12-31T00:00:00'], ['2024-03-15T06:00:00Z', '2024-03-15T08:00:00'],
+    ];
+    const rows = forms.map(([date]) => [date, ...good.slice(1)]);
+    const fromCsv = await parsePtpFile(await write('dates.csv', csvOf(rows)));
+    const fromJson = await parsePtpFile(await write('dates.json', portalJson(rows.map((row, i) => [String(i + 1), ...row]))));
+    assert.deepEqual(fromCsv.records.map((r) => r.crashDatetime), forms.map(([, expected]) => expected));
+    assert.deepEqual(fromJson.records.map((r) => r.crashDatetime), forms.map(([, expected]) => expected));
+    for (const date of ['30.02.2024 08:00', '15.13.2024', '2024-02-30', '2024-03-15 24:00', '15.03.2024 08:60', '2024-3-15', '15.03.24 08:00']) {
+      const file = await write('bad-date.csv', csvOf([good, [date, ...good.slice(1)]]));
+      await assert.rejects(parsePtpFile(file), malformed(file, 3, /not a valid date|neither DD\.MM\.YYYY/), date);
+    }
+  });
+
   test('bad cells: date, region, count, coordinate, flag, each named at its line', async () => {
     const good = ['15.03.2024 08:00', 'ПЛОВДИВ', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '1', '0', '2', '1', '42,1', '24,75'];
     const cases: Array<[number, string, RegExp]> = [

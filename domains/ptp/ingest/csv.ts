@@ -183,8 +183,8 @@ function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnInde
   const coordinateOk = (column: Column) => `(${cell(column)} IS NULL OR ${cell(column)} = '' OR regexp_full_match(${cell(column)}, ${COORDINATE_SQL}))`;
   const inRange = (v: string, [low, high]: readonly [number, number]) => `CAST(${v} AS DOUBLE) BETWEEN ${low} AND ${high}`;
   const fields = `SELECT line,
-      regexp_extract(${cell('datetime')}, ${DOTTED_SQL}, ['d', 'm', 'y', 'hh', 'mi', 'ss']) AS dotted,
-      regexp_extract(${cell('datetime')}, ${ISO_SQL}, ['y', 'm', 'd', 'hh', 'mi', 'ss']) AS iso,
+      ${cell('datetime')} AS datetime_text,
+      regexp_full_match(${cell('datetime')}, ${DOTTED_SQL}) AS dotted, regexp_full_match(${cell('datetime')}, ${ISO_SQL}) AS iso,
       ${index.hour === undefined ? 'NULL' : `regexp_extract(${cell('hour')}, ${CLOCK_SQL}, ['hh', 'mi', 'ss'])`} AS clock,
       ${index.hour === undefined ? 'true' : `${cell('hour')} = '' OR regexp_full_match(${cell('hour')}, ${CLOCK_SQL})`} AS clock_ok,
       ${cell('died')} AS died_text, ${cell('injured')} AS injured_text, ${cell('participants')} AS participants_text,
@@ -192,9 +192,16 @@ function normaliseSql(read: Pick<CsvTable, 'table' | 'lined'>, index: ColumnInde
       ${cell('region')} AS region_text, ${cell('municipality')} AS municipality_text, ${cell('settlement')} AS settlement_text,
       ${cell('major')} AS major_text, ${cell('crashType')} AS crash_type_text, ${cell('place')} AS place_text
     FROM ${read.lined}`;
+  // The parts of a date the patterns matched, by position and separator ('' for an absent time or
+  // seconds): matching and then splitting costs a tenth of extracting the groups.
+  const part = (value: string, separator: string, at: number) => `split_part(${value}, '${separator}', ${at})`;
+  const dottedTime = part('datetime_text', ' ', 2);
+  const isoTime = 'datetime_text[12:]';
   const dated = `SELECT *,
-      CASE WHEN dotted.y <> '' THEN {'y': dotted.y, 'm': dotted.m, 'd': dotted.d, 'hh': dotted.hh, 'mi': dotted.mi, 'ss': dotted.ss}
-           WHEN iso.y <> '' THEN {'y': iso.y, 'm': iso.m, 'd': iso.d, 'hh': iso.hh, 'mi': iso.mi, 'ss': iso.ss} END AS day
+      CASE WHEN dotted THEN {'y': ${part(part('datetime_text', '.', 3), ' ', 1)}, 'm': ${part('datetime_text', '.', 2)}, 'd': ${part('datetime_text', '.', 1)},
+                             'hh': ${part(dottedTime, ':', 1)}, 'mi': ${part(dottedTime, ':', 2)}, 'ss': ${part(dottedTime, ':', 3)}}
+           WHEN iso THEN {'y': datetime_text[1:4], 'm': datetime_text[6:7], 'd': datetime_text[9:10],
+                          'hh': ${part(isoTime, ':', 1)}, 'mi': ${part(isoTime, ':', 2)}, 'ss': ${part(isoTime, ':', 3)}} END AS day
     FROM (${fields})`;
   // A date without a time takes the hour column's, else midnight.
   const timed = `SELECT *, CAST(day.y AS INTEGER) AS y, CAST(day.m AS INTEGER) AS mo, CAST(day.d AS INTEGER) AS d,
