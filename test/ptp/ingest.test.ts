@@ -80,6 +80,54 @@ test('one malformed file rejects the batch, names every bad file and row, and le
   assert.deepEqual(await snapshotBytes(dataDir), before);
 });
 
+test('JSON files parsed while DuckDB reads a CSV file: every problem named in file order, each file counted once in the progress', async () => {
+  const dir = await tempDir('ptp-ingest-');
+  const dataDir = join(dir, 'parquet');
+  const known = join(dir, 'a-known.json');
+  await writeFile(known, portalJson());
+  await ingestPtpFiles([known], { dataDir, now: NOW });
+  const before = await snapshotBytes(dataDir);
+
+  const row = (day: string, region = 'ВАРНА', latitude = '43,2') => [`${day} 10:00`, region, 'Варна', 'гр. Варна', 'Самокатастрофа', 'В населено място', '0', '1', '1', '1', latitude, '27,9'];
+  const csv = (rows: string[][]) => `${[HEADERS, ...rows].map((r) => r.join(';')).join('\n')}\n`;
+  const march = join(dir, 'b-march.csv');
+  await writeFile(march, csv([row('01.03.2026'), row('02.03.2026')]));
+  const bad = join(dir, 'c-bad.json');
+  await writeFile(bad, JSON.stringify([HEADERS, row('01.02.2026', 'МОРДОР')]));
+  const overlapping = join(dir, 'd-overlapping.json');
+  await writeFile(overlapping, JSON.stringify([HEADERS, row('02.03.2026')]));
+  const badCsv = join(dir, 'e-bad.csv');
+  await writeFile(badCsv, csv([row('01.05.2026'), row('02.05.2026', 'ВАРНА', 'north')]));
+  const april = join(dir, 'f-april.json');
+  await writeFile(april, JSON.stringify([HEADERS, row('01.04.2026')]));
+  const progress: string[] = [];
+  await assert.rejects(
+    ingestPtpFiles([known, march, bad, overlapping, badCsv, april], { dataDir, now: NOW, onProgress: (done, total) => progress.push(`${done}/${total}`) }),
+    (error: unknown) => {
+      assert.ok(error instanceof IngestRejectedError);
+      assert.deepEqual(error.problems.map((p) => [p.file, p.row]), [[bad, 2], [overlapping, null], [badCsv, 3]]);
+      assert.match(error.message, /c-bad\.json, row 2: region "МОРДОР" is not a Bulgarian oblast/);
+      assert.match(error.message, /d-overlapping\.json: covers 2026-03-02\.\.2026-03-02, overlapping b-march\.csv \(2026-03-01\.\.2026-03-02\) in the same batch/);
+      assert.match(error.message, /e-bad\.csv, row 3: latitude "north" is not a decimal number/);
+      return true;
+    },
+  );
+  assert.deepEqual(await snapshotBytes(dataDir), before);
+  // Every file counted once, in increasing order, up to all of them.
+  assert.equal(progress.length, 6);
+  assert.deepEqual(progress.map((p) => Number(p.split('/')[0])), [...progress.map((p) => Number(p.split('/')[0]))].sort((a, b) => a - b));
+  assert.equal(progress.at(-1), '6/6');
+
+  // Without the bad files the batch imports, the JSON file (before the CSV file) parsed while DuckDB reads the CSV file.
+  const result = await ingestPtpFiles([known, april, march], { dataDir, now: NOW });
+  assert.deepEqual(result.skipped, [known]);
+  assert.deepEqual(result.imported.map((r) => [r.sourceFile, r.rowCount]), [['f-april.json', 1], ['b-march.csv', 2]]);
+  const days = await query(dataDir, (file) => `SELECT strftime(crash_datetime, '%Y-%m-%d') AS day, source_file FROM ${file('ptp_crashes')}
+    WHERE crash_datetime >= TIMESTAMP '2026-01-01' ORDER BY day`);
+  assert.deepEqual(days.map((r) => [r.day, r.source_file]), [['2026-03-01', 'b-march.csv'], ['2026-03-02', 'b-march.csv'], ['2026-04-01', 'f-april.json']]);
+  assert.equal(result.crashes, FIXTURE_ROWS.length + 3);
+});
+
 test('a newer file replaces the accidents of the days it covers and keeps the others; clusters are redone', async () => {
   const dir = await tempDir('ptp-ingest-');
   const dataDir = join(dir, 'parquet');

@@ -8,6 +8,7 @@
 // numbers them (the header is line 1).
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../../../engine/database.ts';
@@ -54,8 +55,17 @@ export function detectDelimiter(headerLine: string): string {
 
 let fileCounter = 0;
 
-/** Reads a PTP CSV into a scratch table of `db`; `file` names it in messages (the path, as the JavaScript reader named it). */
-export async function stagePtpCsv(db: Database, file: string): Promise<StagedPtpCsv> {
+/**
+ * JavaScript work to do while DuckDB normalises the file's rows: that statement runs on one DuckDB
+ * thread, so the other core is free. It must not use the database, and must not throw.
+ */
+export type Meanwhile = () => Promise<void>;
+
+/**
+ * Reads a PTP CSV into a scratch table of `db`; `file` names it in messages (the path, as the
+ * JavaScript reader named it). `meanwhile` runs while the rows are normalised.
+ */
+export async function stagePtpCsv(db: Database, file: string, meanwhile?: Meanwhile): Promise<StagedPtpCsv> {
   const head = await firstBytes(file);
   let text: string;
   let utf8 = true;
@@ -75,13 +85,13 @@ export async function stagePtpCsv(db: Database, file: string): Promise<StagedPtp
       path = join(temporary, 'utf8.csv');
       await transcodeToUtf8(file, path, 'windows-1251');
     }
-    return await stageUtf8(db, file, path, detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!));
+    return await stageUtf8(db, file, path, detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!), meanwhile);
   } finally {
     if (temporary) await rm(temporary, { recursive: true, force: true });
   }
 }
 
-async function stageUtf8(db: Database, file: string, path: string, delimiter: string): Promise<StagedPtpCsv> {
+async function stageUtf8(db: Database, file: string, path: string, delimiter: string, meanwhile?: Meanwhile): Promise<StagedPtpCsv> {
   const [header] = await readCsvHead(path, 1, { delimiter });
   if (!header) throw new MalformedSourceError(file, null, 'the file is empty');
   const options = { skipLines: header.line, fields: header.record.length, delimiter, invalidUtf8: 'refuse' as const };
@@ -102,7 +112,7 @@ async function stageUtf8(db: Database, file: string, path: string, delimiter: st
         records.push(recordFromRow((column) => cellOf(cells, index[column]), file, Number(row.line)));
       }
       return records;
-    }, file);
+    }, file, meanwhile);
   } finally {
     await read.drop();
   }
@@ -126,12 +136,21 @@ async function stageCells(
   id: number,
   unreadRecords: (lines: number[]) => Promise<PtpRecord[]>,
   file: string,
+  meanwhile?: Meanwhile,
 ): Promise<StagedPtpCsv> {
   const table = `ptp_csv_${id}`;
   await db.run(`CREATE TABLE ${table} (line INTEGER, ${STAGED_PTP_COLUMNS.map((c) => `${c} ${c.endsWith('_count') ? 'INTEGER' : 'VARCHAR'}`).join(', ')})`);
   const lookups = await nameLookups(db, read, index, id);
   try {
-    await db.run(`INSERT INTO ${table} ${normaliseSql(read, index, lookups)}`);
+    const normalised = db.run(`INSERT INTO ${table} ${normaliseSql(read, index, lookups)}`);
+    if (meanwhile) {
+      // Awaited below: a failure while JavaScript is busy is not an unhandled rejection.
+      normalised.catch(() => undefined);
+      // The statement reaches DuckDB's thread before JavaScript takes this one.
+      await setImmediate();
+      await meanwhile();
+    }
+    await normalised;
     // Rows the SQL does not read itself, in file order.
     const unread = await db.all(`SELECT l.line FROM ${read.lined} l ANTI JOIN ${table} t USING (line) ORDER BY l.line`);
     const accepted = unread.length === 0 ? [] : await unreadRecords(unread.map((r) => Number(r.line)));

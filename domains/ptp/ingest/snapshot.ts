@@ -3,15 +3,16 @@
 // A new file replaces the accidents already held for the days it covers (its first to its last accident
 // date): the ministry republishes one growing resource, so a newer file supersedes an older one.
 import { mkdir } from 'node:fs/promises';
+import { setImmediate } from 'node:timers/promises';
 import { basename, extname } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { columnNames, createTableSql, loadDataset, stagedSelectSql, stagingTableSql } from '../../../engine/dataset.ts';
 import {
-  appendImportRecords, commitTables, importRecordsOf, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
+  appendImportRecords, commitTables, importRecordsOf, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type NewFile, type SnapshotWriteOptions } from '../../../ingest/commit.ts';
 import { checkShrink, type ShrinkCheck } from '../../../ingest/shrink.ts';
 import { PTP_CRASHES, PTP_LOCATIONS } from '../datasets.ts';
-import { CLUSTER_RADIUS_M, clusterSites, type Site } from './clusters.ts';
-import { stagePtpCsv, type StagedPtpCsv } from './csv.ts';
+import { CLUSTER_RADIUS_M, clusterSites, type Cluster, type Site } from './clusters.ts';
+import { stagePtpCsv, type Meanwhile, type StagedPtpCsv } from './csv.ts';
 import { parsePtpFile } from './parse.ts';
 import type { CoordinateFix, PtpRecord, PtpSourceFormat } from './types.ts';
 
@@ -53,27 +54,111 @@ type DatedPtpFile = { format: PtpSourceFormat; rows: number; firstDay: string; l
 );
 type ParsedFile = NewFile<DatedPtpFile>;
 
-async function readPtpFile(db: Database, file: string): Promise<DatedPtpFile> {
-  if (extname(file).toLowerCase() === '.csv') {
-    const staged = await stagePtpCsv(db, file);
-    return { format: 'mvr-csv', rows: staged.records, firstDay: staged.firstDay, lastDay: staged.lastDay, staged };
-  }
-  const result = await parsePtpFile(file);
-  const days = result.records.map((r) => r.crashDatetime.slice(0, 10)).sort();
-  return { format: result.format, rows: result.records.length, firstDay: days[0]!, lastDay: days[days.length - 1]!, records: result.records };
+const isCsv = (file: string) => extname(file).toLowerCase() === '.csv';
+
+async function readPtpCsv(db: Database, file: string, meanwhile: Meanwhile): Promise<DatedPtpFile> {
+  const staged = await stagePtpCsv(db, file, meanwhile);
+  return { format: 'mvr-csv', rows: staged.records, firstDay: staged.firstDay, lastDay: staged.lastDay, staged };
 }
 
-/** Every file not imported before, parsed; two new files covering overlapping days are refused. */
-function parseNewPtpFiles(db: Database, files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
-  return parseNewFiles<DatedPtpFile>(files, knownHashes, async (file, accepted) => {
-    const entry = await readPtpFile(db, file);
-    const overlap = accepted.find(({ parsed: other }) => other.firstDay <= entry.lastDay && entry.firstDay <= other.lastDay);
-    if (overlap) {
-      throw new MalformedSourceError(file, null,
-        `covers ${entry.firstDay}..${entry.lastDay}, overlapping ${basename(overlap.file)} (${overlap.parsed.firstDay}..${overlap.parsed.lastDay}) in the same batch`);
+/** A JSON file (or a file of no known type, which parsePtpFile refuses) parsed in JavaScript. */
+async function readPtpJson(file: string): Promise<DatedPtpFile> {
+  const result = await parsePtpFile(file);
+  // ISO dates order as text; a pass for the first and last instead of sorting every row's day.
+  let firstDay = result.records[0]!.crashDatetime.slice(0, 10);
+  let lastDay = firstDay;
+  for (const { crashDatetime } of result.records) {
+    const day = crashDatetime.slice(0, 10);
+    if (day < firstDay) firstDay = day;
+    else if (day > lastDay) lastDay = day;
+  }
+  return { format: result.format, rows: result.records.length, firstDay, lastDay, records: result.records };
+}
+
+/**
+ * The batch's new JSON files, parsed while DuckDB normalises a CSV file's rows on one of its threads
+ * (this one is free meanwhile), or else at their turn. A result, or its error, waits for its turn.
+ */
+class JsonAhead {
+  private readonly results = new Map<string, Promise<DatedPtpFile>>();
+  private readonly queue: string[] = [];
+
+  /** A new JSON file, to parse at the next chance. */
+  add(file: string): void {
+    this.queue.push(file);
+  }
+
+  readonly parseNext: Meanwhile = async () => {
+    const file = this.queue.shift();
+    if (file === undefined) return;
+    const result = readPtpJson(file);
+    this.results.set(file, result);
+    // Handled here (its error is kept for the file's turn), so it never counts as unhandled.
+    await result.then(() => undefined, () => undefined);
+  };
+
+  take(file: string): Promise<DatedPtpFile> {
+    const ahead = this.results.get(file);
+    if (ahead) {
+      this.results.delete(file);
+      return ahead;
     }
-    return entry;
-  }, options.onProgress);
+    const queued = this.queue.indexOf(file);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    return readPtpJson(file);
+  }
+}
+
+/** What the first pass knows of a new file: a CSV file read (or refused), a JSON file for later. */
+type FirstPass = { csv: DatedPtpFile } | { refused: MalformedSourceError } | { json: string };
+
+/**
+ * Every file not imported before, parsed; two new files covering overlapping days are refused.
+ * First pass: hashes, and every CSV file read by DuckDB (JSON files parsed meanwhile). Second pass,
+ * in file order: the JSON files' records, and the overlap rule against the files accepted before.
+ * Every refused file is listed (IngestRejectedError), as parseNewFiles lists them.
+ */
+async function parseNewPtpFiles(db: Database, files: readonly string[], knownHashes: Set<string>, options: PtpIngestOptions) {
+  const ahead = new JsonAhead();
+  // Progress counts a JSON file when it is parsed, in the second pass.
+  let waiting = 0;
+  let reported = 0;
+  const report = (done: number) => {
+    if (done > reported) options.onProgress?.((reported = done), files.length);
+  };
+  const { parsed: firstPass, skipped } = await parseNewFiles<FirstPass>(files, knownHashes, async (file) => {
+    if (!isCsv(file)) {
+      waiting++;
+      ahead.add(file);
+      return { json: file };
+    }
+    try {
+      return { csv: await readPtpCsv(db, file, ahead.parseNext) };
+    } catch (error) {
+      if (error instanceof MalformedSourceError) return { refused: error };
+      throw error;
+    }
+  }, (done) => report(done - waiting));
+  const parsed: ParsedFile[] = [];
+  const problems: MalformedSourceError[] = [];
+  let done = files.length - waiting;
+  for (const { file, hash, parsed: first } of firstPass) {
+    try {
+      if ('refused' in first) throw first.refused;
+      const entry = 'csv' in first ? first.csv : await ahead.take(first.json).finally(() => report(++done));
+      const overlap = parsed.find(({ parsed: other }) => other.firstDay <= entry.lastDay && entry.firstDay <= other.lastDay);
+      if (overlap) {
+        throw new MalformedSourceError(file, null,
+          `covers ${entry.firstDay}..${entry.lastDay}, overlapping ${basename(overlap.file)} (${overlap.parsed.firstDay}..${overlap.parsed.lastDay}) in the same batch`);
+      }
+      parsed.push({ file, hash, parsed: entry });
+    } catch (error) {
+      if (!(error instanceof MalformedSourceError)) throw error;
+      problems.push(error);
+    }
+  }
+  if (problems.length > 0) throw new IngestRejectedError(problems);
+  return { parsed, skipped };
 }
 
 /**
@@ -105,8 +190,7 @@ export async function ingestPtpFiles(files: readonly string[], options: PtpInges
     await loadDataset(db, PTP_CRASHES, options.dataDir, { table: 'ptp_held' });
     await stage(db, parsed);
     await checkShrink(db, shrinkCheck(parsed), options.shrink ?? { allow: true }, imported);
-    await merge(db, parsed);
-    const clusters = await buildClusters(db);
+    const clusters = await mergeAndCluster(db, parsed);
     await appendImportRecords(db, imported);
     await commitTables(db, options.dataDir, [PTP_CRASHES, PTP_LOCATIONS]);
     // ptp_crashes has ptp_held's rows (a LEFT JOIN on a key unique in ptp_site_location).
@@ -155,35 +239,58 @@ function shrinkCheck(parsed: readonly ParsedFile[]): ShrinkCheck {
   };
 }
 
-/** Drops the held accidents of the days each new file covers, then inserts the new ones (staged JSON records, then each CSV file's table). */
-async function merge(db: Database, parsed: readonly ParsedFile[]): Promise<void> {
+/** The new accidents as ptp_held's rows: the staged JSON records, then each CSV file's table (a SELECT each, with its parameters). */
+function newAccidents(parsed: readonly ParsedFile[]): Array<{ sql: string; params: Record<string, string> }> {
+  return [
+    { sql: `SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM stage_crashes`, params: {} },
+    ...parsed.flatMap(({ file, parsed: p }, i) => ('staged' in p
+      ? [{
+          sql: `SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM (SELECT *, $file${i} AS source_file, line AS source_row FROM ${p.staged.table})`,
+          params: { [`file${i}`]: basename(file) },
+        }]
+      : [])),
+  ];
+}
+
+/**
+ * Merges the new accidents into ptp_held (the held ones of the days each new file covers dropped
+ * first), clusters every accident with coordinates (old and new), defines ptp_crashes (the merged
+ * accidents with their cluster's location_id) and fills ptp_locations. The sites are read from the
+ * same rows the merge inserts, before it: DuckDB inserts on one of its threads while the clustering
+ * runs on this one. A cluster's region and location are the pair most of its accidents carry (ties:
+ * by name).
+ */
+async function mergeAndCluster(db: Database, parsed: readonly ParsedFile[]): Promise<number> {
   for (const { parsed: { firstDay, lastDay } } of parsed) {
     await db.run('DELETE FROM ptp_held WHERE CAST(crash_datetime AS DATE) BETWEEN CAST($first AS DATE) AND CAST($last AS DATE)', {
       first: firstDay,
       last: lastDay,
     });
   }
-  await db.run(`INSERT INTO ptp_held SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)} FROM stage_crashes`);
-  for (const { file, parsed: p } of parsed) {
-    if (!('staged' in p)) continue;
-    await db.run(`INSERT INTO ptp_held SELECT ${stagedSelectSql(PTP_CRASHES, STAGING)}
-      FROM (SELECT *, $file AS source_file, line AS source_row FROM ${p.staged.table})`, { file: basename(file) });
-    await p.staged.drop();
-  }
-}
-
-/**
- * Clusters every accident with coordinates (old and new), defines ptp_crashes (the merged accidents with
- * their cluster's location_id) and fills ptp_locations. A cluster's region and location are the pair
- * most of its accidents carry (ties: by name).
- */
-async function buildClusters(db: Database): Promise<number> {
+  const parts = newAccidents(parsed);
+  const params = Object.assign({}, ...parts.map((part) => part.params));
   // Each distinct coordinate pair is a site, numbered; the clustering names sites by number.
   await db.run(`CREATE TABLE ptp_sites AS SELECT row_number() OVER (ORDER BY latitude, longitude)::INTEGER - 1 AS site, latitude, longitude,
       count(*)::INTEGER AS crashes, sum(died_count)::INTEGER AS died
-    FROM ptp_held WHERE latitude IS NOT NULL AND longitude IS NOT NULL GROUP BY latitude, longitude`);
+    FROM (${['SELECT * FROM ptp_held', ...parts.map((part) => part.sql)]
+      .map((sql) => `SELECT latitude, longitude, died_count FROM (${sql}) AS part(${columnNames(PTP_CRASHES).join(', ')})`).join(' UNION ALL ')})
+    WHERE latitude IS NOT NULL AND longitude IS NOT NULL GROUP BY latitude, longitude`, params);
   const sites = await readSites(db);
-  const clusters = clusterSites(sites);
+  // One statement, so that all of it runs while JavaScript clusters.
+  const merged = (async () => {
+    await db.run(`INSERT INTO ptp_held ${parts.map((part) => part.sql).join(' UNION ALL ')}`, params);
+    for (const { parsed: p } of parsed) if ('staged' in p) await p.staged.drop();
+  })();
+  // Awaited below: a failure while the clustering runs is not an unhandled rejection.
+  merged.catch(() => undefined);
+  // The INSERT reaches DuckDB's thread before the clustering takes this one.
+  await setImmediate();
+  let clusters: Cluster[];
+  try {
+    clusters = clusterSites(sites);
+  } finally {
+    await merged;
+  }
   await db.run('CREATE TABLE ptp_clusters (cluster INTEGER, location_id VARCHAR, centre_lat VARCHAR, centre_lon VARCHAR)');
   await db.appendRows('ptp_clusters', clusters.map((c, i) => [i, String(c.locationId), c.latitude, c.longitude]));
   await db.run('CREATE TABLE ptp_site_cluster (site INTEGER, cluster INTEGER)');
