@@ -28,6 +28,16 @@ async function snapshotBytes(dataDir: string): Promise<Map<string, Buffer>> {
   return new Map(await Promise.all(files.map(async (name) => [name, await readFile(join(dataDir, name))] as const)));
 }
 
+/** A snapshot holding the fixture's accidents (from `<dir>/<name>`), and its bytes. */
+async function fixtureImported(name: string) {
+  const dir = await tempDir('ptp-ingest-');
+  const dataDir = join(dir, 'parquet');
+  const file = join(dir, name);
+  await writeFile(file, portalJson());
+  await ingestPtpFiles([file], { dataDir, now: NOW });
+  return { dir, dataDir, file, before: await snapshotBytes(dataDir) };
+}
+
 test('a file is imported with its record, then skipped; clusters and crashes are written', async () => {
   const dir = await tempDir('ptp-ingest-');
   const file = join(dir, 'ptp-fixture.json');
@@ -56,12 +66,7 @@ test('a file is imported with its record, then skipped; clusters and crashes are
 });
 
 test('one malformed file rejects the batch, names every bad file and row, and leaves the snapshot as it was', async () => {
-  const dir = await tempDir('ptp-ingest-');
-  const dataDir = join(dir, 'parquet');
-  const good = join(dir, 'a-good.json');
-  await writeFile(good, portalJson());
-  await ingestPtpFiles([good], { dataDir, now: NOW });
-  const before = await snapshotBytes(dataDir);
+  const { dir, dataDir, before } = await fixtureImported('a-good.json');
 
   const newer = join(dir, 'b-newer.json');
   await writeFile(newer, JSON.stringify([HEADERS, ['01.01.2026 10:00', 'ВАРНА', 'Варна', 'гр. Варна', 'Самокатастрофа', 'В населено място', '0', '1', '1', '1', '43,2', '27,9']]));
@@ -81,12 +86,7 @@ test('one malformed file rejects the batch, names every bad file and row, and le
 });
 
 test('JSON files parsed while DuckDB reads a CSV file: every problem named in file order, each file counted once in the progress', async () => {
-  const dir = await tempDir('ptp-ingest-');
-  const dataDir = join(dir, 'parquet');
-  const known = join(dir, 'a-known.json');
-  await writeFile(known, portalJson());
-  await ingestPtpFiles([known], { dataDir, now: NOW });
-  const before = await snapshotBytes(dataDir);
+  const { dir, dataDir, file: known, before } = await fixtureImported('a-known.json');
 
   const row = (day: string, region = 'ВАРНА', latitude = '43,2') => [`${day} 10:00`, region, 'Варна', 'гр. Варна', 'Самокатастрофа', 'В населено място', '0', '1', '1', '1', latitude, '27,9'];
   const csv = (rows: string[][]) => `${[HEADERS, ...rows].map((r) => r.join(';')).join('\n')}\n`;
