@@ -49,6 +49,15 @@ test('the grid clustering equals the pairwise definition on dense and sparse ran
   }
 });
 
+test('weights too large for one sort number each (the comparator order) and sites in any input order give the same clusters', () => {
+  const sites = randomSites('heavy', 800);
+  // 2^44 accidents at one site: (accidents + 1) * (deaths + 1) * sites passes 2^53.
+  sites[17] = { ...sites[17]!, crashes: 2 ** 44 };
+  assert.deepEqual(clusterSites(sites), referenceClusters(sites));
+  const shuffled = randomSites('shuffled', 1500).reverse();
+  assert.deepEqual(clusterSites(shuffled), referenceClusters(shuffled));
+});
+
 test('sites exactly 2 km apart along a meridian and a parallel are neighbours as distanceM says', () => {
   // 2000 m of latitude = 2000 / (6 371 008.8 * pi / 180) degrees = 0.0179864... degrees.
   const step = 2000 / ((6_371_008.8 * Math.PI) / 180);

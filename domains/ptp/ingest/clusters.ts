@@ -289,6 +289,46 @@ class ShrinkingGrid {
   }
 }
 
+/** Whether the sites come in ascending (latitude, longitude) order, as the snapshot reads them. */
+function inPlaceOrder(lat: Float64Array, lon: Float64Array): boolean {
+  for (let i = 1; i < lat.length; i++) {
+    if (lat[i - 1] > lat[i] || (lat[i - 1] === lat[i] && lon[i - 1] >= lon[i])) return false;
+  }
+  return true;
+}
+
+/**
+ * The sites in step 2's order: most accidents, then most deaths in the neighbourhood, then latitude,
+ * then longitude. While the weights are small enough, one number per site sorts the same way:
+ * (the weight's distance from the largest) * sites + the site's place in (latitude, longitude)
+ * order, exact below 2^53; a numeric sort of those is several times faster than a comparator.
+ */
+function seedOrder(weight: Weights, lat: Float64Array, lon: Float64Array): Int32Array {
+  const n = lat.length;
+  const byPlace = new Int32Array(n);
+  for (let i = 0; i < n; i++) byPlace[i] = i;
+  if (!inPlaceOrder(lat, lon)) byPlace.sort((a, b) => lat[a] - lat[b] || lon[a] - lon[b]);
+  let mostCrashes = 0;
+  let mostDied = 0;
+  for (let i = 0; i < n; i++) {
+    mostCrashes = Math.max(mostCrashes, weight.crashes[i]);
+    mostDied = Math.max(mostDied, weight.died[i]);
+  }
+  const span = (mostCrashes + 1) * (mostDied + 1);
+  if (span * n >= 2 ** 53) {
+    return byPlace.sort((a, b) => weight.crashes[b] - weight.crashes[a] || weight.died[b] - weight.died[a] || lat[a] - lat[b] || lon[a] - lon[b]);
+  }
+  const keys = new Float64Array(n);
+  for (let place = 0; place < n; place++) {
+    const i = byPlace[place];
+    keys[place] = (span - 1 - (weight.crashes[i] * (mostDied + 1) + weight.died[i])) * n + place;
+  }
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = byPlace[keys[k] % n];
+  return order;
+}
+
 /**
  * Greedy density clustering:
  * 1. each site's neighbourhood = the sites within 2 km (itself included); its weight = the accidents
@@ -303,9 +343,7 @@ export function clusterSites(sites: readonly Site[]): Cluster[] {
   const lat = Float64Array.from(sites, (s) => Number(s.latitude));
   const lon = Float64Array.from(sites, (s) => Number(s.longitude));
   const weight = neighbourhoodWeights(sites, lat, lon);
-  const order = Int32Array.from(sites, (_, i) => i).sort(
-    (a, b) => weight.crashes[b] - weight.crashes[a] || weight.died[b] - weight.died[a] || lat[a] - lat[b] || lon[a] - lon[b],
-  );
+  const order = seedOrder(weight, lat, lon);
   const grid = new ShrinkingGrid(lat, lon);
   const taken = new Array<boolean>(sites.length).fill(false);
   const clusters: Cluster[] = [];
