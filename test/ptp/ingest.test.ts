@@ -128,6 +128,18 @@ test('JSON files parsed while DuckDB reads a CSV file: every problem named in fi
   assert.equal(result.crashes, FIXTURE_ROWS.length + 3);
 });
 
+test('a file without any coordinates: its accidents kept, no cluster and no location', async () => {
+  const dir = await tempDir('ptp-ingest-');
+  const dataDir = join(dir, 'parquet');
+  const file = join(dir, 'no-coordinates.json');
+  await writeFile(file, JSON.stringify([HEADERS, ...['01.02.2026', '02.02.2026'].map((day) => [`${day} 10:00`, 'ВАРНА', 'Варна', 'гр. Варна', 'Самокатастрофа', 'В населено място', '0', '1', '1', '1', '', ''])]));
+  const result = await ingestPtpFiles([file], { dataDir, now: NOW });
+  assert.deepEqual([result.crashes, result.clusters, result.coordinates.missing], [2, 0, 2]);
+  const [counts] = await query(dataDir, (table) => `SELECT (SELECT count(*) FROM ${table('ptp_crashes')} WHERE location_id IS NULL)::INTEGER AS unplaced,
+    (SELECT count(*) FROM ${table('ptp_locations')})::INTEGER AS locations`);
+  assert.deepEqual(counts, { unplaced: 2, locations: 0 });
+});
+
 test('a newer file replaces the accidents of the days it covers and keeps the others; clusters are redone', async () => {
   const dir = await tempDir('ptp-ingest-');
   const dataDir = join(dir, 'parquet');
