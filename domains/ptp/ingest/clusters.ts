@@ -59,10 +59,11 @@ const CELL_LON = CELL_LAT / Math.cos(45 * RAD);
 //   may hold a neighbour;
 // - a site of a crossed cell counts when its flat distance is under 1998 m, not when over 2002 m, and
 //   otherwise when distanceM says so, the same test as everywhere else.
-// The relation is symmetric, so each pair of rows is looked at once: a site reads its own row, and the
-// rows above it both ways (the whole cells it finds get its weight through a per-row range sum, the
-// crossed cells' neighbours directly), which halves the work. Each pair is still decided exactly as
-// the definition decides it, from whichever end looks, so the sums are unchanged.
+// Being within 2 km is symmetric, so each pair of rows is looked at once: a site reads its own row
+// for itself only, and the rows north of it for both ends of each pair found there (it adds their
+// weight to its own, and its weight to theirs: to the sites of whole cells through a per-row range
+// sum, to crossed cells' neighbours directly), which halves the work. Each pair is still decided
+// exactly as the definition decides it, from whichever end looks, so the sums are unchanged.
 // The work per site is a few dozen rows: each row's sites lie contiguous in typed arrays, column by
 // column, and a per-row table turns a column into its index without a search (its size is bounded by
 // the map's width, not the data's). Rows of 1/8 of a grid cell and columns of 1/32 measured fastest:
@@ -184,6 +185,7 @@ function neighbourhoodWeights(sites: readonly Site[], lat: Float64Array, lon: Fl
     const ownRow = Math.floor(lat0 / FINE_LAT);
     const lastRow = Math.floor((lat0 + CELL_LAT) / FINE_LAT) + 1;
     for (let r = ownRow; r <= lastRow; r++) {
+      // North of its own row a site counts for both ends of a pair.
       const both = r > ownRow;
       const row = rows[r - first];
       if (row === undefined) continue;

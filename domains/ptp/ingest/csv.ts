@@ -127,7 +127,7 @@ function nextStageId(): number {
  * Normalises a read of text cells (`read.lined`: `line` and the fields c<i> as `index` places them, ''
  * for a blank cell; `read.table`: the same fields) into a new staged table, the rows the SQL does not
  * read itself going, in line order, to `unreadRecords` (recordFromRow: it reads them or names the
- * first problem).
+ * first problem). `meanwhile` runs while the normalising statement is in flight.
  */
 async function stageCells(
   db: Database,
