@@ -4,6 +4,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
 import { basename, extname, join } from 'node:path';
 import { Database, observeStatements, type StatementEvent } from '../engine/database.ts';
@@ -55,8 +56,22 @@ export interface IngestFigures {
   rowsPerSec: number | null;
   /** Where the ingest's wall time went (absent in reports written before it was measured). */
   profile?: IngestProfile;
+  /**
+   * What the ingest's threads did meanwhile (absent in reports before 2026-11-28-i): the main
+   * (JavaScript) thread's busy time, by its event loop's utilisation, and the process's CPU on all
+   * its threads (DuckDB's, libuv's, V8's helpers). The profile's JS is only the time no call was in
+   * flight; JavaScript running beside a statement shows here.
+   */
+  threads?: IngestThreads;
   /** Timed runs of which this is the median (absent: one run, as in reports before repeats). */
   runs?: number;
+}
+
+export interface IngestThreads {
+  /** Event-loop active time during the ingest (ms): the JavaScript thread not waiting. */
+  mainThreadBusyMs: number;
+  /** process.cpuUsage() user + system over the ingest (ms). */
+  processCpuMs: number;
 }
 
 export interface SourceData {
@@ -151,6 +166,8 @@ export async function timedIngest(source: SampleSource, sampleDir: string, dataD
   const files = await filesIn(sampleDir);
   const events: StatementEvent[] = [];
   const unsubscribe = observeStatements((event) => events.push(event));
+  const loopBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   let ended: number;
   let rows: number;
@@ -160,10 +177,12 @@ export async function timedIngest(source: SampleSource, sampleDir: string, dataD
     ended = performance.now();
     unsubscribe();
   }
+  const cpu = process.cpuUsage(cpuBefore);
   const ms = ended - started;
   return {
     files: files.length, bytes: files.reduce((sum, f) => sum + f.bytes, 0), rows, ms, rowsPerSec: perSecond(rows, ms),
     profile: splitIngest(events, started, ended),
+    threads: { mainThreadBusyMs: performance.eventLoopUtilization(loopBefore).active, processCpuMs: (cpu.user + cpu.system) / 1000 },
   };
 }
 

@@ -127,6 +127,9 @@ test('targets are checked at their own scales and name every miss', () => {
   assert.equal(checks[4].detail, '1 of 1 miss; worst: ptp 0.10x');
   assert.equal(checks[5].detail, '14.0 s, 3100 MB');
   assert.equal(checks[6].detail, '0.40 ms');
+  // With the bare route's CPU measured in the same run, the paid cost is also counted in bare requests (0.4 / 0.016 = 25).
+  const timedBare = { ...x1, load: x1.load.map((run) => (run.label === 'bare-koa' ? { ...run, serverCpuMsPerRequest: 0.016 } : run)) };
+  assert.equal(checkTargets([timedBare, x10, x100])[6].detail, '0.40 ms (25 bare-Koa requests of 0.016 ms, same run)');
   // Only x1 measured: each check falls back to it and says which scale it stands in for; no paid run: not measured.
   const alone = checkTargets([tier('x1', [fast], 900, 1000, 500, 0.6)]);
   assert.deepEqual(alone.map((c) => [c.tier, c.met]), [

@@ -108,6 +108,10 @@ test('a real ingest (the card sample) is split over its calls', { timeout: 60_00
     assert.ok(profile.statements > 0);
     const sum = parts.reduce((a, b) => a + b, 0);
     assert.ok(Math.abs(sum - figures.ms) < 1, `the parts (${sum} ms) add up to the wall time (${figures.ms} ms)`);
+    // The JavaScript thread was busy some of the wall time, never more.
+    const threads = figures.threads!;
+    assert.ok(threads.mainThreadBusyMs > 0 && threads.mainThreadBusyMs <= figures.ms + 1, `JS thread busy ${threads.mainThreadBusyMs} ms within (0, wall ${figures.ms}]`);
+    assert.ok(threads.processCpuMs > 0, 'the process used CPU');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -119,12 +123,13 @@ test('the report shows each ingest\'s split, and - for reports written before it
   const tier = report.tiers[0];
   const [first, second] = tier.sources;
   first.ingest.profile = { openMs: 12.4, readMs: 100.6, writeMs: 50, appendMs: 0, otherSqlMs: 30.2, jsMs: 7.49, statements: 21 };
+  first.ingest.threads = { mainThreadBusyMs: 61.5, processCpuMs: 250.4 };
   const lines = renderMarkdown(report).split('\n');
   const heading = lines.indexOf('### Where the ingest time goes (ms)');
   assert.ok(heading > lines.indexOf('## Ingest throughput (rows/s) and the DuckDB floor') && heading < lines.indexOf('## Startup and memory'));
   const row = (source: string) => lines.find((line, i) => i > heading && line.startsWith(`| ${tier.tier} | ${source} |`));
   const whole = (value: number) => value.toFixed(0);
   const floor = (s: typeof first) => (s.floor ? whole(s.floor.ms) : '-');
-  assert.equal(row(first.source), `| ${tier.tier} | ${first.source} | ${whole(first.ingest.ms)} | 12 | 101 | 50 | 0 | 30 | 7 | 21 | ${floor(first)} |`);
-  assert.equal(row(second.source), `| ${tier.tier} | ${second.source} | ${whole(second.ingest.ms)} | - | - | - | - | - | - | - | ${floor(second)} |`);
+  assert.equal(row(first.source), `| ${tier.tier} | ${first.source} | ${whole(first.ingest.ms)} | 12 | 101 | 50 | 0 | 30 | 7 | 62 | 250 | 21 | ${floor(first)} |`);
+  assert.equal(row(second.source), `| ${tier.tier} | ${second.source} | ${whole(second.ingest.ms)} | - | - | - | - | - | - | - | - | - | ${floor(second)} |`);
 });
