@@ -329,28 +329,62 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-export type StreamedJson = { kind: 'array'; elements: number } | { kind: 'value'; value: unknown };
+export type StreamedJson =
+  | { kind: 'array'; elements: number }
+  /** A top-level object whose `member` is an array: its elements were handed out; `value` is the object with that array as []. */
+  | { kind: 'member'; elements: number; value: Record<string, unknown>; occurrences: number }
+  | { kind: 'value'; value: unknown };
 
+/** Where the scanner is: 'first' after '[' (an element or ']'), 'next' after ',' (an element), 'after' after an element (',' or ']'). */
+type StreamState = 'start' | 'value' | 'object' | 'first' | 'next' | 'element' | 'after' | 'end';
+
+/** A key longer than this is not looked at (member names are short). */
+const MAX_KEY_BYTES = 256;
 
 /**
  * Reads a JSON file without holding it in one string. A top-level array gives each element, in order,
- * to onElement (its value as JSON.parse gives it, and its 1-based position); any other top-level value
- * is returned whole (a non-array file is not an export). The syntax is JSON.parse's (a UTF-8 BOM is
- * skipped, bytes that are not UTF-8 read as U+FFFD): an error throws JsonSyntaxError, even after
- * elements were handed out, so a caller for whom a syntax error comes first keeps reading after its
- * first bad element.
+ * to onElement (its value as JSON.parse gives it, and its 1-based position). With `member`, the array
+ * under that key of a top-level object is handed out the same way (the portal's
+ * {"success":true,"data":[...]}) and the rest of the object is parsed whole, that array read as []
+ * (the first such member only: `occurrences` counts them, and a later one is in `value`, as JSON.parse
+ * keeps the last). Any other top-level value is returned whole (it is not an export). The syntax is
+ * JSON.parse's (a UTF-8 BOM is skipped, bytes that are not UTF-8 read as U+FFFD): an error throws
+ * JsonSyntaxError, even after elements were handed out, so a caller for whom a syntax error comes
+ * first keeps reading after its first bad element.
  */
-export async function streamJsonArray(file: string, onElement: (value: unknown, ordinal: number) => void | Promise<void>): Promise<StreamedJson> {
-  // first: after '[' (an element or ']'); next: after ',' (an element); after: after an element (',' or ']').
-  let state: 'start' | 'value' | 'first' | 'next' | 'element' | 'after' | 'end' = 'start';
+export async function streamJsonArray(
+  file: string,
+  onElement: (value: unknown, ordinal: number) => void | Promise<void>,
+  options: { member?: string } = {},
+): Promise<StreamedJson> {
+  let state: StreamState = 'start';
   let kind: 'string' | 'container' | 'primitive' = 'primitive';
-  let depth = 0;
+  // A container element's nesting and strings (scanContainer); a string element's own.
+  const container: ContainerScan = { depth: 0, inString: false, escaped: false };
   let inString = false;
   let escaped = false;
   let parts: Buffer[] = [];
   let ordinal = 0;
   let offset = 0;
   let firstChunk = true;
+  // The top-level object around the member's array (state 'object'): its bytes but the array's
+  // elements (`rest`, from `restStart` in the current chunk), its nesting and strings, the last string
+  // closed at its depth 1 (a key once a colon follows; `key` gathers its bytes from `keyStart`), and
+  // whether the member's value comes next. Its syntax is left to JSON.parse of the rest.
+  const rest: Buffer[] = [];
+  let restStart = 0;
+  let objectDepth = 0;
+  let objectInString = false;
+  let objectEscaped = false;
+  let key: Buffer[] | null = null;
+  let keyStart = 0;
+  let keyBytes = 0;
+  let lastString: string | null = null;
+  let memberNext = false;
+  let occurrences = 0;
+  // The elements that began and ended in the current chunk: bytes batchStart..batchEnd (-1: none yet).
+  let batchStart = -1;
+  let batchEnd = 0;
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
     let i = 0;
     if (firstChunk) {
@@ -363,33 +397,76 @@ export async function streamJsonArray(file: string, onElement: (value: unknown, 
       continue;
     }
     let elementStart = 0;
+    let triedWhole = false;
+    batchStart = -1;
+    restStart = i;
+    keyStart = 0;
     for (; i < chunk.length; i++) {
       const b = chunk[i]!;
       if (state === 'element') {
+        if (kind === 'container') {
+          const close = scanContainer(chunk, i, container);
+          if (close < 0) break; // the element goes on in the next chunk
+          i = close;
+          state = 'after';
+          const pending = ended(chunk, elementStart, i + 1);
+          if (pending) await pending; // a promise only for an element read across chunks
+          continue;
+        }
         if (inString) {
           if (escaped) escaped = false;
           else if (b === BACKSLASH) escaped = true;
           else if (b === QUOTE) {
             inString = false;
-            if (kind === 'string') {
-              state = 'after';
-              await finish(chunk.subarray(elementStart, i + 1));
-            }
+            state = 'after'; // a string element ends
+            const pending = ended(chunk, elementStart, i + 1);
+            if (pending) await pending; // a promise only for an element read across chunks
           }
         } else if (kind === 'primitive') {
           if (b === COMMA || b === CLOSE_ARRAY || isSpace(b)) {
             state = 'after';
-            await finish(chunk.subarray(elementStart, i));
+            const pending = ended(chunk, elementStart, i);
+            if (pending) await pending; // a promise only for an element read across chunks
             i--; // the byte belongs to what follows the element
           }
-        } else if (b === QUOTE) {
-          inString = true;
-        } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
-          depth++;
-        } else if ((b === CLOSE_ARRAY || b === CLOSE_OBJECT) && --depth === 0) {
-          state = 'after';
-          await finish(chunk.subarray(elementStart, i + 1));
         }
+        continue;
+      }
+      if (state === 'object') {
+        if (objectInString) {
+          if (objectEscaped) objectEscaped = false;
+          else if (b === BACKSLASH) objectEscaped = true;
+          else if (b === QUOTE) {
+            objectInString = false;
+            lastString = key ? keyText([...key, chunk.subarray(keyStart, i + 1)]) : null;
+            key = null;
+          }
+          continue;
+        }
+        if (memberNext && !isSpace(b)) {
+          memberNext = false;
+          if (b === OPEN_ARRAY && occurrences++ === 0) {
+            // The member's array: its '[' stays in the rest, its elements are handed out.
+            rest.push(chunk.subarray(restStart, i + 1));
+            state = 'first';
+            continue;
+          }
+        }
+        if (b === QUOTE) {
+          objectInString = true;
+          // A string at depth 1 may be a key: its bytes are gathered.
+          key = objectDepth === 1 ? [] : null;
+          keyStart = i;
+          keyBytes = 0;
+          continue;
+        }
+        if (b === 0x3a) memberNext = objectDepth === 1 && lastString === options.member;
+        else if (b === OPEN_ARRAY || b === OPEN_OBJECT) objectDepth++;
+        else if ((b === CLOSE_ARRAY || b === CLOSE_OBJECT) && --objectDepth === 0) {
+          rest.push(chunk.subarray(restStart, i + 1));
+          state = 'end';
+        }
+        if (!isSpace(b)) lastString = null;
         continue;
       }
       if (isSpace(b)) continue;
@@ -398,46 +475,181 @@ export async function streamJsonArray(file: string, onElement: (value: unknown, 
           state = 'first';
           continue;
         }
+        if (b === OPEN_OBJECT && options.member !== undefined) {
+          state = 'object';
+          restStart = i;
+          objectDepth = 1;
+          continue;
+        }
         state = 'value';
         parts = [chunk.subarray(i)];
         break;
       }
       if (state === 'first' || state === 'next') {
         if (state === 'first' && b === CLOSE_ARRAY) {
-          state = 'end';
+          closeArray(i);
           continue;
         }
         if (b === CLOSE_ARRAY || b === COMMA) unexpected(b, offset + i);
         state = 'element';
         elementStart = i;
         parts = [];
-        depth = 0;
         escaped = false;
         inString = b === QUOTE;
         kind = b === QUOTE ? 'string' : b === OPEN_ARRAY || b === OPEN_OBJECT ? 'container' : 'primitive';
-        if (kind === 'container') depth = 1;
+        if (kind === 'container') {
+          Object.assign(container, { depth: 1, inString: false, escaped: false }); // scanned from the next byte
+          if (!triedWhole && batchStart < 0) {
+            // The first element begun in this chunk: the whole elements up to the chunk's last one, parsed at once, need no scan.
+            triedWhole = true;
+            const whole = wholeElements(chunk, i);
+            if (whole) {
+              for (const value of whole.values) {
+                const pending = onElement(value, ++ordinal);
+                if (pending) await pending;
+              }
+              state = 'after';
+              i = whole.close; // what follows them is read next
+            }
+          }
+        }
         continue;
       }
       if (state === 'after') {
         if (b === COMMA) state = 'next';
-        else if (b === CLOSE_ARRAY) state = 'end';
+        else if (b === CLOSE_ARRAY) closeArray(i);
         else unexpected(b, offset + i);
         continue;
       }
       throw new JsonSyntaxError(`Unexpected non-whitespace character after JSON at byte ${offset + i} of the file`);
     }
+    await handOutBatch(chunk);
     if (state === 'element') parts.push(chunk.subarray(elementStart));
+    if (state === 'object') {
+      rest.push(chunk.subarray(restStart));
+      if (objectInString && key) {
+        const piece = chunk.subarray(keyStart);
+        keyBytes += piece.length;
+        key = keyBytes > MAX_KEY_BYTES ? null : [...key, piece];
+      }
+    }
     offset += chunk.length;
   }
   if (state === 'value') return { kind: 'value', value: parseJson(Buffer.concat(parts)) };
   if (state !== 'end') throw new JsonSyntaxError(state === 'start' ? 'Unexpected end of JSON input' : 'Unexpected end of JSON input (the array is not closed)');
-  return { kind: 'array', elements: ordinal };
+  if (rest.length === 0) return { kind: 'array', elements: ordinal };
+  const value = parseJson(Buffer.concat(rest));
+  return occurrences === 0 ? { kind: 'value', value } : { kind: 'member', elements: ordinal, value: value as Record<string, unknown>, occurrences };
 
-  async function finish(last: Buffer): Promise<void> {
-    parts.push(last);
-    const value = parseJson(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+  /**
+   * An element ends at `end` (exclusive). One wholly inside this chunk joins the chunk's batch, handed
+   * out when the chunk is done; one begun in an earlier chunk (so before any of the batch) is parsed now.
+   */
+  function ended(chunk: Buffer, start: number, end: number): void | Promise<void> {
+    if (parts.length === 0) {
+      if (batchStart < 0) batchStart = start;
+      batchEnd = end;
+      return;
+    }
+    parts.push(chunk.subarray(start, end));
+    const value = parseJson(Buffer.concat(parts));
     parts = [];
-    await onElement(value, ++ordinal);
+    return onElement(value, ++ordinal);
+  }
+
+  /**
+   * The chunk's whole elements, with the commas between them, parsed as one array: one decoding and one
+   * JSON.parse per chunk instead of per element (each call has a fixed cost larger than a small element's).
+   */
+  async function handOutBatch(chunk: Buffer): Promise<void> {
+    if (batchStart < 0) return;
+    const values = parseJson(Buffer.concat([ARRAY_OPEN, chunk.subarray(batchStart, batchEnd), ARRAY_CLOSE])) as unknown[];
+    batchStart = -1;
+    for (const value of values) {
+      // Awaited only when onElement returns a promise: a microtask per element adds up.
+      const pending = onElement(value, ++ordinal);
+      if (pending) await pending;
+    }
+  }
+
+  /** The array ends: the file's (only whitespace may follow) or the member's (the object goes on from its ']'). */
+  function closeArray(at: number): void {
+    if (objectDepth === 0) {
+      state = 'end';
+      return;
+    }
+    state = 'object';
+    restStart = at;
+  }
+}
+
+/** Where the scan of a container element stands (between chunks). */
+interface ContainerScan {
+  depth: number;
+  inString: boolean;
+  escaped: boolean;
+}
+
+/**
+ * Scans a container element's bytes from `from` (after its opening bracket): the index of the bracket
+ * that closes it, or -1 when the chunk ends first (`scan` then says where it stands). A function of
+ * its own, with its state in locals: most of a file's bytes pass through this loop.
+ */
+function scanContainer(chunk: Buffer, from: number, scan: ContainerScan): number {
+  let { depth, inString, escaped } = scan;
+  const length = chunk.length;
+  let i = from;
+  for (; i < length; i++) {
+    const c = chunk[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === BACKSLASH) escaped = true;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) depth++;
+    else if ((c === CLOSE_ARRAY || c === CLOSE_OBJECT) && --depth === 0) break;
+  }
+  Object.assign(scan, { depth, inString, escaped });
+  return i === length ? -1 : i;
+}
+
+/** How many closing brackets wholeElements tries, from the chunk's end back. */
+const WHOLE_ELEMENT_TRIES = 4;
+
+/**
+ * The elements from `start` (an element's opening bracket) to one of the chunk's last closing
+ * brackets, when those bytes parse as a run of whole elements: their values and that bracket's index;
+ * null otherwise (the bracket is inside a string or closes a nested value, or there is a syntax error),
+ * and the caller scans byte by byte. Sound because the bytes begin where an element begins: if they
+ * parse as elements, they are the elements the file has there (what follows is read as after any
+ * element). Most of a file is read this way, at JSON.parse's speed rather than a loop's per byte.
+ */
+function wholeElements(chunk: Buffer, start: number): { values: unknown[]; close: number } | null {
+  let end = chunk.length;
+  for (let tries = 0; tries < WHOLE_ELEMENT_TRIES; tries++) {
+    const close = Math.max(chunk.lastIndexOf(CLOSE_OBJECT, end - 1), chunk.lastIndexOf(CLOSE_ARRAY, end - 1));
+    if (close <= start) return null;
+    try {
+      const values = JSON.parse(Buffer.concat([ARRAY_OPEN, chunk.subarray(start, close + 1), ARRAY_CLOSE]).toString('utf8')) as unknown[];
+      return { values, close };
+    } catch {
+      end = close; // not a run of whole elements: an earlier bracket may end one
+    }
+  }
+  return null;
+}
+
+const ARRAY_OPEN = Buffer.from('[');
+const ARRAY_CLOSE = Buffer.from(']');
+
+/** A quoted key's text (null when it is too long to be a member name, or not a valid JSON string). */
+function keyText(quoted: Buffer[]): string | null {
+  const bytes = Buffer.concat(quoted);
+  if (bytes.length > MAX_KEY_BYTES) return null;
+  try {
+    return JSON.parse(bytes.toString('utf8')) as string;
+  } catch {
+    return null;
   }
 }
 

@@ -75,6 +75,64 @@ describe('streamJsonArray', () => {
     assert.deepEqual(await streamed(await tempFile('bad-utf8.json', bytes)), { elements: ['a\uFFFDb'], result: { kind: 'array', elements: 1 } });
   });
 
+  /** With member 'data': the elements of a top-level array, or of a top-level object's "data" array (the rest parsed with it as []), else the value. */
+  function expectedWithMember(text: string): { elements: unknown[]; result: unknown } | { error: true } {
+    let value: unknown;
+    try {
+      value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    } catch {
+      return { error: true };
+    }
+    if (Array.isArray(value)) return { elements: value, result: { kind: 'array', elements: value.length } };
+    if (value !== null && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)) {
+      const data = (value as { data: unknown[] }).data;
+      return { elements: data, result: { kind: 'member', elements: data.length, value: { ...value, data: [] }, occurrences: 1 } };
+    }
+    return { elements: [], result: { kind: 'value', value } };
+  }
+
+  async function streamedMember(file: string): Promise<{ elements: unknown[]; result: unknown } | { error: string }> {
+    const elements: unknown[] = [];
+    try {
+      const result = await streamJsonArray(file, (value) => void elements.push(value), { member: 'data' });
+      return { elements, result };
+    } catch (error) {
+      if (error instanceof JsonSyntaxError) return { error: error.message };
+      throw error;
+    }
+  }
+
+  const memberTexts = [
+    ...texts,
+    '{"success":true,"data":[["h1","h2"],["a","b"]]}', ' { "data" : [ ] , "success" : true } ', '\uFEFF{"data":[1,2]}', '{"d\\u0061ta":[1]}',
+    '{"meta":{"data":[9]},"data":[{"x":"]"}]}', '{"list":["data",":"],"data":[]}', '{"data":{"rows":[1]}}', '{"data":"[1]"}', '{"other":[1]}',
+    '{}', '{"data":[1],}', '{"data":[1]', '{"data":[1]]}', '{"data":[1,]}', '{"data" [1]}', '{"data":[1]} x', '{"a" "data":[1]}', '{"data":[1}',
+    '{"success":false,"errors":["no such resource"]}',
+  ];
+  for (const text of memberTexts) {
+    test(`with member "data": ${JSON.stringify(text)} reads as JSON.parse reads it`, async () => {
+      const actual = await streamedMember(await tempFile('m.json', text));
+      const expected = expectedWithMember(text);
+      if ('error' in expected) assert.ok('error' in actual, `JSON.parse refuses ${JSON.stringify(text)}; the stream gave ${JSON.stringify(actual)}`);
+      else assert.deepEqual(actual, expected);
+    });
+  }
+
+  test('with member "data": the object read across chunk boundaries, wherever they fall, and a repeated member', async () => {
+    const rows = Array.from({ length: 50 }, (_, i) => [`${i}`, 'é€ "q" \\ ]}', String(i * 7)]);
+    const tail = `,"data":${JSON.stringify(rows)},"success":true}`;
+    // The first read is 64 KiB: the boundary falls in turn inside "data", before and after its colon, at its '[', and in the first row.
+    for (let shift = -12; shift <= 12; shift++) {
+      const head = '{"pad":"';
+      const text = `${head}${'x'.repeat(65_536 - head.length - 2 + shift)}"${tail}`;
+      assert.deepEqual(await streamedMember(await tempFile('shifted.json', text)), expectedWithMember(text), `shift ${shift}`);
+    }
+    // JSON.parse keeps the last of a repeated key: the first array's elements are handed out, the later one stays in the value.
+    assert.deepEqual(await streamedMember(await tempFile('twice.json', '{"data":[1,2],"data":[3]}')), {
+      elements: [1, 2], result: { kind: 'member', elements: 2, value: { data: [3] }, occurrences: 2 },
+    });
+  });
+
   test('firstJsonArrayElement: the first element from the first bytes, or null', async () => {
     assert.deepEqual(await firstJsonArrayElement(await tempFile('a.json', '[{"a":1},{"b":2}')), { value: { a: 1 } });
     assert.equal(await firstJsonArrayElement(await tempFile('b.json', '[]')), null);
