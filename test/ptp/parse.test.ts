@@ -124,6 +124,82 @@ describe('JSON as the portal serves it', () => {
   });
 });
 
+describe('JSON read as it streams: the records and the first problem of JSON.parse of the whole text', () => {
+  const row = ['10.07.2025 22:05', 'Пловдив', 'Пловдив', 'гр. Пловдив', 'Челен удар', 'Извън населено място', '2', '1', '3', '1', '42.125', '24.75'];
+  const objectOf = (cells: string[]) => Object.fromEntries(HEADERS.map((header, i) => [header, cells[i]!]));
+
+  test('a portal answer over many read chunks: every row, numbered from the header', async () => {
+    // 3,000 rows of about 250 bytes: a dozen 64 KiB reads; row i has i killed and the date 1 + i % 28 of March.
+    const rows = Array.from({ length: 3000 }, (_, i) => {
+      const cells = [...row];
+      cells[0] = `${String(1 + (i % 28)).padStart(2, '0')}.03.2024 10:30`;
+      cells[6] = String(i);
+      return cells;
+    });
+    const parsed = await parsePtpFile(await write('many.json', JSON.stringify({ success: true, data: [HEADERS, ...rows] })));
+    assert.equal(parsed.records.length, 3000);
+    assert.deepEqual(parsed.records.map((r) => r.died), rows.map((_, i) => i));
+    assert.deepEqual([parsed.records[0]!.sourceRow, parsed.records[2999]!.sourceRow], [2, 3001]);
+    assert.deepEqual([parsed.records[27]!.crashDatetime, parsed.records[28]!.crashDatetime], ['2024-03-28T10:30:00', '2024-03-01T10:30:00']);
+  });
+
+  test('CP1251 bytes are read as Cyrillic', async () => {
+    const content = JSON.stringify([HEADERS, row]);
+    const cp1251 = Uint8Array.from([...content].map((char) => {
+      const code = char.codePointAt(0)!;
+      if (code < 0x80) return code;
+      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0; // А..я
+      throw new Error(`no CP1251 byte for ${char}`);
+    }));
+    const legacy = await parsePtpFile(await write('cp1251.json', cp1251));
+    assert.deepEqual(pick(legacy.records[0]!), ['2025-07-10T22:05:00', 'Пловдив', 'гр. Пловдив', '42.125', '24.75', 'as_given', 2, 1, 3, true]);
+  });
+
+  test('which problem is named: a syntax error anywhere, then a row of the wrong shape, then the columns, then the first bad row', async () => {
+    const badDate = [...row];
+    badDate[0] = '32.03.2024 08:00';
+    // A bad row early and a syntax error at the end: the text is not JSON.
+    const cut = await write('cut.json', `${JSON.stringify({ success: true, data: [HEADERS, badDate, row] }).slice(0, -2)},]}`);
+    await assert.rejects(parsePtpFile(cut), malformed(cut, null, /not valid JSON/));
+    // A bad date in row 2, a nested cell in row 4: the shape is named.
+    const nested = await write('nested.json', JSON.stringify([HEADERS, badDate, row, [{ deep: 1 }]]));
+    await assert.rejects(parsePtpFile(nested), malformed(nested, 4, /cell 1 is not a string or number/));
+    // A missing column and a row that is no array: the row.
+    const noRegion = HEADERS.filter((h) => h !== 'Област');
+    const shaped = await write('shaped.json', JSON.stringify([noRegion, row.slice(1), 'not a row']));
+    await assert.rejects(parsePtpFile(shaped), malformed(shaped, 3, /row is not an array of cells/));
+    // Objects: a missing column and a bad row: the columns (named for no row).
+    const objects = await write('cols.json', JSON.stringify([badDate, row].map((cells) => {
+      const object = objectOf(cells);
+      delete object['Област'];
+      return object;
+    })));
+    await assert.rejects(parsePtpFile(objects), malformed(objects, null, /missing column\(s\) "Област"/));
+    // The first of two bad rows.
+    const twice = await write('twice.json', JSON.stringify([HEADERS, row, badDate, badDate]));
+    await assert.rejects(parsePtpFile(twice), malformed(twice, 3, /not a valid date/));
+  });
+
+  test('objects: the columns are those of every object\'s keys, also when the first object lacks some', async () => {
+    // The first object has no participants column: it reads as blank (null) once a later object brings it.
+    const first = objectOf(row);
+    delete first['Брой участници'];
+    const later = { ...objectOf(row), 'Брой участници': '5' };
+    const parsed = await parsePtpFile(await write('later-column.json', JSON.stringify([first, later])));
+    assert.deepEqual(parsed.records.map((r) => r.participants), [null, 5]);
+    // The first object dates by the short header; a later one brings the full one, which the reader prefers: the first has no date.
+    const short = objectOf(row);
+    delete short['Дата и час на ПТП'];
+    const preferred = await write('preferred.json', JSON.stringify([{ 'Дата': '10.07.2025 22:05', ...short }, objectOf(row)]));
+    await assert.rejects(parsePtpFile(preferred), malformed(preferred, 1, /date and time are blank/));
+  });
+
+  test('"data" given twice is refused (JSON.parse would keep the last)', async () => {
+    const file = await write('repeated.json', `{"success":true,"data":${JSON.stringify([HEADERS, row])},"data":${JSON.stringify([HEADERS])}}`);
+    await assert.rejects(parsePtpFile(file), malformed(file, null, /"data" is given more than once/));
+  });
+});
+
 describe('CSV', () => {
   const csvHeader = ['OBJECTID', ...HEADERS, 'Вид на пътя'];
   test('semicolon CSV with BOM, decimal commas, ISO dates, a quoted field with the separator', async () => {

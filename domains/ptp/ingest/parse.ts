@@ -1,75 +1,20 @@
 // The two published forms of the per-accident data:
 // - JSON as data.egov.bg serves a resource (getResourceData): {"success":true,"data":[[headers],[row],...]}
-//   with every cell a string; a bare array of rows, and a list of objects keyed by the headers, are read too;
+//   with every cell a string; a bare array of rows, and a list of objects keyed by the headers, are read too,
+//   each row as the file streams (jsonRows.ts);
 // - CSV with the same headers (comma, semicolon or tab separated; UTF-8 with or without BOM, or CP1251),
 //   read through DuckDB (csv.ts).
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Database } from '../../../engine/database.ts';
 import { stagePtpCsv } from './csv.ts';
-import { recordsFromObjects, recordsFromTable } from './rows.ts';
+import { ptpJsonRecords } from './jsonRows.ts';
 import { MalformedSourceError, type CoordinateFix, type PtpFile, type PtpRecord } from './types.ts';
-import type { Cell } from './values.ts';
 
 export const PTP_FILE_EXTENSIONS = ['.json', '.csv'] as const;
 
-function isCell(value: unknown): value is Cell {
-  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-/** Records from an already parsed JSON value. */
-export function recordsFromJson(value: unknown, file: string): PtpRecord[] {
-  let data: unknown = value;
-  if (!Array.isArray(value)) {
-    if (typeof value === 'object' && value !== null && 'success' in value && value.success === false) {
-      throw new MalformedSourceError(file, null, 'the portal answer says "success": false');
-    }
-    if (typeof value !== 'object' || value === null || !('data' in value)) {
-      throw new MalformedSourceError(file, null, 'expected {"success":true,"data":[...]}, an array of rows or an array of objects');
-    }
-    data = value.data;
-  }
-  if (!Array.isArray(data) || data.length === 0) throw new MalformedSourceError(file, null, '"data" is not a non-empty array');
-  if (Array.isArray(data[0])) {
-    const rows = data.map((row: unknown, i) => {
-      if (!Array.isArray(row)) throw new MalformedSourceError(file, i + 1, 'row is not an array of cells');
-      row.forEach((cell, column) => {
-        if (!isCell(cell)) throw new MalformedSourceError(file, i + 1, `cell ${column + 1} is not a string or number`);
-      });
-      return row as Cell[];
-    });
-    return recordsFromTable(rows, file);
-  }
-  const objects = data.map((row: unknown, i) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      throw new MalformedSourceError(file, i + 1, 'row is not an object keyed by the column headers');
-    }
-    for (const [key, cell] of Object.entries(row)) {
-      if (!isCell(cell)) throw new MalformedSourceError(file, i + 1, `"${key}" is not a string or number`);
-    }
-    return row as Record<string, Cell>;
-  });
-  return recordsFromObjects(objects, file);
-}
-
+/** The JSON form, read as it streams (jsonRows.ts), as records in file order. */
 export async function parsePtpJson(file: string): Promise<PtpFile> {
-  const textValue = decode(await readFile(file));
-  let value: unknown;
-  try {
-    value = JSON.parse(textValue.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new MalformedSourceError(file, null, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return { format: 'mvr-json', records: requireRows(recordsFromJson(value, file), file) };
-}
-
-/** UTF-8, or CP1251 when the bytes are not UTF-8 (older Bulgarian exports). */
-function decode(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1251').decode(bytes);
-  }
+  return { format: 'mvr-json', records: await ptpJsonRecords(file) };
 }
 
 /** The CSV form, read through DuckDB (see csv.ts), as records in file order. */
@@ -90,11 +35,6 @@ export async function parsePtpCsv(file: string): Promise<PtpFile> {
   } finally {
     await db.close();
   }
-}
-
-function requireRows(records: PtpRecord[], file: string): PtpRecord[] {
-  if (records.length === 0) throw new MalformedSourceError(file, null, 'no accident rows after the header');
-  return records;
 }
 
 export async function parsePtpFile(file: string): Promise<PtpFile> {

@@ -77,34 +77,3 @@ export function recordFromRow(get: (column: Column) => Cell, file: string, row: 
     throw new MalformedSourceError(file, row, error instanceof Error ? error.message : String(error));
   }
 }
-
-/**
- * Records from a table whose first row is the header (JSON arrays, CSV). `rowNumber` gives the source
- * row of the table's i-th row (default i + 1: the header is row 1).
- */
-export function recordsFromTable(
-  rows: ReadonlyArray<ReadonlyArray<Cell>>,
-  file: string,
-  rowNumber: (i: number) => number = (i) => i + 1,
-): PtpRecord[] {
-  if (rows.length === 0) throw new MalformedSourceError(file, null, 'no header row');
-  const header = rows[0].map((cell) => String(cell ?? ''));
-  const index = locateColumns(header, file, rowNumber(0), 'position');
-  return rows.slice(1).map((cells, i) => recordFromRow((column) => cellAt(cells, index[column]), file, rowNumber(i + 1)));
-}
-
-function cellAt(cells: ReadonlyArray<Cell>, at: number | string | undefined): Cell {
-  return at === undefined ? undefined : (cells[at as number] ?? null);
-}
-
-/** Records from a list of objects keyed by the headers. Objects are numbered from 1. */
-export function recordsFromObjects(rows: ReadonlyArray<Record<string, Cell>>, file: string): PtpRecord[] {
-  // Every key in order of first appearance (a Set keeps insertion order), without flattening every row's keys into one array.
-  const seen = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
-  const headers = [...seen];
-  const index = locateColumns(headers, file, null, 'name');
-  return rows.map((row, i) =>
-    recordFromRow((column) => (index[column] === undefined ? undefined : (row[index[column] as string] ?? null)), file, i + 1),
-  );
-}
