@@ -77,18 +77,12 @@ describe('streamJsonArray', () => {
 
   /** With member 'data': the elements of a top-level array, or of a top-level object's "data" array (the rest parsed with it as []), else the value. */
   function expectedWithMember(text: string): { elements: unknown[]; result: unknown } | { error: true } {
-    let value: unknown;
-    try {
-      value = JSON.parse(text.replace(/^\uFEFF/, ''));
-    } catch {
-      return { error: true };
-    }
-    if (Array.isArray(value)) return { elements: value, result: { kind: 'array', elements: value.length } };
-    if (value !== null && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)) {
-      const data = (value as { data: unknown[] }).data;
-      return { elements: data, result: { kind: 'member', elements: data.length, value: { ...value, data: [] }, occurrences: 1 } };
-    }
-    return { elements: [], result: { kind: 'value', value } };
+    const plain = expectedOf(text);
+    if ('error' in plain) return plain;
+    const { value } = plain.result as { value?: unknown };
+    if (value === null || typeof value !== 'object' || !Array.isArray((value as { data?: unknown }).data)) return plain;
+    const data = (value as { data: unknown[] }).data;
+    return { elements: data, result: { kind: 'member', elements: data.length, value: { ...value, data: [] }, occurrences: 1 } };
   }
 
   async function streamedMember(file: string): Promise<{ elements: unknown[]; result: unknown } | { error: string }> {

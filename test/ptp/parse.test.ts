@@ -27,6 +27,16 @@ function malformed(file: string, row: number | null, problem: RegExp) {
   };
 }
 
+/** A text of ASCII and Cyrillic А..я in CP1251 bytes (older exports' encoding). */
+function cp1251(content: string): Uint8Array {
+  return Uint8Array.from([...content].map((char) => {
+    const code = char.codePointAt(0)!;
+    if (code < 0x80) return code;
+    if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0;
+    throw new Error(`no CP1251 byte for ${char}`);
+  }));
+}
+
 const pick = (r: PtpRecord) => [r.crashDatetime, r.region, r.location, r.latitude, r.longitude, r.coordinateFix, r.died, r.injured, r.participants, r.isMajor];
 
 describe('value quirks', () => {
@@ -144,14 +154,7 @@ describe('JSON read as it streams: the records and the first problem of JSON.par
   });
 
   test('CP1251 bytes are read as Cyrillic', async () => {
-    const content = JSON.stringify([HEADERS, row]);
-    const cp1251 = Uint8Array.from([...content].map((char) => {
-      const code = char.codePointAt(0)!;
-      if (code < 0x80) return code;
-      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0; // А..я
-      throw new Error(`no CP1251 byte for ${char}`);
-    }));
-    const legacy = await parsePtpFile(await write('cp1251.json', cp1251));
+    const legacy = await parsePtpFile(await write('cp1251.json', cp1251(JSON.stringify([HEADERS, row]))));
     assert.deepEqual(pick(legacy.records[0]!), ['2025-07-10T22:05:00', 'Пловдив', 'гр. Пловдив', '42.125', '24.75', 'as_given', 2, 1, 3, true]);
   });
 
@@ -226,13 +229,7 @@ describe('CSV', () => {
     const content = `${HEADERS.join(',')}\n15.03.2024 08:00,ПЛОВДИВ,Пловдив,гр. Пловдив,Челен удар,Извън населено място,1,0,2,1,"42,1","24,75"\n`;
     const utf8 = await parsePtpFile(await write('comma.csv', content));
     assert.deepEqual(pick(utf8.records[0]), ['2024-03-15T08:00:00', 'Пловдив', 'гр. Пловдив', '42.1', '24.75', 'as_given', 1, 0, 2, true]);
-    const cp1251 = Uint8Array.from([...content].map((char) => {
-      const code = char.codePointAt(0)!;
-      if (code < 0x80) return code;
-      if (code >= 0x410 && code <= 0x44f) return code - 0x410 + 0xc0; // А..я
-      throw new Error(`no CP1251 byte for ${char}`);
-    }));
-    const legacy = await parsePtpFile(await write('cp1251.csv', cp1251));
+    const legacy = await parsePtpFile(await write('cp1251.csv', cp1251(content)));
     assert.deepEqual(legacy.records.map(pick), utf8.records.map(pick));
   });
 });
