@@ -2,7 +2,7 @@
 // through the real ingest path (timed: rows per second), next to DuckDB reading the same files
 // directly (read_csv / read_json into a table) as the floor.
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
@@ -86,6 +86,14 @@ export interface SourceData {
   floor: { form: string; files: number; ms: number; rowsPerSec: number | null; runs?: number } | null;
   /** ingest rows/s divided by floor rows/s. */
   ingestVsFloor: number | null;
+  /**
+   * The least a publishing ingest of the same files does (leastIngest: open, the floor's reads, the
+   * workbooks streamed, the Parquet writes and moves), timed as often as the floor; null without a
+   * floor (absent in reports written before it was measured).
+   */
+  least?: { ms: number; runs: number } | null;
+  /** floor ms / least ms: the highest ingest / floor any ingest of these files could reach. */
+  leastVsFloor?: number | null;
   /** SEBRA above x1: the XLSX form measured on SEBRA_XLSX_PROBE_DAYS days at the same scale. */
   xlsxProbe?: IngestFigures;
   note?: string;
@@ -96,6 +104,14 @@ async function filesIn(dir: string): Promise<Array<{ file: string; bytes: number
   return Promise.all(names.map(async (name) => ({ file: join(dir, name), bytes: (await stat(join(dir, name))).size })));
 }
 
+/** The floor's reader of a file: DuckDB's own CSV or JSON reader, detecting the types; null for any other file. */
+function floorReader(file: string): string | null {
+  const extension = extname(file).toLowerCase();
+  if (extension === '.csv') return `read_csv(${sqlStringLiteral(file)})`;
+  if (extension === '.json') return `read_json(${sqlStringLiteral(file)}, maximum_object_size = 2000000000)`;
+  return null;
+}
+
 /** DuckDB reads each CSV / JSON file straight into a table; XLSX files are not counted. */
 export async function duckdbFloor(files: readonly string[]): Promise<{ files: number; ms: number }> {
   const db = await Database.open({ connections: 1 });
@@ -103,11 +119,7 @@ export async function duckdbFloor(files: readonly string[]): Promise<{ files: nu
     let ms = 0;
     let count = 0;
     for (const [i, file] of files.entries()) {
-      const extension = extname(file).toLowerCase();
-      const reader =
-        extension === '.csv' ? `read_csv(${sqlStringLiteral(file)})`
-          : extension === '.json' ? `read_json(${sqlStringLiteral(file)}, maximum_object_size = 2000000000)`
-            : null;
+      const reader = floorReader(file);
       if (!reader) continue;
       const started = performance.now();
       await db.run(`CREATE TABLE floor_${i} AS SELECT * FROM ${reader}`);
@@ -119,6 +131,52 @@ export async function duckdbFloor(files: readonly string[]): Promise<{ files: nu
   } finally {
     await db.close();
   }
+}
+
+/**
+ * The least a publishing ingest of these files does, whatever it checks or merges: open DuckDB, read
+ * each file into a table as the floor does, stream each workbook's rows through ExcelJS (DuckDB reads
+ * no XLSX here: `readFiles` holds the floor's CSV copy of it), write every table to Parquet in a
+ * scratch folder and move it into `dir`. An ingest slower than 2x the floor by this alone cannot meet
+ * the 0.5x target by any change to its checks. Timed from before the open to after the last move.
+ */
+export async function leastIngest(files: readonly string[], readFiles: readonly string[], dir: string): Promise<{ ms: number; parquetRows: number; workbookRows: number }> {
+  const scratch = join(dir, '.least-scratch');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(scratch, { recursive: true });
+  const started = performance.now();
+  const db = await Database.open({ connections: 1 });
+  try {
+    const tables: string[] = [];
+    for (const [i, file] of readFiles.entries()) {
+      const reader = floorReader(file);
+      if (!reader) continue;
+      await db.run(`CREATE TABLE least_${i} AS SELECT * FROM ${reader}`);
+      tables.push(`least_${i}`);
+    }
+    let workbookRows = 0;
+    for (const file of files.filter((f) => extname(f).toLowerCase() === '.xlsx')) workbookRows += await streamWorkbookRows(file);
+    for (const table of tables) await db.run(`COPY ${table} TO ${sqlStringLiteral(join(scratch, `${table}.parquet`))} (FORMAT PARQUET)`);
+    for (const table of tables) await rename(join(scratch, `${table}.parquet`), join(dir, `${table}.parquet`));
+    const ms = performance.now() - started;
+    // Outside the timing: what was written, for the tests.
+    const [{ n }] = tables.length === 0 ? [{ n: 0 }]
+      : await db.all(`SELECT count(*)::INTEGER AS n FROM read_parquet([${tables.map((t) => sqlStringLiteral(join(dir, `${t}.parquet`))).join(', ')}], union_by_name = true)`);
+    return { ms, parquetRows: Number(n), workbookRows };
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every row of every worksheet of a workbook, through ExcelJS's streaming reader, doing nothing with them. */
+async function streamWorkbookRows(file: string): Promise<number> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit' });
+  let rows = 0;
+  for await (const worksheet of reader) {
+    for await (const _row of worksheet as unknown as AsyncIterable<ExcelJS.Row>) rows++;
+  }
+  return rows;
 }
 
 /** A cell's plain value as CSV text: formulas give their result, rich text its text, dates their ISO day. */
@@ -247,9 +305,18 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
   const floor = floorRun.files > 0
     ? { form: formOf(floorFiles), files: floorRun.files, ms: floorRun.ms, rowsPerSec: perSecond(ingest.rows, floorRun.ms), runs: floorRuns.length }
     : null;
+  let least: SourceData['least'] = null;
+  if (floor) {
+    log(`${tier.name} ${source.name}: least ingest`);
+    const leastDir = join(workDir, tier.name, 'least', source.name);
+    const leastRuns = [await leastIngest(files, floorFiles, leastDir)];
+    for (let i = 0; i < repeats; i++) leastRuns.push(await leastIngest(files, floorFiles, leastDir));
+    least = { ms: medianBy(leastRuns, (run) => run.ms).ms, runs: leastRuns.length };
+  }
   const result: SourceData = {
     source: source.name, factor, form: formOf(files), generateMs, ingest, floor,
     ingestVsFloor: ratio(ingest.rowsPerSec, floor?.rowsPerSec ?? null),
+    least, leastVsFloor: floor && least ? floor.ms / least.ms : null,
     ...(floorNote ? { note: floorNote } : {}),
   };
   const why = SCALE_NOTES.get(source.name) ?? (scaled ? undefined : 'generator takes no scale: x1 data');

@@ -148,7 +148,9 @@ export function checkTargets(tiers: readonly TierReport[]): TargetCheck[] {
   at('x10', (tier, label) => {
     const floored = tier.sources.filter((s) => s.ingestVsFloor !== null);
     const slow = floored.filter((s) => s.ingestVsFloor! < TARGETS.minIngestVsFloor);
-    const sourceLabel = (s: SourceData) => `${s.source} ${s.ingestVsFloor!.toFixed(2)}x`;
+    // A source whose least possible ingest is itself under the target cannot meet it by any change of its own.
+    const sourceLabel = (s: SourceData) => `${s.source} ${s.ingestVsFloor!.toFixed(2)}x` +
+      (typeof s.leastVsFloor === 'number' && s.leastVsFloor < TARGETS.minIngestVsFloor ? ` (least ingest ${s.leastVsFloor.toFixed(2)}x: out of reach)` : '');
     return {
       target: `ingest rows/s >= ${TARGETS.minIngestVsFloor}x DuckDB reading the same files, per source (SEBRA XLSX: the portal-JSON copy)`, tier: label,
       met: slow.length === 0 && floored.length > 0,
@@ -221,20 +223,24 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     '## Ingest throughput (rows/s) and the DuckDB floor',
     '',
     ...table(
-      ['scale', 'source', 'factor', 'form', 'files', 'MB', 'rows', 'generate s', 'ingest s', 'ingest rows/s', 'DuckDB floor rows/s', 'ingest / floor', 'timed runs'],
+      ['scale', 'source', 'factor', 'form', 'files', 'MB', 'rows', 'generate s', 'ingest s', 'ingest rows/s', 'DuckDB floor rows/s', 'ingest / floor', 'least ingest s', 'least / floor', 'timed runs'],
       report.tiers.flatMap((t) => t.sources.flatMap((s) => {
         const row = [t.tier, s.source, String(s.factor), s.form, String(s.ingest.files), (s.ingest.bytes / 2 ** 20).toFixed(1), count(s.ingest.rows),
           (s.generateMs / 1000).toFixed(1), (s.ingest.ms / 1000).toFixed(1), count(s.ingest.rowsPerSec), count(s.floor?.rowsPerSec ?? null), times(s.ingestVsFloor),
-          String(s.ingest.runs ?? 1)];
+          s.least ? (s.least.ms / 1000).toFixed(2) : '-', times(s.leastVsFloor ?? null), String(s.ingest.runs ?? 1)];
         const probe = s.xlsxProbe;
         return probe
-          ? [row, [t.tier, `${s.source} (xlsx probe)`, String(s.factor), 'xlsx', String(probe.files), (probe.bytes / 2 ** 20).toFixed(1), count(probe.rows), '-', (probe.ms / 1000).toFixed(1), count(probe.rowsPerSec), '-', '-', '1']]
+          ? [row, [t.tier, `${s.source} (xlsx probe)`, String(s.factor), 'xlsx', String(probe.files), (probe.bytes / 2 ** 20).toFixed(1), count(probe.rows), '-', (probe.ms / 1000).toFixed(1), count(probe.rowsPerSec), '-', '-', '-', '-', '1']]
           : [row];
       })),
     ),
     '',
     `Timed runs: a source with a floor whose first ingest took under ${REPEAT_UNDER_MS / 1000} s is ingested (each time a first import) and floored ${TIMED_RUNS} times, ` +
       'and the median run of each is reported (one run of a small source varies by a third on this shared machine); the others are timed once.',
+    '',
+    'Least ingest: the least any ingest of the same files that publishes a snapshot does, whatever it checks: open DuckDB, read each file as the floor does, ' +
+      'stream each workbook\'s rows through ExcelJS, write every table to Parquet in a scratch folder and move it into place (timed as often as the floor, the median kept). ' +
+      `Its ratio to the floor is the highest ingest / floor these files allow: under ${TARGETS.minIngestVsFloor}x, the target is out of reach for that source.`,
     '',
     ...report.tiers.flatMap((t) => t.sources.filter((s) => s.note).map((s) => `- ${t.tier} ${s.source}: ${s.note}`)),
     '',

@@ -125,6 +125,11 @@ test('targets are checked at their own scales and name every miss', () => {
   assert.deepEqual(checks[1].misses, ['/api/c p50 9.0 / p99 55.0 ms']);
   assert.equal(checks[2].detail, '40% (400 vs 1000 req/s)');
   assert.equal(checks[4].detail, '1 of 1 miss; worst: ptp 0.10x');
+  // A miss whose least possible ingest is itself under 0.5x is named out of reach (floor 50 ms / least 125 ms = 0.4x);
+  // one whose least ingest is within is not (50 / 80 = 0.625x).
+  const withLeast = (leastMs: number) => ({ ...x10, sources: x10.sources.map((s) => ({ ...s, least: { ms: leastMs, runs: 3 }, leastVsFloor: s.floor!.ms / leastMs })) });
+  assert.equal(checkTargets([x1, withLeast(125), x100])[4].detail, '1 of 1 miss; worst: ptp 0.10x (least ingest 0.40x: out of reach)');
+  assert.equal(checkTargets([x1, withLeast(80), x100])[4].detail, '1 of 1 miss; worst: ptp 0.10x');
   assert.equal(checks[5].detail, '14.0 s, 3100 MB');
   assert.equal(checks[6].detail, '0.40 ms');
   // With the bare route's CPU measured in the same run, the paid cost is also counted in bare requests (0.4 / 0.016 = 25).
@@ -155,7 +160,8 @@ test('the report is written as JSON and Markdown, and the README block is replac
   assert.match(markdown, /^# Benchmark 2026-11-22 \(quick\)/);
   // ingest 2000 rows/s against a floor of 20000 rows/s: 0.1x; the mix at 900 of 1000 req/s: 0.9x.
   // Timed once (no `runs`: a report from before the repeats).
-  assert.match(markdown, /\| x1 \| ptp \| 1 \| csv\+json \| 4 \| 1\.0 \| 1,000 \| 0\.1 \| 0\.5 \| 2,000 \| 20,000 \| 0\.1x \| 1 \|/);
+  // No least ingest in it (a report from before it was measured): '-'.
+  assert.match(markdown, /\| x1 \| ptp \| 1 \| csv\+json \| 4 \| 1\.0 \| 1,000 \| 0\.1 \| 0\.5 \| 2,000 \| 20,000 \| 0\.1x \| - \| - \| 1 \|/);
   assert.match(markdown, /\| x1 \| mix \| 10 \| 900 \| 0 \| 900 \| 1\.00 \| 2\.00 \| 0\.9x \| - \|/);
   // 1 statement; handler 2 vs floor 1: 2.0x; HTTP 4 / 20; keyed floor 0.5: HTTP 4 / 0.5 = 8.0x; 2048 bytes = 2.0 KB.
   assert.match(markdown, /\| `\/api\/a\?x=1` \| 1 \| 2\.00 \| 2\.00 \| 1\.00 \| 2\.0x \| 4\.00 \| 20\.0 \| 0\.50 \| 8\.0x \| 2\.0 \|/);

@@ -29,6 +29,9 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
     // A small source with a floor: ingest and floor timed three times each, the median run reported.
     assert.equal(ptp.ingest.runs, 3);
     assert.equal(ptp.floor.runs, 3);
+    // The least possible ingest of the same files, timed as often, and its ratio to the floor.
+    assert.ok(ptp.least && ptp.least.runs === 3 && ptp.least.ms > 0);
+    assert.equal(ptp.leastVsFloor, ptp.floor.ms / ptp.least.ms);
 
     // Every PTP example is measured, answers 200, and has its handler, floor and HTTP timings.
     const examples = routes.filter((r) => r.tag === 'ptp').flatMap((r) => r.examples);
