@@ -278,9 +278,6 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
   // Only a source with a floor has a ratio to steady.
   const floored = files.some((f) => ['.csv', '.json', '.xlsx'].includes(extname(f).toLowerCase()));
   const repeats = floored && first.ms < REPEAT_UNDER_MS ? TIMED_RUNS - 1 : 0;
-  const ingestRuns = [first];
-  for (let i = 0; i < repeats; i++) ingestRuns.push(await scratchIngest(source, sampleDir, join(workDir, tier.name)));
-  const ingest = { ...medianBy(ingestRuns, (run) => run.ms), runs: ingestRuns.length };
   let floorFiles = files;
   let floorNote: string | undefined;
   if (source.name === 'sebra' && !sebraBulkJson) {
@@ -298,21 +295,24 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
     floorFiles = await Promise.all(files.map((f) => (extname(f).toLowerCase() === '.xlsx' ? xlsxTableAsCsv(f, copyDir) : f)));
     floorNote = 'floor: DuckDB read_csv of the CSV files and of a CSV copy of the workbook\'s table (written by the bench from its first sheet, header row on; DuckDB reads no XLSX without a downloaded extension)';
   }
-  log(`${tier.name} ${source.name}: DuckDB floor`);
-  const floorRuns = [await duckdbFloor(floorFiles)];
-  for (let i = 0; i < repeats; i++) floorRuns.push(await duckdbFloor(floorFiles));
+  // Round by round (floor, least ingest, then the next ingest), so that the machine's drift over the
+  // measurement moves the figures of a round alike instead of the ingest's runs against the floor's.
+  log(`${tier.name} ${source.name}: DuckDB floor and least ingest, ${repeats + 1} round(s)`);
+  const leastDir = join(workDir, tier.name, 'least', source.name);
+  const ingestRuns = [first];
+  const floorRuns: Array<{ files: number; ms: number }> = [];
+  const leastRuns: Array<{ ms: number }> = [];
+  for (let round = 0; round <= repeats; round++) {
+    if (round > 0) ingestRuns.push(await scratchIngest(source, sampleDir, join(workDir, tier.name)));
+    floorRuns.push(await duckdbFloor(floorFiles));
+    if (floorRuns[0]!.files > 0) leastRuns.push(await leastIngest(files, floorFiles, leastDir));
+  }
+  const ingest = { ...medianBy(ingestRuns, (run) => run.ms), runs: ingestRuns.length };
   const floorRun = medianBy(floorRuns, (run) => run.ms);
   const floor = floorRun.files > 0
     ? { form: formOf(floorFiles), files: floorRun.files, ms: floorRun.ms, rowsPerSec: perSecond(ingest.rows, floorRun.ms), runs: floorRuns.length }
     : null;
-  let least: SourceData['least'] = null;
-  if (floor) {
-    log(`${tier.name} ${source.name}: least ingest`);
-    const leastDir = join(workDir, tier.name, 'least', source.name);
-    const leastRuns = [await leastIngest(files, floorFiles, leastDir)];
-    for (let i = 0; i < repeats; i++) leastRuns.push(await leastIngest(files, floorFiles, leastDir));
-    least = { ms: medianBy(leastRuns, (run) => run.ms).ms, runs: leastRuns.length };
-  }
+  const least: SourceData['least'] = leastRuns.length > 0 ? { ms: medianBy(leastRuns, (run) => run.ms).ms, runs: leastRuns.length } : null;
   const result: SourceData = {
     source: source.name, factor, form: formOf(files), generateMs, ingest, floor,
     ingestVsFloor: ratio(ingest.rowsPerSec, floor?.rowsPerSec ?? null),
