@@ -8,6 +8,7 @@ import { pagedBody, pagedList, pageOfRows, threshold, type Resolved } from '../.
 import { WORLD } from './codes.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
 import { MARKET_ANOMALIES, MARKET_ANOMALIES_COLUMNS, MARKET_MOVES, MARKET_MOVES_COLUMNS } from './marketShapes.ts';
+import { atLeast, heldMarketAnomalies, heldMarketMoves, pageOfHeld } from './heldMarketLists.ts';
 import { inList, pageOfShape } from './paging.ts';
 import {
   countryList, MARKET_ANOMALIES_MIN_PERCENT, MARKET_CHANGES_MIN_PERCENT, MARKET_Z_DEFAULT, periodsWindow, priceProducts, productList,
@@ -67,17 +68,21 @@ export const listMarketChanges = defineRoute<Resolved<typeof changesInputs>>({
   async handle(params, { db }) {
     const filters = listFilters(params);
     const lists = listConditions(filters);
+    const { minPercent } = params;
+    const held = await heldMarketMoves(db);
     return {
       endpoint: 'listMarketChanges',
-      filters: { ...filters, min_percent: params.minPercent },
-      ...pagedBody(await pageOfShape(db, {
-        table: MARKET_MOVES.table,
-        columns: MARKET_MOVES_COLUMNS,
-        conditions: ['abs_percent >= $min_percent', ...lists.conditions],
-        bindings: { ...lists.bindings, min_percent: params.minPercent },
-        // Sorted by abs_percent (largest first): without lists the threshold keeps a leading run of pos.
-        leadingRun: lists.conditions.length === 0,
-      }, params.page)),
+      filters: { ...filters, min_percent: minPercent },
+      ...pagedBody(held
+        ? pageOfHeld(held, filters, (i) => atLeast(held.absPercent[i]!, minPercent), params.page)
+        : await pageOfShape(db, {
+          table: MARKET_MOVES.table,
+          columns: MARKET_MOVES_COLUMNS,
+          conditions: ['abs_percent >= $min_percent', ...lists.conditions],
+          bindings: { ...lists.bindings, min_percent: minPercent },
+          // Sorted by abs_percent (largest first): without lists the threshold keeps a leading run of pos.
+          leadingRun: lists.conditions.length === 0,
+        }, params.page)),
     };
   },
 });
@@ -117,15 +122,22 @@ export const listMarketAnomalies = defineRoute<Resolved<typeof anomalyInputs>>({
     const filters = listFilters(params);
     const lists = listConditions(filters);
     const { minPercent, z } = params;
+    const held = await heldMarketAnomalies(db);
+    const percentMet = (i: number) => atLeast(held!.absPercent[i]!, minPercent);
+    const zscoreMet = (i: number) => atLeast(held!.absZscore[i]!, z);
+    // The reasons met, in ANOMALY_COLUMNS' order.
+    const reasons = (i: number) => [...(percentMet(i) ? ['percent_change'] : []), ...(zscoreMet(i) ? ['zscore'] : [])];
     return {
       endpoint: 'listMarketAnomalies',
       filters: { ...filters, min_percent: minPercent, z },
-      ...pagedBody(await pageOfShape(db, {
-        table: MARKET_ANOMALIES.table,
-        columns: ANOMALY_COLUMNS,
-        conditions: ['(abs_percent >= $min_percent OR abs_zscore >= $z)', ...lists.conditions],
-        bindings: { ...lists.bindings, min_percent: minPercent, z },
-      }, params.page)),
+      ...pagedBody(held
+        ? pageOfHeld(held, filters, (i) => percentMet(i) || zscoreMet(i), params.page, (row, i) => ({ ...row, reasons: reasons(i) }))
+        : await pageOfShape(db, {
+          table: MARKET_ANOMALIES.table,
+          columns: ANOMALY_COLUMNS,
+          conditions: ['(abs_percent >= $min_percent OR abs_zscore >= $z)', ...lists.conditions],
+          bindings: { ...lists.bindings, min_percent: minPercent, z },
+        }, params.page)),
     };
   },
 });
