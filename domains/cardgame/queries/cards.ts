@@ -7,6 +7,7 @@ import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { knownClassNames, resolveCardClass } from './classes.ts';
 import { byClassResponse, getCardResponse, PAIR_COLUMNS, translatedResponse } from './schemas.ts';
+import { asciiNameKey, heldCards } from './heldCards.ts';
 import { cardFromRow, PAIR_BG_PREFIX, PAIR_SELECT } from './tables.ts';
 
 export const CLASS_LIMIT_DEFAULT = 200;
@@ -25,8 +26,14 @@ function pairsOf(rows: Row[]): Row[] {
   return rows.map((row) => ({ en: cardFromRow(row)!, bg: cardFromRow(row, PAIR_BG_PREFIX) }));
 }
 
-/** The pairs whose English card has this name (any case) and/or this dbf id (null: any): one keyed read. */
+/** The pairs whose English card has this name (any case) and/or this dbf id (null: any): held, or one keyed read. */
 async function pairsByNameOrId(db: Database, name: string | null, dbfId: number | null): Promise<Row[]> {
+  const held = await heldCards(db);
+  const key = name === null ? null : asciiNameKey(name);
+  if (held && (key !== null || (name === null && dbfId !== null))) {
+    const candidates = key !== null ? held.byNameKey.get(key) ?? [] : held.byDbfId.get(dbfId!) ?? [];
+    return pairsOf(candidates.filter((row) => dbfId === null || Number(row.dbf_id) === dbfId));
+  }
   return pairsOf(await db.all(
     `SELECT ${PAIR_SELECT} FROM cardgame_pairs
       WHERE ($name IS NULL OR name_key = lower($name)) AND ($dbf_id IS NULL OR dbf_id = CAST($dbf_id AS INTEGER))`,
@@ -47,6 +54,12 @@ const CLASS_LIST_COLUMNS = {
 /** One page of a class's pairs by dbf_id and the count before paging: one range read of the page's rows. */
 async function classPage(db: Database, cardClass: string, collectible: boolean | undefined, page: { limit: number; offset: number }): Promise<{ pairs: Row[]; total: number }> {
   const list = CLASS_LIST_COLUMNS[collectible === undefined ? 'all' : collectible ? 'collectible' : 'nonCollectible'];
+  const held = await heldCards(db);
+  if (held) {
+    const listed = (held.classPairs.get(cardClass) ?? []).filter((row) => row[list.position] !== null);
+    const rows = listed.filter((row) => Number(row[list.position]) > page.offset && Number(row[list.position]) <= page.offset + page.limit);
+    return { pairs: pairsOf(rows), total: listed.length };
+  }
   const rows = await db.all(
     `SELECT ${list.total} AS list_total, ${PAIR_SELECT} FROM cardgame_class_pairs
       WHERE class = $class AND ${list.position} > $offset AND ${list.position} <= $offset + $limit`,
@@ -204,7 +217,7 @@ export const getCardsByClass = defineRoute<ByClassParams>({
   async handle(params, { db }) {
     const param = params.class === undefined ? 'card_class' : 'class';
     const given = (params.class ?? params.card_class)!.trim();
-    const present = (await db.all('SELECT class FROM cardgame_classes ORDER BY class')).map((row) => String(row.class));
+    const present = (await heldCards(db))?.classes ?? (await db.all('SELECT class FROM cardgame_classes ORDER BY class')).map((row) => String(row.class));
     const cardClass = resolveCardClass(given, present);
     if (!cardClass) throw invalidParameter(param, `unknown class "${given}" (known: ${knownClassNames(present).join(', ')})`);
     const limit = params.cards.limit ?? CLASS_LIMIT_DEFAULT;
