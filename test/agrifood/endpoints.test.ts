@@ -54,6 +54,11 @@ describe('/api/v1/datasets', () => {
 
   test('limit and offset page the array', async () => {
     assert.deepEqual((await ok('/api/v1/datasets?limit=1&offset=1')).map((r: any) => r.dataset), ['oilseeds_prices']);
+    assert.deepEqual((await ok('/api/v1/datasets?limit=2')).map((r: any) => r.dataset), ['cereals_prices', 'oilseeds_prices']);
+    assert.deepEqual((await ok('/api/v1/datasets?limit=5&offset=1')).map((r: any) => r.dataset), ['oilseeds_prices', 'pigmeat_prices']);
+    assert.deepEqual((await ok('/api/v1/datasets?limit=1&offset=2')).map((r: any) => r.versions), [1]);
+    // A page read twice is the same page (the answers come from rows held per database).
+    assert.deepEqual(await ok('/api/v1/datasets?limit=2&offset=1'), await ok('/api/v1/datasets?limit=2&offset=1'));
     assert.deepEqual(await ok('/api/v1/datasets?offset=3'), []);
     await fails('/api/v1/datasets?limit=501', 400, 'limit');
     await fails('/api/v1/datasets?offset=-1', 400, 'offset');

@@ -69,11 +69,11 @@ export const atLeast = (value: number, bound: number): boolean => value >= bound
 
 /**
  * The rows (in pos order) at `i` with `keep(i)` and codes in the lists, as the statement counts and
- * pages them: the total, and the page's rows from `shape(row, i)`. An offset at or past the total gives
- * an empty page.
+ * pages them: the total, and the page's rows from `shape(row, i)` (by default a copy: the held rows stay
+ * as read). An offset at or past the total gives an empty page.
  */
 export function pageOfHeld(
-  held: HeldMarketRows, filter: MarketListFilter, keep: (i: number) => boolean, page: ListPage, shape: (row: Row, i: number) => Row = (row) => row,
+  held: HeldMarketRows, filter: MarketListFilter, keep: (i: number) => boolean, page: ListPage, shape: (row: Row, i: number) => Row = (row) => ({ ...row }),
 ): PageOfRows<Row> {
   const countries = filter.countries === null ? null : new Set(filter.countries);
   const commodities = filter.commodities === null ? null : new Set(filter.commodities);
