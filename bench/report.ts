@@ -148,9 +148,9 @@ export function checkTargets(tiers: readonly TierReport[]): TargetCheck[] {
   at('x10', (tier, label) => {
     const floored = tier.sources.filter((s) => s.ingestVsFloor !== null);
     const slow = floored.filter((s) => s.ingestVsFloor! < TARGETS.minIngestVsFloor);
-    // A source whose least possible ingest is itself under the target cannot meet it by any change of its own.
+    // A source whose least ingest is itself under the target is held back by what every ingest does, not by its checks.
     const sourceLabel = (s: SourceData) => `${s.source} ${s.ingestVsFloor!.toFixed(2)}x` +
-      (typeof s.leastVsFloor === 'number' && s.leastVsFloor < TARGETS.minIngestVsFloor ? ` (least ingest ${s.leastVsFloor.toFixed(2)}x: out of reach)` : '');
+      (typeof s.leastVsFloor === 'number' && s.leastVsFloor < TARGETS.minIngestVsFloor ? ` (least ingest ${s.leastVsFloor.toFixed(2)}x)` : '');
     return {
       target: `ingest rows/s >= ${TARGETS.minIngestVsFloor}x DuckDB reading the same files, per source (SEBRA XLSX: the portal-JSON copy)`, tier: label,
       met: slow.length === 0 && floored.length > 0,
@@ -238,9 +238,10 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     `Timed runs: a source with a floor whose first ingest took under ${REPEAT_UNDER_MS / 1000} s is ingested (each time a first import) and floored ${TIMED_RUNS} times, ` +
       'and the median run of each is reported (one run of a small source varies by a third on this shared machine); the others are timed once.',
     '',
-    'Least ingest: the least any ingest of the same files that publishes a snapshot does, whatever it checks: open DuckDB, read each file as the floor does, ' +
+    'Least ingest: the least an ingest of the same files that publishes a snapshot does, whatever it checks: open DuckDB, read each file as the floor does, ' +
       'stream each workbook\'s rows through ExcelJS, write every table to Parquet in a scratch folder and move it into place (timed as often as the floor, the median kept). ' +
-      `Its ratio to the floor is the highest ingest / floor these files allow: under ${TARGETS.minIngestVsFloor}x, the target is out of reach for that source.`,
+      'Its ratio to the floor estimates the most these files allow; an estimate, not a strict bound, since its reads detect types as the floor\'s do, ' +
+      `which an ingest that declares its columns skips. A miss whose least ingest is itself under ${TARGETS.minIngestVsFloor}x is named with it in the Targets table.`,
     '',
     ...report.tiers.flatMap((t) => t.sources.filter((s) => s.note).map((s) => `- ${t.tier} ${s.source}: ${s.note}`)),
     '',
