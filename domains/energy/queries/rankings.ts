@@ -1,9 +1,11 @@
 // Rankings of countries on one metric, and the coverage report of the flagship datasets and ETS.
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { enumOf, integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { COMPLETENESS_MAX_LAG_YEARS, EU27, FLAGSHIP_DATASETS, LOWER_IS_BETTER, RANKING_METRICS, RANKINGS_MIN_EU27, type RankingMetric } from './constants.ts';
 import { parseGeoList } from './geo.ts';
+import { heldRankings, rankHeld, type RankedPage } from './heldRankings.ts';
 import { limitParam } from './params.ts';
 
 const number: JsonSchema = { type: 'number' };
@@ -47,26 +49,34 @@ export const getEnergyRankings = defineRoute<RankingsParams>({
   async handle({ metric, geos, limit }, { db }) {
     const codes = geos === undefined ? [...EU27] : parseGeoList(geos, 'geos', RANKINGS_GEOS_MAX).map((g) => g.code);
     const lowerFirst = LOWER_IS_BETTER.has(metric);
-    // One statement: the metric's period, every requested geo held (for missing_geos) and the ranked page.
-    const rows = await db.all(
-      `WITH ranked AS (
-         SELECT rank() OVER (ORDER BY value ${lowerFirst ? 'ASC' : 'DESC'})::INTEGER AS rank, geo, value, period, percentile
-           FROM energy_rankings WHERE metric = $metric AND list_contains(string_split($geos, ','), geo))
-       SELECT (SELECT period FROM energy_metric_periods WHERE metric = $metric) AS metric_period, (SELECT list(geo) FROM ranked) AS present,
-              r.rank, r.geo, r.value, r.period, r.percentile
-         FROM (SELECT 1) LEFT JOIN (SELECT * FROM ranked ORDER BY rank, geo LIMIT $limit) r ON true
-        ORDER BY r.rank, r.geo`,
-      { metric, geos: codes.join(','), limit },
-    );
-    const [{ metric_period: metricPeriod, present }] = rows;
-    const rankings = rows.filter((r) => r.geo !== null).map(({ rank, geo, value, period, percentile }) => ({ rank, geo, value, period, percentile }));
-    const held = new Set((present as string[] | null) ?? []);
+    const held = await heldRankings(db);
+    const { period, present, rankings } = held ? rankHeld(held, metric, codes, lowerFirst, limit) : await rankByStatement(db, metric, codes, lowerFirst, limit);
     return {
-      endpoint: 'energy_rankings', metric, period: (metricPeriod as number | null) ?? null, order: lowerFirst ? 'lowest_first' : 'highest_first',
-      count: rankings.length, missing_geos: codes.filter((c) => !held.has(c)), rankings,
+      endpoint: 'energy_rankings', metric, period, order: lowerFirst ? 'lowest_first' : 'highest_first',
+      count: rankings.length, missing_geos: codes.filter((c) => !present.has(c)), rankings,
     };
   },
 });
+
+/** The ranked page as one statement: the metric's period, every requested geo held (for missing_geos) and the page (heldRankings.ts holds the same). */
+export async function rankByStatement(db: Database, metric: string, geos: readonly string[], lowerFirst: boolean, limit: number): Promise<RankedPage> {
+  const rows = await db.all(
+    `WITH ranked AS (
+       SELECT rank() OVER (ORDER BY value ${lowerFirst ? 'ASC' : 'DESC'})::INTEGER AS rank, geo, value, period, percentile
+         FROM energy_rankings WHERE metric = $metric AND list_contains(string_split($geos, ','), geo))
+     SELECT (SELECT period FROM energy_metric_periods WHERE metric = $metric) AS metric_period, (SELECT list(geo) FROM ranked) AS present,
+            r.rank, r.geo, r.value, r.period, r.percentile
+       FROM (SELECT 1) LEFT JOIN (SELECT * FROM ranked ORDER BY rank, geo LIMIT $limit) r ON true
+      ORDER BY r.rank, r.geo`,
+    { metric, geos: geos.join(','), limit },
+  );
+  const [{ metric_period: period, present }] = rows;
+  return {
+    period: (period as number | null) ?? null,
+    present: new Set((present as string[] | null) ?? []),
+    rankings: rows.filter((r) => r.geo !== null).map(({ rank, geo, value, period, percentile }) => ({ rank, geo, value, period, percentile })),
+  };
+}
 
 const status = enumOf('pass', 'warn', 'fail');
 
