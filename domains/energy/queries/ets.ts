@@ -1,9 +1,11 @@
 // EU ETS verified emissions: totals per registry and the largest installations of one registry.
+import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import { integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { REGISTRY_TO_GEO } from './constants.ts';
+import { etsSummaryOfHeld, heldEtsYears, type EtsSummaryPage } from './heldEts.ts';
 import { limitParam, yearParam } from './params.ts';
 import { findIsoCountryByAlpha2 } from '../../../reference/countries.ts';
 
@@ -52,29 +54,43 @@ export const getEtsSummary = defineRoute<{ registry?: string; year?: number; lim
   listColumns: () => Object.keys(summaryItem.properties!),
   async handle({ registry, year, limit }, { db }) {
     const reg = registry === undefined ? null : parseRegistry(registry).code;
-    // One statement: the year (given, else the latest with verified emissions), its total and the page of registries.
-    const rows = await db.all(
-      `WITH chosen AS (
-         SELECT coalesce(CAST($year AS INTEGER),
-                         (SELECT max(year) FROM ets_registry_years WHERE CAST($reg AS VARCHAR) IS NULL OR registry_code = $reg)) AS year),
-       matching AS (
-         SELECT r.* FROM ets_registry_years r JOIN chosen c ON r.year = c.year WHERE CAST($reg AS VARCHAR) IS NULL OR r.registry_code = $reg)
-       SELECT c.year AS chosen_year, (SELECT sum(verified_emissions_sum)::BIGINT FROM matching) AS total,
-              m.registry_code, m.geo, m.installation_count, m.verified_emissions_sum, m.allocation_sum
-         FROM chosen c LEFT JOIN (SELECT * FROM matching ORDER BY verified_emissions_sum DESC, registry_code LIMIT $limit) m ON true
-        ORDER BY m.verified_emissions_sum DESC, m.registry_code`,
-      { year: year ?? null, reg, limit },
-    );
-    const [{ chosen_year: chosen, total }] = rows;
-    const registries = rows
-      .filter((r) => r.registry_code !== null)
-      .map(({ registry_code, geo, installation_count, verified_emissions_sum, allocation_sum }) => ({ registry_code, geo, installation_count, verified_emissions_sum, allocation_sum }));
-    return {
-      endpoint: 'ets_summary', registry_code: reg, year: (chosen as number | null) ?? null, count: registries.length,
-      total_verified_emissions: (total as number | null) ?? null, registries,
-    };
+    const held = await heldEtsYears(db);
+    const { year: chosen, total, registries } = held ? etsSummaryOfHeld(held, reg, year ?? null, limit) : await etsSummaryByStatement(db, reg, year ?? null, limit);
+    return { endpoint: 'ets_summary', registry_code: reg, year: chosen, count: registries.length, total_verified_emissions: total, registries };
   },
 });
+
+/** The summary as one statement: the year (given, else the latest with verified emissions), its total and the page (heldEts.ts holds the same). */
+export async function etsSummaryByStatement(db: Database, reg: string | null, year: number | null, limit: number): Promise<EtsSummaryPage> {
+  const rows = await db.all(
+    `WITH chosen AS (
+       SELECT coalesce(CAST($year AS INTEGER),
+                       (SELECT max(year) FROM ets_registry_years WHERE CAST($reg AS VARCHAR) IS NULL OR registry_code = $reg)) AS year),
+     matching AS (
+       SELECT r.* FROM ets_registry_years r JOIN chosen c ON r.year = c.year WHERE CAST($reg AS VARCHAR) IS NULL OR r.registry_code = $reg)
+     SELECT c.year AS chosen_year, (SELECT sum(verified_emissions_sum)::BIGINT FROM matching) AS total,
+            m.registry_code, m.geo, m.installation_count, m.verified_emissions_sum, m.allocation_sum
+       FROM chosen c LEFT JOIN (SELECT * FROM matching ORDER BY verified_emissions_sum DESC, registry_code LIMIT $limit) m ON true
+      ORDER BY m.verified_emissions_sum DESC, m.registry_code`,
+    { year, reg, limit },
+  );
+  const [{ chosen_year: chosen, total }] = rows;
+  return {
+    year: (chosen as number | null) ?? null,
+    total: (total as number | string | null) ?? null,
+    registries: rows
+      .filter((r) => r.registry_code !== null)
+      .map(({ registry_code, geo, installation_count, verified_emissions_sum, allocation_sum }) => ({ registry_code, geo, installation_count, verified_emissions_sum, allocation_sum })),
+  };
+}
+
+/** The registry's latest year with verified emissions (null: no ETS data): held, else a statement. */
+async function latestEtsYear(db: Database, reg: string): Promise<number | null> {
+  const held = await heldEtsYears(db);
+  if (held) return held.latestYear.get(reg) ?? null;
+  const [{ y }] = await db.all('SELECT max(year) AS y FROM ets_registry_years WHERE registry_code = $reg', { reg });
+  return (y as number | null) ?? null;
+}
 
 const installationItem = object({
   rank: integer, installation_identifier: text, installation_name: nullable(text), main_activity_code: nullable(integer), city: nullable(text),
@@ -107,23 +123,15 @@ export const getEtsInstallations = defineRoute<{ registry: string; year?: number
   listColumns: () => Object.keys(installationItem.properties!),
   async handle({ registry, year, limit }, { db }) {
     const reg = parseRegistry(registry).code;
-    // One statement: the registry's latest year (null: no ETS data, a 404) and the ranked installations of the year asked for, else of that one.
-    const rows = await db.all(
-      `WITH latest AS (SELECT max(year) AS y FROM ets_registry_years WHERE registry_code = $reg)
-       SELECT l.y AS latest_year, r.rank::INTEGER AS rank, r.installation_identifier, r.installation_name, r.main_activity_code, r.city,
-              r.verified_emissions, r.allocation
-         FROM latest l LEFT JOIN ets_ranked r
-           ON r.registry_code = $reg AND r.year = coalesce(CAST($year AS INTEGER), l.y) AND r.rank <= $limit
-        ORDER BY r.rank`,
-      { reg, year: year ?? null, limit },
-    );
-    const latest = rows[0]?.latest_year ?? null;
+    const latest = await latestEtsYear(db, reg);
     if (latest === null) throw notFound(`no ETS verified emissions for registry ${reg}`);
-    const chosen = year ?? Number(latest);
-    const installations = rows
-      .filter((r) => r.rank !== null)
-      .map(({ rank, installation_identifier, installation_name, main_activity_code, city, verified_emissions, allocation }) =>
-        ({ rank, installation_identifier, installation_name, main_activity_code, city, verified_emissions, allocation }));
+    const chosen = year ?? latest;
+    // ets_ranked is ranked per registry and year (row_number: distinct ranks); ordered here, a sort in DuckDB costs more than the rows.
+    const installations = (await db.all(
+      `SELECT rank::INTEGER AS rank, installation_identifier, installation_name, main_activity_code, city, verified_emissions, allocation
+         FROM ets_ranked WHERE registry_code = $reg AND year = $year AND rank <= $limit`,
+      { reg, year: chosen, limit },
+    )).sort((a, b) => Number(a.rank) - Number(b.rank));
     return { endpoint: 'ets_installations', registry_code: reg, geo: geoOfRegistry(reg), year: chosen, count: installations.length, installations };
   },
 });
