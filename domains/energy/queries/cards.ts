@@ -5,6 +5,7 @@ import type { Database } from '../../../engine/database.ts';
 import type { JsonValue, Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
+import { groupKey, heldGroups, type HeldGroups } from '../../../queries/shared/heldGroups.ts';
 import { enumOf, integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import {
   BALANCE_METRICS, BALANCE_UNITS, DEVBANK, ELECTRICITY_METRICS, FLAGSHIP_DATASETS, IMPORT_DEPENDENCY_BANDS, RENEWABLES_PACE_BANDS,
@@ -18,6 +19,40 @@ const boolean: JsonSchema = { type: 'boolean' };
 const GEO_TEXT = 'Country: ISO 3166-1 alpha-2, any case (Greece EL or GR, the United Kingdom UK or GB), or a Eurostat aggregate such as EU27_2020. The reply names the code used.';
 const pathGeo = geoParam(GEO_TEXT, { in: 'path', required: true, example: 'DE' });
 const geoFields = { geo: text, geo_name: nullable(text) };
+
+// ---------- balance and electricity rows, held ----------
+
+// The balance, mix and electricity tables have a row per geo, siec, unit and year (a few thousand rows), held
+// per database in the order the cards read them (queries/shared/heldGroups.ts): a card's lookup issues no statement.
+interface CardTable {
+  table: string;
+  groups: (db: Database) => Promise<HeldGroups | null>;
+}
+const cardTable = (table: string): CardTable => ({
+  table, groups: heldGroups({ table, columns: '*', key: ['geo', 'siec', 'unit'], orderBy: 'complete DESC, year DESC' }),
+});
+export const BALANCE_CARD = cardTable('energy_balance_card');
+export const ELECTRICITY_CARD = cardTable('energy_electricity');
+const heldMix = heldGroups({ table: 'energy_mix', columns: 'siec, value, share_pct', key: ['geo', 'unit', 'year'], orderBy: 'value DESC, siec' });
+
+/** The row of `period`, else the latest complete year's, else the latest year's (undefined: none). */
+export async function latestCardRow(db: Database, card: CardTable, key: { geo: string; siec: string; unit: string; period: number | null }): Promise<Row | undefined> {
+  const groups = await card.groups(db);
+  if (groups) return (groups.get(groupKey([key.geo, key.siec, key.unit])) ?? []).find((row) => key.period === null || row.year === key.period);
+  const [row] = await db.all(
+    `SELECT * FROM ${card.table} WHERE geo = $geo AND siec = $siec AND unit = $unit AND (CAST($period AS INTEGER) IS NULL OR year = $period)
+     ORDER BY complete DESC, year DESC LIMIT 1`,
+    key,
+  );
+  return row;
+}
+
+/** The year's gross inland consumption by fuel, largest first (ties by siec). */
+export async function mixRows(db: Database, geo: string, unit: string, year: number): Promise<readonly Row[]> {
+  const groups = await heldMix(db);
+  if (groups) return groups.get(groupKey([geo, unit, year])) ?? [];
+  return db.all('SELECT siec, value, share_pct FROM energy_mix WHERE geo = $geo AND unit = $unit AND year = $year ORDER BY value DESC, siec', { geo, unit, year });
+}
 
 // ---------- indicator card ----------
 
@@ -189,12 +224,7 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
     const unit = params.unit ?? 'KTOE';
     const siec = parseSiec(params.siec, 'TOTAL');
     // The year's balance row with that year's import dependency (TOTAL KTOE): one row of energy_balance_card.
-    const [row] = await db.all(
-      `SELECT * FROM energy_balance_card WHERE geo = $geo AND siec = $siec AND unit = $unit
-         AND (CAST($period AS INTEGER) IS NULL OR year = $period)
-       ORDER BY complete DESC, year DESC LIMIT 1`,
-      { geo: g.code, siec, unit, period: params.period ?? null },
-    );
+    const row = await latestCardRow(db, BALANCE_CARD, { geo: g.code, siec, unit, period: params.period ?? null });
     const year = row ? Number(row.year) : (params.period ?? null);
     const metrics: Record<string, JsonValue> = {};
     const column: Record<string, string> = { PPRD: 'pprd', GIC: 'gic', FC_E: 'fc_e', IMP: 'imp', EXP: 'exp' };
@@ -210,9 +240,7 @@ export const getEnergyBalance = defineRoute<BalanceParams>({
       derived: { import_dependency_pct: dep.import_dependency_pct, gross_available_energy_ktoe: dep.gae, period: row ? year : null },
     };
     if (params.view === 'mix') {
-      const mix = row
-        ? await db.all('SELECT siec, value, share_pct FROM energy_mix WHERE geo = $geo AND unit = $unit AND year = $year ORDER BY value DESC, siec', { geo: g.code, unit, year })
-        : [];
+      const mix = row ? await mixRows(db, g.code, unit, year!) : [];
       body.mix = mix.map((m) => ({ siec: m.siec, label: Object.hasOwn(SIEC_LABELS, String(m.siec)) ? SIEC_LABELS[String(m.siec)] : null, value: m.value, share_pct: m.share_pct }));
     }
     return body;
@@ -257,11 +285,7 @@ export const getEnergyElectricity = defineRoute<ElectricityParams>({
     const g = parseGeo(params.geo, 'geo');
     const unit = params.unit ?? 'GWH';
     const siec = parseSiec(params.siec, 'E7000');
-    const [row] = await db.all(
-      `SELECT * FROM energy_electricity WHERE geo = $geo AND siec = $siec AND unit = $unit AND (CAST($period AS INTEGER) IS NULL OR year = $period)
-       ORDER BY complete DESC, year DESC LIMIT 1`,
-      { geo: g.code, siec, unit, period: params.period ?? null },
-    );
+    const row = await latestCardRow(db, ELECTRICITY_CARD, { geo: g.code, siec, unit, period: params.period ?? null });
     const year = row ? Number(row.year) : null;
     const metrics: Record<string, JsonValue> = {};
     const columns: Record<string, [string, string]> = {
