@@ -5,6 +5,7 @@
 // and a single flow are computed per request from the market's few annual rows.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
+import { groupKey, heldGroups, type HeldGroups } from '../../../queries/shared/heldGroups.ts';
 import { decimal2, money } from '../../../queries/shared/sql.ts';
 import { WORLD } from './codes.ts';
 import { inList } from './paging.ts';
@@ -91,12 +92,26 @@ export interface MarketRowsQuery {
   lastYear: number;
 }
 
+/** trade_market_world (a row per country, product and year: 2,723 at x10) held per database, each market's rows by year. */
+const heldWorldRows = heldGroups({ table: 'trade_market_world', columns: `country, ${MARKET_ROW_COLUMNS}`, key: ['country', 'product'], orderBy: 'period' });
+
+/** The held WORLD rows of the query's markets, as the statement below orders them (country, then period); copies. */
+function worldRowsOfHeld(world: HeldGroups, query: MarketRowsQuery): Row[] {
+  // JavaScript sorts by UTF-16 code unit, DuckDB by UTF-8 byte: the same order but for characters past U+FFFF against
+  // U+E000-U+FFFF, which no country code holds (a code not held matches nothing, wherever it sorts).
+  return [...new Set(query.countries)].sort().flatMap((country) => (world.get(groupKey([country, query.product])) ?? [])
+    .filter((row) => Number(row.period) >= query.firstYear && Number(row.period) <= query.lastYear)
+    .map((row) => ({ ...row })));
+}
+
 /** One row per (country, year) with any value, oldest year first within each country. */
 export async function marketRows(db: Database, query: MarketRowsQuery): Promise<Row[]> {
   const countries = inList('country', 'country', query.countries);
   const bindings = { ...countries.bindings, product: query.product, first_year: query.firstYear, last_year: query.lastYear };
   const market = `product = $product AND ${countries.sql}`;
   if (query.partner === WORLD && query.flow === null) {
+    const world = await heldWorldRows(db);
+    if (world) return worldRowsOfHeld(world, query);
     return db.all(
       `SELECT country, ${MARKET_ROW_COLUMNS} FROM trade_market_world
         WHERE ${market} AND period BETWEEN $first_year AND $last_year ORDER BY country, period`,
