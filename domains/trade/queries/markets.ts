@@ -1,7 +1,9 @@
 // One market (a country and an HS product): /api/v1/markets/{country}/{commodity} (one year's view),
 // /history (the annual series) and /insights (year-over-year changes and z-score anomalies).
-import type { Row } from '../../../engine/json.ts';
+import type { Database } from '../../../engine/database.ts';
+import type { JsonValue, Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
+import { groupKey, heldGroups } from '../../../queries/shared/heldGroups.ts';
 import { pagedBody, pagedList, pageOfRows, plain, threshold, yearSpec, type Resolved } from '../../../queries/kinds/index.ts';
 import { FLOW_NAMES, WORLD } from './codes.ts';
 import { CHANGE_FIELDS, MARKET_FIELDS, marketRows, pick } from './marketRows.ts';
@@ -98,6 +100,26 @@ const INSIGHTS_SQL = `SELECT metric, period, value, previous_period, previous_va
   FROM trade_market_insights WHERE country = $country AND product = $product
   ORDER BY pos`;
 
+/** trade_market_insights (a row per market series and year) held per market in the route's order (pos). */
+const heldInsights = heldGroups({
+  table: 'trade_market_insights', key: ['country', 'product'], orderBy: 'pos',
+  columns: 'metric, period, value, previous_period, previous_value, yoy_percent, zscore, abs_zscore, raw_percent, series_mean',
+});
+
+/** `coalesce(abs_zscore >= $z, false)` as DuckDB reads it: NULL is false, NaN greater than every number. */
+export const anomalyAt = (absZscore: JsonValue, z: number): boolean =>
+  typeof absZscore === 'number' && (Number.isNaN(absZscore) || absZscore >= z);
+
+/** The market's insight rows (INSIGHTS_SQL's columns), held when the table is within bounds. */
+export async function insightRows(db: Database, country: string, product: string, z: number): Promise<Row[]> {
+  const held = await heldInsights(db);
+  if (!held) return db.all(INSIGHTS_SQL, { country, product, z });
+  return (held.get(groupKey([country, product])) ?? []).map((row) => ({
+    metric: row.metric, period: row.period, value: row.value, previous_period: row.previous_period, previous_value: row.previous_value,
+    yoy_percent: row.yoy_percent, zscore: row.zscore, is_anomaly: anomalyAt(row.abs_zscore, z), raw_percent: row.raw_percent, series_mean: row.series_mean,
+  }));
+}
+
 export const getMarketInsights = defineRoute<Resolved<typeof insightsInputs>>({
   id: 'getMarketInsights',
   method: 'GET',
@@ -119,7 +141,7 @@ export const getMarketInsights = defineRoute<Resolved<typeof insightsInputs>>({
   response: marketInsightsResponse,
   async handle(params, { db }) {
     const { country, commodity, z } = params;
-    const rows = await db.all(INSIGHTS_SQL, { country: country.code, product: commodity.code, z });
+    const rows = await insightRows(db, country.code, commodity.code, z);
     const items = rows.map(({ raw_percent: _raw, series_mean: _mean, ...item }) => item);
     const series = MARKET_METRICS.flatMap((metric) => {
       const own = rows.filter((row) => row.metric === metric);

@@ -1,0 +1,60 @@
+// The market insight rows held per database (markets.ts over queries/shared/heldGroups.ts) are the rows
+// the statement over trade_market_insights gives, for every market of the trade sample and several z
+// thresholds; and the anomaly test reads NULL, NaN and infinities as DuckDB's comparison does.
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
+import { tradeSampleSource } from '../../domains/trade/ingest/sampleSource.ts';
+import { anomalyAt, insightRows } from '../../domains/trade/queries/markets.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { tempDir } from './fixtures.ts';
+
+let root: string;
+let app: TestApp;
+before(async () => {
+  root = await tempDir('held-insights-');
+  for (const source of [tradeSampleSource, agrifoodSampleSource]) {
+    const sampleDir = join(root, 'sample', source.name);
+    await source.generate(sampleDir);
+    await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
+  }
+  app = await startTestApp(join(root, 'parquet'));
+});
+after(async () => {
+  await app?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+test('the anomaly test is DuckDB\'s coalesce(abs_zscore >= z, false)', async () => {
+  const values = [null, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, 2.5, 3, 3.0000001];
+  for (const z of [0, 2, 3, 1e9]) {
+    const [row] = await app.db.all(
+      `SELECT list(coalesce(v >= $z, false) ORDER BY i) AS flags FROM (VALUES ${values.map((_, i) => `(${i}, $v${i}::DOUBLE)`).join(', ')}) t(i, v)`,
+      { z, ...Object.fromEntries(values.map((v, i) => [`v${i}`, v === null ? null : Number.isNaN(v) ? 'nan' : String(v)])) },
+    );
+    assert.deepEqual(values.map((v) => anomalyAt(v, z)), row.flags, `z ${z}`);
+  }
+});
+
+test('every market\'s rows and flags as the statement gives them', async () => {
+  const markets = await app.db.all('SELECT DISTINCT country, product FROM trade_market_insights ORDER BY ALL');
+  assert.ok(markets.length >= 10, `${markets.length} markets`);
+  let anomalies = 0;
+  for (const market of [...markets, { country: 'XX', product: '1001' }]) {
+    const [country, product] = [String(market.country), String(market.product)];
+    for (const z of [0, 1.5, 2, 3, 100]) {
+      const expected = await app.db.all(
+        `SELECT metric, period, value, previous_period, previous_value, yoy_percent, zscore, coalesce(abs_zscore >= $z, false) AS is_anomaly, raw_percent, series_mean
+           FROM trade_market_insights WHERE country = $country AND product = $product ORDER BY pos`,
+        { country, product, z },
+      );
+      const actual = await insightRows(app.db, country, product, z);
+      assert.deepEqual(actual, expected, JSON.stringify({ country, product, z }));
+      assert.deepEqual(actual.map((row) => Object.keys(row)), expected.map((row) => Object.keys(row)), 'the same key order');
+      if (z === 2) anomalies += expected.filter((row) => row.is_anomaly).length;
+    }
+  }
+  assert.ok(anomalies > 0, 'some anomalies at z 2');
+});
