@@ -2,27 +2,16 @@
 // are the rows the keyed statements give: every geo, siec and unit of the energy sample, without a
 // period and with several, against statements written here; and the routes' answers through HTTP.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { energyEurostatSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { BALANCE_CARD, ELECTRICITY_CARD, latestCardRow, mixRows } from '../../domains/energy/queries/cards.ts';
-import { expectOk, startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from './fixtures.ts';
+import { expectOk, startSampleApp, type TestApp } from '../helpers/app.ts';
 
-let root: string;
 let app: TestApp;
 before(async () => {
-  root = await tempDir('held-energy-cards-');
-  const sampleDir = join(root, 'sample', energyEurostatSampleSource.name);
-  await energyEurostatSampleSource.generate(sampleDir);
-  await energyEurostatSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
-  app = await startTestApp(join(root, 'parquet'));
+  app = await startSampleApp('held-energy-cards-', [energyEurostatSampleSource]);
 });
-after(async () => {
-  await app?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+after(() => app?.close());
 
 for (const [table, card] of [['energy_balance_card', 'balance'], ['energy_electricity', 'electricity']] as const) {
   test(`${table}: the row of a period, else the latest complete year, else the latest`, async () => {

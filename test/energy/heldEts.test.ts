@@ -3,14 +3,11 @@
 // a year without rows, a total past 2^53), then registries, years and limits against statements
 // written here over the ETS sample, and the installations through HTTP.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { etsSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { etsSummaryOfHeld, heldEtsYears } from '../../domains/energy/queries/heldEts.ts';
 import { Database } from '../../engine/database.ts';
-import { expectOk, startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from './fixtures.ts';
+import { expectOk, startSampleApp, type TestApp } from '../helpers/app.ts';
 
 const TABLE = 'CREATE TABLE ets_registry_years (registry_code VARCHAR, geo VARCHAR, year INTEGER, installation_count INTEGER, verified_emissions_sum BIGINT, allocation_sum BIGINT)';
 
@@ -64,19 +61,11 @@ describe('by hand', () => {
 });
 
 describe('over the ETS sample, against statements', () => {
-  let root: string;
   let app: TestApp;
   before(async () => {
-    root = await tempDir('held-ets-');
-    const sampleDir = join(root, 'sample', etsSampleSource.name);
-    await etsSampleSource.generate(sampleDir);
-    await etsSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
-    app = await startTestApp(join(root, 'parquet'));
+    app = await startSampleApp('held-ets-', [etsSampleSource]);
   });
-  after(async () => {
-    await app?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  after(() => app?.close());
 
   test('summary: registries, years and limits', async () => {
     const held = await heldEtsYears(app.db);

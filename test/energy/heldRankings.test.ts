@@ -3,15 +3,12 @@
 // orders, for several geo lists and limits, against a window statement written here, over the energy
 // and ETS samples served through the app.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { energyEurostatSampleSource, energyWorldBankSampleSource, etsSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { EU27, RANKING_METRICS } from '../../domains/energy/queries/constants.ts';
 import { heldRankings, rankHeld } from '../../domains/energy/queries/heldRankings.ts';
 import { Database } from '../../engine/database.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from './fixtures.ts';
+import { startSampleApp, type TestApp } from '../helpers/app.ts';
 
 describe('by hand', () => {
   let db: Database;
@@ -63,21 +60,11 @@ describe('by hand', () => {
 });
 
 describe('over the samples, against a statement', () => {
-  let root: string;
   let app: TestApp;
   before(async () => {
-    root = await tempDir('held-rankings-');
-    for (const source of [energyEurostatSampleSource, energyWorldBankSampleSource, etsSampleSource]) {
-      const sampleDir = join(root, 'sample', source.name);
-      await source.generate(sampleDir);
-      await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
-    }
-    app = await startTestApp(join(root, 'parquet'));
+    app = await startSampleApp('held-rankings-', [energyEurostatSampleSource, energyWorldBankSampleSource, etsSampleSource]);
   });
-  after(async () => {
-    await app?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  after(() => app?.close());
 
   test('every metric, both orders, geo lists and limits', async () => {
     const held = await heldRankings(app.db);

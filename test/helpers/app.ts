@@ -1,12 +1,16 @@
 // An app over a snapshot, listening on an ephemeral loopback port, for in-process HTTP tests.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { createApp } from '../../http/app.ts';
 import { openSnapshot } from '../../http/server.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import type { Route } from '../../queries/catalog.ts';
+import type { SampleSource } from '../../ingest/sampleSource.ts';
 
 export interface TestApp {
   db: Database;
@@ -80,3 +84,23 @@ export async function expectError(app: TestApp, url: string, status: number, par
 
 /** The listed keys of each item, for comparing lists field by field. */
 export const pick = (items: any[], ...keys: string[]) => items.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])));
+
+/**
+ * An app over the sample of each source (generated and ingested into a temporary folder), removed on
+ * close, also when the ingest fails.
+ */
+export async function startSampleApp(prefix: string, sources: readonly SampleSource[]): Promise<TestApp> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const removeRoot = () => rm(root, { recursive: true, force: true });
+  try {
+    for (const source of sources) {
+      const sampleDir = join(root, 'sample', source.name);
+      await source.generate(sampleDir);
+      await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
+    }
+    return await serveTestApp(await openSnapshot(join(root, 'parquet')), routes, { onClose: removeRoot });
+  } catch (error) {
+    await removeRoot();
+    throw error;
+  }
+}

@@ -2,30 +2,17 @@
 // the statement over trade_market_insights gives, for every market of the trade sample and several z
 // thresholds; and the anomaly test reads NULL, NaN and infinities as DuckDB's comparison does.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
 import { tradeSampleSource } from '../../domains/trade/ingest/sampleSource.ts';
 import { anomalyAt, insightRows } from '../../domains/trade/queries/markets.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from './fixtures.ts';
+import { startSampleApp, type TestApp } from '../helpers/app.ts';
 
-let root: string;
 let app: TestApp;
 before(async () => {
-  root = await tempDir('held-insights-');
-  for (const source of [tradeSampleSource, agrifoodSampleSource]) {
-    const sampleDir = join(root, 'sample', source.name);
-    await source.generate(sampleDir);
-    await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
-  }
-  app = await startTestApp(join(root, 'parquet'));
+  app = await startSampleApp('held-insights-', [tradeSampleSource, agrifoodSampleSource]);
 });
-after(async () => {
-  await app?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+after(() => app?.close());
 
 test('the anomaly test is DuckDB\'s coalesce(abs_zscore >= z, false)', async () => {
   const values = [null, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0, 2.5, 3, 3.0000001];

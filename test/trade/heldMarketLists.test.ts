@@ -3,32 +3,19 @@
 // thresholds (0, fractional, above every value) and pages over the generated trade and agri-food
 // samples. The statements are written here, not taken from the routes.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
 import { tradeSampleSource } from '../../domains/trade/ingest/sampleSource.ts';
 import { atLeast, heldMarketAnomalies, heldMarketMoves, pageOfHeld } from '../../domains/trade/queries/heldMarketLists.ts';
 import { MARKET_ANOMALIES_COLUMNS, MARKET_MOVES_COLUMNS } from '../../domains/trade/queries/marketShapes.ts';
 import type { Row } from '../../engine/json.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from './fixtures.ts';
+import { startSampleApp, type TestApp } from '../helpers/app.ts';
 
-let root: string;
 let app: TestApp;
 before(async () => {
-  root = await tempDir('held-market-lists-');
-  for (const source of [tradeSampleSource, agrifoodSampleSource]) {
-    const sampleDir = join(root, 'sample', source.name);
-    await source.generate(sampleDir);
-    await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
-  }
-  app = await startTestApp(join(root, 'parquet'));
+  app = await startSampleApp('held-market-lists-', [tradeSampleSource, agrifoodSampleSource]);
 });
-after(async () => {
-  await app?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+after(() => app?.close());
 
 const PAGES = [{ limit: 3, offset: 0 }, { limit: 10, offset: 5 }, { limit: 500, offset: 0 }, { limit: 5, offset: 100 }, { limit: 2, offset: 100_000 }];
 

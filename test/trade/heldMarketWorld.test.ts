@@ -3,31 +3,18 @@
 // country without rows), every product and year windows, against a statement written here over the
 // generated trade and agri-food samples.
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
 import { tradeSampleSource } from '../../domains/trade/ingest/sampleSource.ts';
 import { WORLD } from '../../domains/trade/queries/codes.ts';
 import { MARKET_ROW_COLUMNS, marketRows } from '../../domains/trade/queries/marketRows.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir } from './fixtures.ts';
+import { startSampleApp, type TestApp } from '../helpers/app.ts';
 
-let root: string;
 let app: TestApp;
 before(async () => {
-  root = await tempDir('held-market-world-');
-  for (const source of [tradeSampleSource, agrifoodSampleSource]) {
-    const sampleDir = join(root, 'sample', source.name);
-    await source.generate(sampleDir);
-    await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
-  }
-  app = await startTestApp(join(root, 'parquet'));
+  app = await startSampleApp('held-market-world-', [tradeSampleSource, agrifoodSampleSource]);
 });
-after(async () => {
-  await app?.close();
-  if (root) await rm(root, { recursive: true, force: true });
-});
+after(() => app?.close());
 
 test('WORLD rows with both flows: country lists, products and year windows as the statement gives them', async () => {
   const countries = (await app.db.all('SELECT DISTINCT country AS c FROM trade_market_world ORDER BY c')).map((row) => String(row.c));
