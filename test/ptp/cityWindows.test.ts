@@ -1,11 +1,11 @@
-// getPtpPerCity finds a settlement's window from per-settlement day counts (domains/ptp/queries/cityIndex.ts)
+// getPtpPerCity finds a settlement's window from per-settlement day counts (domains/ptp/queries/runIndex.ts)
 // and reads its run of accidents by position: every answer must be the plain query's, the settlement's
 // accidents inside the window in crash order, cut at the limit, for windows whose bounds fall on days
 // with and without accidents, before, inside and after the data, and any limit.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { cityIndex } from '../../domains/ptp/queries/cityIndex.ts';
+import { cityIndex } from '../../domains/ptp/queries/runIndex.ts';
 import { cityCrashes, type CrashParams } from '../../domains/ptp/queries/crashes.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { sampleApp } from './fixture.ts';

@@ -5,24 +5,28 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
 import type { Resolved } from '../../../queries/kinds/index.ts';
 import { findCities, findOblast, lookupKeys, OBLASTS } from '../../../reference/places.ts';
-import { cityIndex, dayNumber, matchedSettlements, settlementRun, type CityIndex } from './cityIndex.ts';
-import { cityParam, crashLimit, ptpWindow, regionParam, WINDOW_SQL, windowBindings, windowFilters } from './params.ts';
+import { cityIndex, dayNumber, groupRun, matchedSettlements, regionDays, type CityIndex, type GroupRun } from './runIndex.ts';
+import { cityParam, crashLimit, ptpWindow, regionParam, windowBindings, windowFilters } from './params.ts';
 import { cityResponse, regionResponse } from './schemas.ts';
 
 const ITEM_FIELDS = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
   municipality, location, latitude, longitude, died_count, injured_count, participant_count, is_major`;
-
-const REGION_SQL = `SELECT ${ITEM_FIELDS} FROM ptp_crashes
-  WHERE region_code = $region AND ${WINDOW_SQL}
-  ORDER BY crash_order LIMIT $limit`;
 
 const crashInputs = { window: ptpWindow, newest: crashLimit };
 export type CrashParams = Resolved<typeof crashInputs>;
 type CityParams = CrashParams & { city: string };
 type RegionParams = CrashParams & { region: string };
 
-async function crashes(db: Database, sql: string, params: CrashParams, bindings: Record<string, string>): Promise<Row[]> {
-  return db.all(sql, { ...bindings, ...windowBindings(params.window), limit: params.newest.limit ?? Number.MAX_SAFE_INTEGER });
+/** A run's rows (its positions in `pos`; its crash_order range lets the zone maps skip the rest), in crash order. */
+const runCondition = (pos: 'city_pos' | 'region_pos', i: number) =>
+  `(crash_order BETWEEN CAST($order_from_${i} AS BIGINT) AND CAST($order_to_${i} AS BIGINT) AND ${pos} BETWEEN CAST($pos_from_${i} AS BIGINT) AND CAST($pos_to_${i} AS BIGINT))`;
+const runBindings = (run: GroupRun, i: number) =>
+  ({ [`order_from_${i}`]: run.firstOrder, [`order_to_${i}`]: run.lastOrder, [`pos_from_${i}`]: run.firstPos, [`pos_to_${i}`]: run.lastPos });
+
+/** The window of a CrashParams as yyyymmdd bounds, and its limit (none: every accident). */
+function runWindow(params: CrashParams): { from: number; to: number; limit: number } {
+  const { from, to } = windowBindings(params.window);
+  return { from: dayNumber(from), to: dayNumber(to), limit: params.newest.limit ?? Number.MAX_SAFE_INTEGER };
 }
 
 export const getPtpPerCity = defineRoute<CityParams>({
@@ -68,24 +72,29 @@ export const getPtpPerCity = defineRoute<CityParams>({
  * read by its city_pos range (its crash_order range lets the zone maps skip the rest), in crash order.
  */
 export async function cityCrashes(db: Database, index: CityIndex, settlements: readonly string[], params: CrashParams): Promise<Row[]> {
-  const { from, to } = windowBindings(params.window);
-  const limit = params.newest.limit ?? Number.MAX_SAFE_INTEGER;
+  const { from, to, limit } = runWindow(params);
   const runs = settlements.flatMap((location) => {
     const entry = index.settlements.get(location);
-    const run = entry ? settlementRun(entry, dayNumber(from), dayNumber(to), limit) : null;
+    const run = entry ? groupRun(entry, from, to, limit) : null;
     return run ? [run] : [];
   });
   if (runs.length === 0) return [];
-  const bindings: Record<string, number> = {};
-  const ranges = runs.map((run, i) => {
-    Object.assign(bindings, { [`order_from_${i}`]: run.firstOrder, [`order_to_${i}`]: run.lastOrder, [`pos_from_${i}`]: run.firstPos, [`pos_to_${i}`]: run.lastPos });
-    return `(crash_order BETWEEN CAST($order_from_${i} AS BIGINT) AND CAST($order_to_${i} AS BIGINT) AND city_pos BETWEEN CAST($pos_from_${i} AS BIGINT) AND CAST($pos_to_${i} AS BIGINT))`;
-  });
+  const bindings = Object.assign({}, ...runs.map(runBindings)) as Record<string, number>;
+  const ranges = runs.map((_, i) => runCondition('city_pos', i));
   // One settlement's run is its page; several are merged by crash order and cut at the limit.
   const sql = runs.length === 1
     ? `SELECT ${ITEM_FIELDS} FROM ptp_crashes WHERE ${ranges[0]} ORDER BY crash_order`
     : `SELECT ${ITEM_FIELDS} FROM ptp_crashes WHERE ${ranges.join(' OR ')} ORDER BY crash_order LIMIT $limit`;
   return db.all(sql, runs.length === 1 ? bindings : { ...bindings, limit });
+}
+
+/** The newest accidents of the oblast in the window: its run of them (runIndex.ts), read by its region_pos range. */
+export async function regionCrashes(db: Database, regionCode: string, params: CrashParams): Promise<Row[]> {
+  const { from, to, limit } = runWindow(params);
+  const entry = (await regionDays(db)).get(regionCode);
+  const run = entry ? groupRun(entry, from, to, limit) : null;
+  if (!run) return [];
+  return db.all(`SELECT ${ITEM_FIELDS} FROM ptp_crashes WHERE ${runCondition('region_pos', 0)} ORDER BY crash_order`, runBindings(run, 0));
 }
 
 export const getPtpPerRegion = defineRoute<RegionParams>({
@@ -114,7 +123,7 @@ export const getPtpPerRegion = defineRoute<RegionParams>({
     if (!oblast) {
       throw notFound(`no oblast named "${region}"; known: ${OBLASTS.map((o) => `${o.name} (${o.nameEn})`).join(', ')}`);
     }
-    const items = await crashes(db, REGION_SQL, params, { region: oblast.code });
+    const items = await regionCrashes(db, oblast.code, params);
     return {
       endpoint: 'getPtpPerRegion',
       filters: { region, ...windowFilters(params.window), limit: params.newest.limit },

@@ -6,7 +6,7 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
 import { firstAtOrAfter } from '../../../queries/shared/sortedDays.ts';
-import { dayNumber } from './cityIndex.ts';
+import { dayNumber } from './runIndex.ts';
 
 interface ClusterDays {
   locationId: number;

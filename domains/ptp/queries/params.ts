@@ -41,8 +41,6 @@ export const deadlyLimit = page({
   description: `Clusters to return (default ${DEADLY_LIMIT_DEFAULT}, at most ${DEADLY_LIMIT_MAX}).`,
 });
 
-export const WINDOW_SQL = 'crash_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE)';
-
 export function windowBindings(window: DayWindow): { from: string; to: string } {
   return windowBounds(window.window);
 }

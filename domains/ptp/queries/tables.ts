@@ -20,21 +20,19 @@ export async function loadPtp(db: Database, dataDir: string): Promise<void> {
   await loadDataset(db, PTP_CRASHES, dataDir, { table: 'ptp_crash_rows', omit: ['source_file', 'source_row'] });
   await loadDataset(db, PTP_LOCATIONS, dataDir);
 
-  // Stored in output order, with the day for window filters and city_pos, the place in the order by
-  // settlement then crash_order (a settlement's accidents are a run of it, newest first).
+  // Stored in output order, with the day for window filters, city_pos and region_pos, the places in the
+  // orders by settlement (by oblast) then crash_order (a settlement's or an oblast's accidents are a run of it, newest first).
   await db.run(`CREATE TABLE ptp_crashes AS
-    SELECT row_number() OVER (ORDER BY location NULLS LAST, crash_order) AS city_pos, *
+    SELECT row_number() OVER (ORDER BY location NULLS LAST, crash_order) AS city_pos,
+           row_number() OVER (ORDER BY region_code NULLS LAST, crash_order) AS region_pos, *
       FROM (SELECT row_number() OVER (ORDER BY ${CRASH_ORDER}) AS crash_order, CAST(crash_datetime AS DATE) AS crash_date, * FROM ptp_crash_rows)
      ORDER BY crash_order`);
   await db.run('DROP TABLE ptp_crash_rows');
   // Per settlement and day (newest first): its accidents, their crash_order range, and the settlement's
-  // first city_pos: what the per-city windows are found by (cityIndex.ts).
-  await db.run(`CREATE TABLE ptp_city_days AS
-    SELECT location, day, crashes, first_order, last_order, min(day_first_pos) OVER (PARTITION BY location) AS first_pos
-      FROM (SELECT location, CAST(strftime(crash_date, '%Y%m%d') AS INTEGER) AS day, count(*)::INTEGER AS crashes,
-                   min(crash_order) AS first_order, max(crash_order) AS last_order, min(city_pos) AS day_first_pos
-              FROM ptp_crashes WHERE location IS NOT NULL GROUP BY location, crash_date)
-     ORDER BY location, day DESC`);
+  // first city_pos: what the per-city windows are found by (runIndex.ts).
+  await db.run(runDaysSql('ptp_city_days', 'location', 'city_pos'));
+  // The same per oblast and day (the per-region windows).
+  await db.run(runDaysSql('ptp_region_days', 'region_code', 'region_pos'));
   // Per location cluster and day: its accidents, deaths and injuries, what the deadly ranking's
   // running totals are read from (deadlyIndex.ts).
   await db.run(`CREATE TABLE ptp_location_days AS
@@ -43,6 +41,16 @@ export async function loadPtp(db: Database, dataDir: string): Promise<void> {
       FROM ptp_crashes WHERE location_id IS NOT NULL GROUP BY location_id, crash_date
      ORDER BY location_id, day`);
   await loadPlaceKeys(db);
+}
+
+/** SQL: per `group` value and day (newest first), its accidents, their crash_order range and the group's first `pos` (runIndex.ts). */
+function runDaysSql(table: string, group: string, pos: string): string {
+  return `CREATE TABLE ${table} AS
+    SELECT ${group}, day, crashes, first_order, last_order, min(day_first_pos) OVER (PARTITION BY ${group}) AS first_pos
+      FROM (SELECT ${group}, CAST(strftime(crash_date, '%Y%m%d') AS INTEGER) AS day, count(*)::INTEGER AS crashes,
+                   min(crash_order) AS first_order, max(crash_order) AS last_order, min(${pos}) AS day_first_pos
+              FROM ptp_crashes WHERE ${group} IS NOT NULL GROUP BY ${group}, crash_date)
+     ORDER BY ${group}, day DESC`;
 }
 
 /** ptp_place_keys(location, key): every key a settlement of the data is found by. */

@@ -1,18 +1,20 @@
-// The settlements' accidents held as running counts in JavaScript, read once per database on first use
-// (at most one row per settlement and day: about 87 000 at x100): the name keys each settlement is found
-// by, and per settlement its days newest first, with the number of its accidents on newer days and the
-// range of crash_order on each day. With them a window of a settlement is a run of its accidents in
-// crash order (city_pos, ptp_crashes numbered by settlement then crash_order), found by two binary
-// searches, and the page is one range read of ptp_crashes.
+// The accidents of each settlement and of each oblast held as running counts in JavaScript, read once
+// per database on first use (at most one row per group and day: about 87 000 settlement days at x100):
+// per settlement (per oblast) its days newest first, with the number of its accidents on newer days and
+// the range of crash_order on each day; and the name keys each settlement is found by. With them a
+// window of a group is a run of its accidents in crash order (city_pos or region_pos: ptp_crashes
+// numbered by the group then crash_order), found by two binary searches, and the page is one range
+// read of ptp_crashes.
 import type { Database } from '../../../engine/database.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
 
-interface SettlementDays {
-  /** city_pos of the settlement's newest accident. */
+/** One group's days (a settlement's, an oblast's). */
+export interface GroupDays {
+  /** city_pos (region_pos) of the group's newest accident. */
   firstPos: number;
   /** Days (yyyymmdd) with accidents, newest first. */
   days: Int32Array;
-  /** [i]: accidents on days newer than days[i]; [days.length]: every accident of the settlement. */
+  /** [i]: accidents on days newer than days[i]; [days.length]: every accident of the group. */
   newer: Int32Array;
   /** crash_order of the first and last accident of each day. */
   firstOrder: Float64Array;
@@ -22,7 +24,32 @@ interface SettlementDays {
 export interface CityIndex {
   /** Name key -> the settlements (location) it finds. */
   byKey: Map<string, string[]>;
-  settlements: Map<string, SettlementDays>;
+  settlements: Map<string, GroupDays>;
+}
+
+/** Per value of `group`, its days from `table` (runDaysSql in tables.ts). */
+async function readGroupDays(db: Database, table: string, group: string): Promise<Map<string, GroupDays>> {
+  // One row per group, its days' columns as comma-separated text (tens of rows instead of one per day).
+  const rows = await db.all(`SELECT ${group} AS run_group, any_value(first_pos) AS first_pos,
+      string_agg(CAST(day AS VARCHAR), ',' ORDER BY day DESC) AS days, string_agg(CAST(crashes AS VARCHAR), ',' ORDER BY day DESC) AS crashes,
+      string_agg(CAST(first_order AS VARCHAR), ',' ORDER BY day DESC) AS first_orders, string_agg(CAST(last_order AS VARCHAR), ',' ORDER BY day DESC) AS last_orders
+    FROM ${table} GROUP BY ${group}`);
+  const numbers = (text: unknown) => String(text).split(',').map(Number);
+  const groups = new Map<string, GroupDays>();
+  for (const row of rows) {
+    const days = numbers(row.days);
+    const crashes = numbers(row.crashes);
+    const newer = new Int32Array(days.length + 1);
+    for (let i = 0; i < days.length; i++) newer[i + 1] = newer[i] + crashes[i];
+    groups.set(String(row.run_group), {
+      firstPos: Number(row.first_pos),
+      days: Int32Array.from(days),
+      newer,
+      firstOrder: Float64Array.from(numbers(row.first_orders)),
+      lastOrder: Float64Array.from(numbers(row.last_orders)),
+    });
+  }
+  return groups;
 }
 
 async function readIndex(db: Database): Promise<CityIndex> {
@@ -33,31 +60,14 @@ async function readIndex(db: Database): Promise<CityIndex> {
     if (list) list.push(String(row.location));
     else byKey.set(key, [String(row.location)]);
   }
-  // One row per settlement, its days' columns as comma-separated text (tens of rows instead of one per day).
-  const rows = await db.all(`SELECT location, any_value(first_pos) AS first_pos,
-      string_agg(CAST(day AS VARCHAR), ',' ORDER BY day DESC) AS days, string_agg(CAST(crashes AS VARCHAR), ',' ORDER BY day DESC) AS crashes,
-      string_agg(CAST(first_order AS VARCHAR), ',' ORDER BY day DESC) AS first_orders, string_agg(CAST(last_order AS VARCHAR), ',' ORDER BY day DESC) AS last_orders
-    FROM ptp_city_days GROUP BY location`);
-  const numbers = (text: unknown) => String(text).split(',').map(Number);
-  const settlements = new Map<string, SettlementDays>();
-  for (const row of rows) {
-    const days = numbers(row.days);
-    const crashes = numbers(row.crashes);
-    const newer = new Int32Array(days.length + 1);
-    for (let i = 0; i < days.length; i++) newer[i + 1] = newer[i] + crashes[i];
-    settlements.set(String(row.location), {
-      firstPos: Number(row.first_pos),
-      days: Int32Array.from(days),
-      newer,
-      firstOrder: Float64Array.from(numbers(row.first_orders)),
-      lastOrder: Float64Array.from(numbers(row.last_orders)),
-    });
-  }
-  return { byKey, settlements };
+  return { byKey, settlements: await readGroupDays(db, 'ptp_city_days', 'location') };
 }
 
-/** The index of this database (built on first use). */
+/** The settlements' index of this database (built on first use). */
 export const cityIndex = perDatabase(readIndex);
+
+/** The oblasts' days of this database by region code (built on first use). */
+export const regionDays = perDatabase((db) => readGroupDays(db, 'ptp_region_days', 'region_code'));
 
 /** Byte order of text, as DuckDB orders VARCHAR. */
 export const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -84,8 +94,8 @@ function firstAtOrBefore(days: Int32Array, bound: number): number {
   return lo;
 }
 
-/** The run of a settlement's accidents in a window (newest first), at most `limit`: city_pos and crash_order bounds; null when empty. */
-export interface SettlementRun {
+/** The run of a group's accidents in a window (newest first), at most `limit`: its positions and crash_order bounds. */
+export interface GroupRun {
   firstPos: number;
   lastPos: number;
   firstOrder: number;
@@ -93,7 +103,8 @@ export interface SettlementRun {
   count: number;
 }
 
-export function settlementRun(entry: SettlementDays, from: number, to: number, limit: number): SettlementRun | null {
+/** The run of the group's accidents in the window [from, to] (yyyymmdd), at most `limit`; null when empty. */
+export function groupRun(entry: GroupDays, from: number, to: number, limit: number): GroupRun | null {
   const first = firstAtOrBefore(entry.days, to);
   const end = firstAtOrBefore(entry.days, from - 1);
   const skipped = entry.newer[first];
