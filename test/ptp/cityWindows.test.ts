@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { cityIndex } from '../../domains/ptp/queries/runIndex.ts';
 import { cityCrashes, type CrashParams } from '../../domains/ptp/queries/crashes.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { sampleApp } from './fixture.ts';
+import { CRASH_ITEM_SQL, isoOfDay, sampleApp } from './fixture.ts';
 
 let app: TestApp;
 before(async () => {
@@ -16,9 +16,6 @@ before(async () => {
 });
 after(() => app?.close());
 
-const ITEM = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
-  municipality, location, latitude, longitude, died_count, injured_count, participant_count, is_major`;
-const iso = (day: string) => `${day.slice(6)}-${day.slice(3, 5)}-${day.slice(0, 2)}`;
 
 test('every settlement, window and limit: the accidents of the plain scan, in crash order', async () => {
   const settlements = (await app.db.all('SELECT DISTINCT location FROM ptp_crashes WHERE location IS NOT NULL ORDER BY location')).map((r) => String(r.location));
@@ -34,9 +31,9 @@ test('every settlement, window and limit: the accidents of the plain scan, in cr
         const { status, body } = await app.get(`/api/ptp/getPtpPerCity?${query}`);
         assert.equal(status, 200, query.toString());
         const expected = await app.db.all(
-          `SELECT ${ITEM} FROM ptp_crashes WHERE location IN (SELECT unnest(string_split($locations, chr(31))))
+          `SELECT ${CRASH_ITEM_SQL} FROM ptp_crashes WHERE location IN (SELECT unnest(string_split($locations, chr(31))))
              AND crash_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) ORDER BY crash_order LIMIT $limit`,
-          { locations: body.filters.matched_as.join('\u001f'), from: from ? iso(from) : '0001-01-01', to: to ? iso(to) : from ? '2026-11-22' : '9999-12-31', limit: limit ?? 1_000_000 },
+          { locations: body.filters.matched_as.join('\u001f'), from: from ? isoOfDay(from) : '0001-01-01', to: to ? isoOfDay(to) : from ? '2026-11-22' : '9999-12-31', limit: limit ?? 1_000_000 },
         );
         assert.deepEqual(body.items, JSON.parse(JSON.stringify(expected)), query.toString());
         assert.equal(body.count, expected.length);
@@ -59,7 +56,7 @@ test('several settlements (a name matching more than one): their runs merged in 
         const params = { window: { window: { from, to }, year: null, requested: { from, to } }, newest: { limit } } as unknown as CrashParams;
         const items = await cityCrashes(app.db, index, group, params);
         const expected = await app.db.all(
-          `SELECT ${ITEM} FROM ptp_crashes WHERE location IN (SELECT unnest(string_split($locations, chr(31))))
+          `SELECT ${CRASH_ITEM_SQL} FROM ptp_crashes WHERE location IN (SELECT unnest(string_split($locations, chr(31))))
              AND crash_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) ORDER BY crash_order LIMIT $limit`,
           { locations: group.join('\u001f'), from, to, limit: limit ?? 1_000_000 },
         );

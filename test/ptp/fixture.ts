@@ -66,3 +66,10 @@ export async function sampleApp(prefix: string): Promise<TestApp> {
   await ptpSampleSource.ingest({ dataDir: join(root, 'parquet'), sampleDir: join(root, 'sample'), log: () => undefined });
   return startTestApp(join(root, 'parquet'));
 }
+
+/** The accident item's columns as a plain statement selects them (the expected answers of the window tests). */
+export const CRASH_ITEM_SQL = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
+  municipality, location, latitude, longitude, died_count, injured_count, participant_count, is_major`;
+
+/** DD-MM-YYYY (the routes' from/to) -> YYYY-MM-DD. */
+export const isoOfDay = (day: string) => `${day.slice(6)}-${day.slice(3, 5)}-${day.slice(0, 2)}`;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { OBLASTS } from '../../reference/places.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { sampleApp } from './fixture.ts';
+import { CRASH_ITEM_SQL, isoOfDay, sampleApp } from './fixture.ts';
 
 let app: TestApp;
 before(async () => {
@@ -15,9 +15,6 @@ before(async () => {
 });
 after(() => app?.close());
 
-const ITEM = `strftime(crash_datetime, '%Y-%m-%dT%H:%M:%S') AS crash_datetime, crash_type, ptp_place, region,
-  municipality, location, latitude, longitude, died_count, injured_count, participant_count, is_major`;
-const iso = (day: string) => `${day.slice(6)}-${day.slice(3, 5)}-${day.slice(0, 2)}`;
 
 test('every oblast, window and limit: the accidents of the plain scan, in crash order', async () => {
   const windows: Array<[string | null, string | null]> = [
@@ -33,9 +30,9 @@ test('every oblast, window and limit: the accidents of the plain scan, in crash 
         const { status, body } = await app.get(`/api/ptp/getPtpPerRegion?${query}`);
         assert.equal(status, 200, query.toString());
         const expected = await app.db.all(
-          `SELECT ${ITEM} FROM ptp_crashes WHERE region_code = $code
+          `SELECT ${CRASH_ITEM_SQL} FROM ptp_crashes WHERE region_code = $code
              AND crash_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) ORDER BY crash_order LIMIT $limit`,
-          { code: oblast.code, from: from ? iso(from) : '0001-01-01', to: to ? iso(to) : from ? '2026-11-22' : '9999-12-31', limit: limit ?? 1_000_000 },
+          { code: oblast.code, from: from ? isoOfDay(from) : '0001-01-01', to: to ? isoOfDay(to) : from ? '2026-11-22' : '9999-12-31', limit: limit ?? 1_000_000 },
         );
         assert.deepEqual(body.items, JSON.parse(JSON.stringify(expected)), query.toString());
         assert.equal(body.count, expected.length);
