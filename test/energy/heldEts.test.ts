@@ -8,6 +8,7 @@ import { etsSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { etsSummaryOfHeld, heldEtsYears } from '../../domains/energy/queries/heldEts.ts';
 import { Database } from '../../engine/database.ts';
 import { expectOk, startSampleApp, type TestApp } from '../helpers/app.ts';
+import { withScratchDatabase } from '../helpers/scratchDatabase.ts';
 
 const TABLE = 'CREATE TABLE ets_registry_years (registry_code VARCHAR, geo VARCHAR, year INTEGER, installation_count INTEGER, verified_emissions_sum BIGINT, allocation_sum BIGINT)';
 
@@ -49,14 +50,8 @@ describe('by hand', () => {
   });
 
   test('a sum the converter gives as text leaves the summary to the statement', async () => {
-    const other = await Database.open({ connections: 1 });
-    try {
-      await other.run(TABLE);
-      await other.run(`INSERT INTO ets_registry_years VALUES ('DE', 'DE', 2021, 1, 9007199254740993, NULL)`);
-      assert.equal(await heldEtsYears(other), null);
-    } finally {
-      await other.close();
-    }
+    await withScratchDatabase([TABLE, `INSERT INTO ets_registry_years VALUES ('DE', 'DE', 2021, 1, 9007199254740993, NULL)`],
+      async (other) => assert.equal(await heldEtsYears(other), null));
   });
 });
 

@@ -9,6 +9,7 @@ import { EU27, RANKING_METRICS } from '../../domains/energy/queries/constants.ts
 import { heldRankings, rankHeld } from '../../domains/energy/queries/heldRankings.ts';
 import { Database } from '../../engine/database.ts';
 import { startSampleApp, type TestApp } from '../helpers/app.ts';
+import { withScratchDatabase } from '../helpers/scratchDatabase.ts';
 
 describe('by hand', () => {
   let db: Database;
@@ -48,14 +49,10 @@ describe('by hand', () => {
   });
 
   test('a value JavaScript could order differently (-0) leaves the rankings to the statement', async () => {
-    const other = await Database.open({ connections: 1 });
-    try {
-      await other.run(`CREATE TABLE energy_rankings AS SELECT 'm' AS metric, 'AT' AS geo, -0.0::DOUBLE AS value, 2021 AS period, 1.0::DOUBLE AS percentile`);
-      await other.run(`CREATE TABLE energy_metric_periods AS SELECT 'm' AS metric, 2021 AS period`);
-      assert.equal(await heldRankings(other), null);
-    } finally {
-      await other.close();
-    }
+    await withScratchDatabase([
+      `CREATE TABLE energy_rankings AS SELECT 'm' AS metric, 'AT' AS geo, -0.0::DOUBLE AS value, 2021 AS period, 1.0::DOUBLE AS percentile`,
+      `CREATE TABLE energy_metric_periods AS SELECT 'm' AS metric, 2021 AS period`,
+    ], async (other) => assert.equal(await heldRankings(other), null));
   });
 });
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
-import { groupKey, heldGroups } from '../../queries/shared/heldGroups.ts';
+import { estimatedRowBytes, groupKey, groupRows, heldGroups } from '../../queries/shared/heldGroups.ts';
 
 let db: Database;
 before(async () => {
@@ -37,4 +37,10 @@ test('over its bounds a table is not held', async () => {
   // Seven held rows of two values each: 7 x (64 + 2 x (16 + 8 or 2)) = at least 7 x 100 bytes.
   assert.equal(await heldGroups({ table: 't', columns: 'code', key: ['geo'], orderBy: 'code', bytesMax: 600 })(db), null);
   assert.ok(await heldGroups({ table: 't', columns: 'code', key: ['geo'], orderBy: 'code', bytesMax: 2000 })(db));
+});
+
+test('the row estimate and the grouping helper', () => {
+  // 64 per row; 16 per value; text 2 per character, a list 16 per item, anything else 8.
+  assert.equal(estimatedRowBytes({ a: 'xy', b: 1, c: null, d: [1, 2] }), 64 + (16 + 4) + (16 + 8) + (16 + 8) + (16 + 32));
+  assert.deepEqual([...groupRows([3, 1, 4, 1, 5], (n) => n % 2, (n) => n * 10)], [[1, [30, 10, 10, 50]], [0, [40]]]);
 });

@@ -9,13 +9,12 @@
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
+import { estimatedRowBytes, groupRows } from '../../../queries/shared/heldGroups.ts';
 import { PAIR_SELECT } from './tables.ts';
 
 const ROWS_MAX = 200_000;
 /** Estimated as UTF-16 text plus a fixed cost per row and value. */
 const BYTES_MAX = 64 * 2 ** 20;
-const ROW_OVERHEAD_BYTES = 64;
-const VALUE_OVERHEAD_BYTES = 16;
 
 export interface HeldCards {
   /** cardgame_pairs rows by name_key (the English name as DuckDB's lower() gave it), in dbf_id order. */
@@ -34,26 +33,6 @@ export function asciiNameKey(name: string): string | null {
   return PRINTABLE_ASCII.test(name) ? name.toLowerCase() : null;
 }
 
-function estimatedBytes(rows: readonly Row[]): number {
-  let bytes = 0;
-  for (const row of rows) {
-    bytes += ROW_OVERHEAD_BYTES;
-    for (const value of Object.values(row)) bytes += VALUE_OVERHEAD_BYTES + (typeof value === 'string' ? 2 * value.length : Array.isArray(value) ? 16 * value.length : 8);
-  }
-  return bytes;
-}
-
-function grouped<K>(rows: readonly Row[], keyOf: (row: Row) => K): Map<K, Row[]> {
-  const groups = new Map<K, Row[]>();
-  for (const row of rows) {
-    const key = keyOf(row);
-    const group = groups.get(key);
-    if (group) group.push(row);
-    else groups.set(key, [row]);
-  }
-  return groups;
-}
-
 /** The held pairs, or null when the sets are too large to hold. */
 export const heldCards = perDatabase(async (db: Database): Promise<HeldCards | null> => {
   const [{ pairs, classPairs }] = await db.all(
@@ -62,12 +41,12 @@ export const heldCards = perDatabase(async (db: Database): Promise<HeldCards | n
   if (Number(pairs) + Number(classPairs) > ROWS_MAX) return null;
   const pairRows = await db.all(`SELECT name_key, ${PAIR_SELECT} FROM cardgame_pairs ORDER BY dbf_id`);
   const classRows = await db.all(`SELECT * FROM cardgame_class_pairs ORDER BY class, dbf_id`);
-  if (estimatedBytes(pairRows) + estimatedBytes(classRows) > BYTES_MAX) return null;
+  if ([...pairRows, ...classRows].reduce((bytes, row) => bytes + estimatedRowBytes(row), 0) > BYTES_MAX) return null;
   const classes = (await db.all('SELECT class FROM cardgame_classes ORDER BY class')).map((row) => String(row.class));
   return {
-    byNameKey: grouped(pairRows, (row) => String(row.name_key)),
-    byDbfId: grouped(pairRows, (row) => Number(row.dbf_id)),
+    byNameKey: groupRows(pairRows, (row) => String(row.name_key)),
+    byDbfId: groupRows(pairRows, (row) => Number(row.dbf_id)),
     classes,
-    classPairs: grouped(classRows, (row) => String(row.class)),
+    classPairs: groupRows(classRows, (row) => String(row.class)),
   };
 });

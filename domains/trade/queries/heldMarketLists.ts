@@ -9,13 +9,12 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { perDatabase } from '../../../engine/perDatabase.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
+import { estimatedRowBytes } from '../../../queries/shared/heldGroups.ts';
 import { MARKET_ANOMALIES, MARKET_ANOMALIES_COLUMNS, MARKET_MOVES, MARKET_MOVES_COLUMNS } from './marketShapes.ts';
 
 const ROWS_MAX = 200_000;
-/** Estimated as UTF-16 text plus a fixed cost per row and value. */
+/** Estimated by estimatedRowBytes. */
 const BYTES_MAX = 32 * 2 ** 20;
-const ROW_OVERHEAD_BYTES = 64;
-const VALUE_OVERHEAD_BYTES = 16;
 
 export interface HeldMarketRows {
   /** The answer's columns of each row, in pos order (pos 1 first). */
@@ -47,8 +46,7 @@ async function readHeld(db: Database, table: string, columns: string, zscore: bo
     const { held_abs_percent: percent, held_abs_zscore: z, ...answer } = row;
     absPercent[i] = percent === null ? Number.NaN : Number(percent);
     absZscore[i] = z === null ? Number.NaN : Number(z);
-    bytes += ROW_OVERHEAD_BYTES;
-    for (const value of Object.values(answer)) bytes += VALUE_OVERHEAD_BYTES + (typeof value === 'string' ? 2 * value.length : 8);
+    bytes += estimatedRowBytes(answer);
     if (bytes > BYTES_MAX) return null;
     answers.push(answer);
   }
