@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Database } from '../../engine/database.ts';
+import { Database, observeStatements } from '../../engine/database.ts';
 import { loadImportLedger } from '../../ingest/commit.ts';
 import { startDevChain, type DevChain } from '../../devchain/chain.ts';
 import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/facilitator.ts';
 import { ingestFredFiles, setFredLicense, UnknownSeriesError } from '../../domains/macro/ingest/snapshot.ts';
-import { macroRoutes } from '../../domains/macro/queries/routes.ts';
+import { licenseStatuses, macroRoutes } from '../../domains/macro/queries/routes.ts';
 import { readMacroData } from '../../domains/macro/queries/tables.ts';
 import { runCli } from '../helpers/cli.ts';
 import { devPaymentEnv, payingFetch, startPaidApp, type PaidApp } from '../helpers/payments.ts';
@@ -138,6 +138,21 @@ describe('the licence gate on the paid path (local facilitator)', () => {
     assert.equal(forced.status, 451);
     assert.equal(verifyOrSettle(), before.calls);
     assert.equal(await chain.balanceOf(chain.addresses.payer), before.payer);
+  });
+
+  it('the gate reads the statuses held for the database: a refused request issues no statement', async () => {
+    assert.equal((await app.request('/api/analytics/us/yield-curve')).status, 451); // the statuses are read once
+    const statements: string[] = [];
+    const stop = observeStatements((event) => statements.push(event.sql));
+    try {
+      assert.equal((await app.request('/api/analytics/us/yield-curve')).status, 451);
+      assert.equal((await app.request('/api/analytics/market/volatility-regime')).status, 451);
+    } finally {
+      stop();
+    }
+    assert.deepEqual(statements, []);
+    // Only the series asked for, and a series never ingested has no status.
+    assert.deepEqual(Object.fromEntries(await licenseStatuses(db, ['DGS2', 'DGS10', 'NOPE'])), { DGS2: 'DENIED', DGS10: 'APPROVED' });
   });
 
   it('validation still comes first: a bad lookback_days is a 400 on a gated route', async () => {

@@ -5,6 +5,7 @@
 // license_not_approved, before any payment).
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
+import { perDatabase } from '../../../engine/perDatabase.ts';
 import { defineRoute, type JsonSchema, type ParamSpec, type RouteGate } from '../../../queries/catalog.ts';
 import { licenseNotApproved, notFound } from '../../../queries/shared/errors.ts';
 import {
@@ -37,13 +38,20 @@ export const GATE_DESCRIPTION =
   'a reserve-bank (FRED) series this route needs does not carry license_status APPROVED in the operator\'s configuration; ' +
   'answered before any payment is asked, so never charged; the message names the series and their status';
 
+/**
+ * Every series' licence status in force, read once per loaded database: a status changes only through
+ * an ingest or `npm run license`, which publish a new snapshot generation (a new database), so the gate
+ * of every request to a reserve-bank route costs no statement.
+ */
+const heldLicenseStatuses = perDatabase(async (db: Database): Promise<ReadonlyMap<string, string>> => {
+  const rows = await db.all('SELECT series_id, status FROM macro_fred_license_status');
+  return new Map(rows.map((row) => [String(row.series_id), String(row.status)]));
+});
+
 /** The licence status in force of each of `series` that has one. */
 export async function licenseStatuses(db: Database, series: readonly string[]): Promise<Map<string, string>> {
-  const rows = await db.all(
-    `SELECT series_id, status FROM macro_fred_license_status WHERE list_contains(string_split($series, ','), series_id)`,
-    { series: series.join(',') },
-  );
-  return new Map(rows.map((row) => [String(row.series_id), String(row.status)]));
+  const held = await heldLicenseStatuses(db);
+  return new Map(series.flatMap((id) => (held.has(id) ? [[id, held.get(id)!] as const] : [])));
 }
 
 /** 451 license_not_approved unless every series is APPROVED (a series never ingested has no status: refused). */
