@@ -4,10 +4,14 @@
 // Per programme (rows sorted by day): running sums of the payouts and of their squares give the
 // window's n, S and Q in two binary searches; within one programme the z-score
 // z = (n x - S) / sqrt(n Q - S^2) only rises with the payout x, so its best days in the window are its
-// largest payouts there (a range-maximum tree over all rows). The list is a merge over programmes:
-// a heap of (programme, run of rows) keyed by the best score in the run; popping a run's best day
-// splits the run around it. Runs enter with a cheap upper bound on their score and are scored
-// exactly (big integers) only when they reach the top, so a request scores few programmes exactly.
+// largest payouts there (a range-maximum tree per programme, laid out beside its rows so that a query
+// reads a few kilobytes, not a path through a tree over every row). The list is a merge over
+// programmes: a heap of (programme, run of rows) keyed by the best score in the run; popping a run's
+// best day splits the run around it. Runs enter with a cheap upper bound on their score and are
+// scored exactly (big integers) only when they reach the top, so a request scores few programmes
+// exactly. Almost every programme has some payout with z >= 2 in a window, so a programme becomes a
+// run only while its bound can beat the limit-th best score seen so far (a lower estimate of each
+// programme's best): the heap holds a few runs, not one per programme.
 //
 // The arithmetic is the statement's it replaces (tested against it on many windows): sums in cents
 // as 128-bit integers, cast to double as DuckDB casts HUGEINT (the low and high 64 bits converted
@@ -34,8 +38,10 @@ interface ProgrammeIndex {
   sum: Float64Array;
   squaresHigh: Float64Array;
   squaresLow: Float64Array;
-  /** Range-maximum tree over `cents` (leaves at size + i): the row of the largest payout, earliest on ties. */
-  size: number;
+  /**
+   * Per programme p of m rows, a range-maximum tree over its payouts at 2 start[p] (leaves at
+   * 2 start[p] + m + k for its row k, root at 2 start[p] + 1): the row of the largest payout, earliest on ties.
+   */
   tree: Int32Array;
 }
 
@@ -111,8 +117,7 @@ async function readIndex(db: Database): Promise<ProgrammeIndex> {
     sum: new Float64Array(rows + programmes.length),
     squaresHigh: new Float64Array(rows + programmes.length),
     squaresLow: new Float64Array(rows + programmes.length),
-    size: Math.max(1, rows),
-    tree: new Int32Array(2 * Math.max(1, rows)),
+    tree: new Int32Array(2 * rows),
   };
   let at = 0;
   programmes.forEach((p, i) => {
@@ -142,9 +147,14 @@ async function readIndex(db: Database): Promise<ProgrammeIndex> {
     }
   });
   index.start[programmes.length] = at;
-  const { size, tree } = index;
-  for (let i = 0; i < size; i++) tree[size + i] = i;
-  for (let i = size - 1; i >= 1; i--) tree[i] = better(index.cents, tree[2 * i], tree[2 * i + 1]);
+  const { tree, start, cents } = index;
+  for (let p = 0; p < programmes.length; p++) {
+    const first = start[p];
+    const m = start[p + 1] - first;
+    const base = 2 * first;
+    for (let k = 0; k < m; k++) tree[base + m + k] = first + k;
+    for (let i = m - 1; i >= 1; i--) tree[base + i] = better(cents, tree[base + 2 * i], tree[base + 2 * i + 1]);
+  }
   return index;
 }
 
@@ -155,13 +165,16 @@ function better(cents: Float64Array, a: number, b: number): number {
   return x > y || (x === y && a < b) ? a : b;
 }
 
-/** The row of the largest payout among rows lo..hi (inclusive), earliest on ties. */
-function rangeMax(index: ProgrammeIndex, lo: number, hi: number): number {
-  const { size, tree, cents } = index;
+/** The row of the largest payout among programme p's rows lo..hi (inclusive, row numbers), earliest on ties. */
+function rangeMax(index: ProgrammeIndex, p: number, lo: number, hi: number): number {
+  const { tree, cents, start } = index;
+  const first = start[p];
+  const m = start[p + 1] - first;
+  const base = 2 * first;
   let best = -1;
-  for (let l = lo + size, r = hi + size + 1; l < r; l >>= 1, r >>= 1) {
-    if (l & 1) best = best < 0 ? tree[l] : better(cents, best, tree[l]), l++;
-    if (r & 1) --r, best = best < 0 ? tree[r] : better(cents, best, tree[r]);
+  for (let l = lo - first + m, r = hi - first + m + 1; l < r; l >>= 1, r >>= 1) {
+    if (l & 1) best = best < 0 ? tree[base + l] : better(cents, best, tree[base + l]), l++;
+    if (r & 1) --r, best = best < 0 ? tree[base + r] : better(cents, best, tree[base + r]);
   }
   return best;
 }
@@ -290,11 +303,107 @@ function boundScore(n: number, s: number, approxSpread: number, cents: number, s
   return (numerator / Math.sqrt(approxSpread)) * (1 + BOUND_SLACK) + 1e-9;
 }
 
+/** A lower bound on the same score, for a bound boundScore gave (finite and positive). */
+function lowerScore(bound: number): number {
+  return ((bound - 1e-9) / (1 + BOUND_SLACK)) * (1 - BOUND_SLACK) - 1e-9;
+}
+
+/**
+ * The `count` largest values seen (a min-heap): its least is the score that the limit-th item of the
+ * list reaches at least, once `count` programmes have a best payout known to score that much.
+ */
+class LargestValues {
+  private readonly values: Float64Array;
+  private size = 0;
+  constructor(private readonly count: number) {
+    this.values = new Float64Array(count);
+  }
+  /** The least of the `count` largest, or -Infinity until `count` values were seen. */
+  get least(): number {
+    return this.size < this.count ? -Infinity : this.values[0];
+  }
+  add(value: number): void {
+    const values = this.values;
+    if (this.size < this.count) {
+      let i = this.size++;
+      while (i > 0 && values[(i - 1) >> 1] > value) values[i] = values[(i - 1) >> 1], i = (i - 1) >> 1;
+      values[i] = value;
+      return;
+    }
+    if (!(value > values[0])) return;
+    // Replace the least and sift down.
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= this.count) break;
+      const child = left + 1 < this.count && values[left + 1] < values[left] ? left + 1 : left;
+      if (!(values[child] < value)) break;
+      values[i] = values[child];
+      i = child;
+    }
+    values[i] = value;
+  }
+}
+
 export interface ProgrammeWindow {
   from: string;
   to: string;
   currency: string;
   limit: number;
+}
+
+/**
+ * Every programme's run of rows in the window that may qualify and place (one pass over the programmes,
+ * kept apart from the merge so that the pass is compiled on its own).
+ */
+function candidateRuns(index: ProgrammeIndex, from: number, to: number, currency: string, limit: number, minDays: number): Run[] {
+  const runs: Run[] = [];
+  // The limit-th item scores at least the limit-th largest lower bound of a programme's best payout: a
+  // programme whose bound is below it cannot place (ties included: its scores are strictly below).
+  const placed = new LargestValues(limit);
+  const { day, sum, squaresHigh, squaresLow, start, base, cents, tree } = index;
+  const programmes = index.currency.length;
+  for (let p = 0; p < programmes; p++) {
+    const first = start[p];
+    const end = start[p + 1];
+    // Half the programmes of a short window have no day in it (or too few days in all): no search.
+    if (end - first < minDays || day[first] > to || day[end - 1] < from) continue;
+    if (currency !== '' && index.currency[p] !== currency) continue;
+    const lo = firstAtOrAfter(day, from, first, end);
+    const hi = firstAtOrAfter(day, to + 1, lo, end) - 1;
+    const n = hi - lo + 1;
+    if (n < minDays) continue;
+    // Cheap bounds first, once the threshold is up: no score of n values exceeds sqrt(n - 1), and none
+    // exceeds that of the programme's largest payout of all.
+    const least = placed.least;
+    if (Math.sqrt(n - 1) * (1 + BOUND_SLACK) + 1e-9 < least) continue;
+    // sumPositions, without allocating a pair per programme.
+    const a = lo + base[p] - first;
+    const b = hi + 1 + base[p] - first;
+    const s = sum[b] - sum[a];
+    const squaresApprox = (squaresHigh[b] - squaresHigh[a]) * TWO52 + (squaresLow[b] - squaresLow[a]);
+    const approxSpread = n * squaresApprox - s * s;
+    if (least > -Infinity && boundScore(n, s, approxSpread, cents[tree[2 * first + 1]], squaresApprox) < least) continue;
+    const best = rangeMax(index, p, lo, hi);
+    const bound = boundScore(n, s, approxSpread, cents[best], squaresApprox);
+    // Most programmes stop here: their stats are only made for a run that may qualify and place.
+    if (bound !== Infinity && !(bound >= Z_MIN && bound >= placed.least)) continue;
+    const stats: Stats = { programme: p, n, s, denominator: NaN, approxSpread };
+    if (bound === Infinity) {
+      if (!scoreExactly(index, stats, lo, hi)) continue;
+      const z = exactScore(index, stats, best);
+      if (z >= Z_MIN && z >= placed.least) {
+        runs.push({ stats, lo, hi, best, key: z, exact: true });
+        placed.add(z);
+      }
+    } else {
+      runs.push({ stats, lo, hi, best, key: bound, exact: false });
+      placed.add(lowerScore(bound));
+    }
+  }
+  // Runs taken before the threshold rose: those still below it cannot place.
+  const threshold = placed.least;
+  return runs.filter((run) => run.key >= threshold);
 }
 
 /**
@@ -304,41 +413,8 @@ export interface ProgrammeWindow {
  */
 export async function unusualProgrammeItems(db: Database, window: ProgrammeWindow, minDays: number): Promise<Row[]> {
   const index = await programmeIndex(db);
-  const from = dayNumber(window.from);
-  const to = dayNumber(window.to);
-  const runs: Run[] = [];
-  const programmes = index.currency.length;
-  const { day, sum, squaresHigh, squaresLow } = index;
-  for (let p = 0; p < programmes; p++) {
-    const first = index.start[p];
-    const end = index.start[p + 1];
-    // Half the programmes of a short window have no day in it (or too few days in all): no search.
-    if (end - first < minDays || day[first] > to || day[end - 1] < from) continue;
-    if (window.currency !== '' && index.currency[p] !== window.currency) continue;
-    const lo = firstAtOrAfter(day, from, first, end);
-    const hi = firstAtOrAfter(day, to + 1, lo, end) - 1;
-    const n = hi - lo + 1;
-    if (n < minDays) continue;
-    // sumPositions, without allocating a pair per programme.
-    const a = lo + index.base[p] - first;
-    const b = hi + 1 + index.base[p] - first;
-    const s = sum[b] - sum[a];
-    const squaresApprox = (squaresHigh[b] - squaresHigh[a]) * TWO52 + (squaresLow[b] - squaresLow[a]);
-    const approxSpread = n * squaresApprox - s * s;
-    const best = rangeMax(index, lo, hi);
-    const bound = boundScore(n, s, approxSpread, index.cents[best], squaresApprox);
-    // Most programmes stop here: their stats are only made for a run that may qualify.
-    if (bound !== Infinity && !(bound >= Z_MIN)) continue;
-    const stats: Stats = { programme: p, n, s, denominator: NaN, approxSpread };
-    if (bound === Infinity) {
-      if (!scoreExactly(index, stats, lo, hi)) continue;
-      const z = exactScore(index, stats, best);
-      if (z >= Z_MIN) runs.push({ stats, lo, hi, best, key: z, exact: true });
-    } else {
-      runs.push({ stats, lo, hi, best, key: bound, exact: false });
-    }
-  }
-  const heap = new RunHeap(index, runs);
+  if (window.limit < 1) return [];
+  const heap = new RunHeap(index, candidateRuns(index, dayNumber(window.from), dayNumber(window.to), window.currency, window.limit, minDays));
   const items: Row[] = [];
   while (items.length < window.limit && heap.length > 0) {
     const run = heap.pop();
@@ -365,7 +441,7 @@ export async function unusualProgrammeItems(db: Database, window: ProgrammeWindo
     // The rest of the run: the rows before and after its best, each keyed by its own best (exact: same programme).
     for (const [lo, hi] of [[run.lo, row - 1], [row + 1, run.hi]]) {
       if (lo > hi) continue;
-      const best = rangeMax(index, lo, hi);
+      const best = rangeMax(index, stats.programme, lo, hi);
       const z = exactScore(index, stats, best);
       if (z >= Z_MIN) heap.push({ stats, lo, hi, best, key: z, exact: true });
     }
