@@ -4,12 +4,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { locatePage, positionsRead, type PositionSpec } from '../../domains/trade/queries/positions.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { openSnapshot, routes } from '../../domains/index.ts';
+import { observeStatements } from '../../engine/database.ts';
+import { warmHeldState } from '../../engine/perDatabase.ts';
+import { serveTestApp, startTestApp, type TestApp } from '../helpers/app.ts';
 import { writeTradeFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
+let fixtureDir: string;
 before(async () => {
   const { dataDir } = await writeTradeFixtureSnapshot();
+  fixtureDir = dataDir;
   app = await startTestApp(dataDir);
 });
 after(() => app?.close());
@@ -111,4 +116,26 @@ test('trade_price_changes: count and page range as plain statements give them (d
     }
   }
   assert.ok(found > 40, `${found} pages with rows`);
+});
+
+test('the warm-up reads the positions /api/v1/trade locates pages in: its first request issues the page read only, no count', async () => {
+  // A database of its own: nothing held yet.
+  const served = await serveTestApp((await openSnapshot(fixtureDir)).db, routes);
+  try {
+    await warmHeldState(served.db);
+    const statements: string[] = [];
+    const stop = observeStatements((event) => statements.push(event.sql));
+    let response: Response;
+    try {
+      response = await served.request('/api/v1/trade?reporter=RO&product=1001&limit=2');
+    } finally {
+      stop();
+    }
+    assert.equal(response.status, 200);
+    assert.equal((await response.json()).items.length, 2);
+    assert.equal(statements.length, 1, statements.join('\n'));
+    assert.match(statements[0]!, /pos >= \$page_first AND pos <= \$page_last/);
+  } finally {
+    await served.close();
+  }
 });

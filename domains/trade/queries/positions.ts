@@ -104,6 +104,24 @@ interface HeldSlot {
 /** Per database, per shape spec (by identity), its slot. */
 const heldShapes = perDatabase(async () => new Map<PositionSpec, HeldSlot>());
 
+/** The shapes the routes locate pages in (declared as their modules load). */
+const declaredShapes: PositionSpec[] = [];
+
+/** Declares a shape whose positions a route reads, so that the server's warm-up reads them; returns the spec. */
+export function declarePositions(spec: PositionSpec): PositionSpec {
+  declaredShapes.push(spec);
+  return spec;
+}
+
+/**
+ * Every declared shape's positions, read by the server's warm-up (warmHeldState) before it listens:
+ * read on a request's demand instead, a large shape's read (seconds at x100) ran beside the first
+ * requests, which counted in SQL meanwhile and were slowed by it (x100 listTrade: 25-150 ms).
+ */
+perDatabase(async (db) => {
+  for (const spec of declaredShapes) await positionsRead(db, spec);
+});
+
 /** The shape's slot, its read started on first use (a failed read is forgotten, so a later request starts it again). */
 async function slotOf(db: Database, spec: PositionSpec): Promise<HeldSlot> {
   const shapes = await heldShapes(db);

@@ -10,7 +10,7 @@ import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
 } from './params.ts';
 import { copyFor, givenKeys, ITEM_COLUMN, pageOfLocated, pageOfShape, parsedItems, usedBindings } from './paging.ts';
-import { locatePage, type PositionSpec } from './positions.ts';
+import { declarePositions, locatePage, type PositionSpec } from './positions.ts';
 import { balanceResponse, partnersResponse, tradeResponse } from './schemas.ts';
 import { TRADE_BALANCE_COLUMNS, TRADE_LIST } from './shapes.ts';
 
@@ -43,9 +43,9 @@ function tradeListConditions(filters: { reporter: string | null; partner: string
 }
 
 /** trade_list's filter columns held per database (positions.ts); flow as its text ('1', '2'). */
-const TRADE_LIST_POSITIONS: PositionSpec = {
+const TRADE_LIST_POSITIONS: PositionSpec = declarePositions({
   table: 'trade_list', codes: ['reporter', 'product', 'partner', 'flow'], days: ['period_start', 'period_end'], groupBy: ['reporter', 'product'],
-};
+});
 
 export const listTrade = defineRoute<Resolved<typeof tradeInputs>>({
   id: 'listTrade',
