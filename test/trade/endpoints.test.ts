@@ -28,14 +28,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, expectOk, pick, startTestApp, type TestApp } from '../helpers/app.ts';
-import { tempDir, TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
+import { removeFixture, tempDir, TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
+let fixtureRoot: string | undefined;
 before(async () => {
-  const { dataDir } = await writeTradeFixtureSnapshot();
+  const { root, dataDir } = await writeTradeFixtureSnapshot();
+  fixtureRoot = root;
   app = await startTestApp(dataDir);
 });
-after(() => app?.close());
+after(async () => {
+  await app?.close();
+  await removeFixture(fixtureRoot);
+});
 
 const ok = (url: string) => expectOk(app, url);
 const fails = (url: string, status: number, param?: string) => expectError(app, url, status, param);

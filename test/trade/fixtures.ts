@@ -14,7 +14,7 @@
 //   RO Feed wheat (Constanta, FOB): 2020-03-02 180, 2021-03-01 230
 //   RO Durum wheat 2021-03-01 999 (not a price product of 1001); RO Feed barley 2021-03-01 150
 //   FR Breadmaking common wheat (Rouen, FOB): 2022-03-07 280
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ingestAgrifoodFiles } from '../../domains/agrifood/ingest/snapshot.ts';
@@ -95,8 +95,8 @@ export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** The fixture snapshot: trade (one file) and cereal prices. */
-export async function writeTradeFixtureSnapshot(): Promise<{ dataDir: string; sourceDir: string; tradeFile: string }> {
+/** The fixture snapshot: trade (one file) and cereal prices, in a temporary folder `root` the caller removes (removeFixture). */
+export async function writeTradeFixtureSnapshot(): Promise<{ root: string; dataDir: string; sourceDir: string; tradeFile: string }> {
   const root = await tempDir('trade-fixture-');
   const sourceDir = path.join(root, 'source');
   const dataDir = path.join(root, 'parquet');
@@ -107,5 +107,10 @@ export async function writeTradeFixtureSnapshot(): Promise<{ dataDir: string; so
   await writeFile(cerealsFile, JSON.stringify(cerealsFixture()));
   await ingestTradeFiles([tradeFile], { dataDir, now: () => FIXTURE_NOW });
   await ingestAgrifoodFiles([cerealsFile], { dataDir, dataset: 'cereals_prices', now: () => FIXTURE_NOW });
-  return { dataDir, sourceDir, tradeFile };
+  return { root, dataDir, sourceDir, tradeFile };
+}
+
+/** Removes a fixture's temporary folder (nothing when it was never made). */
+export async function removeFixture(root: string | undefined): Promise<void> {
+  if (root) await rm(root, { recursive: true, force: true });
 }

@@ -5,14 +5,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectOk, startTestApp, type TestApp } from '../helpers/app.ts';
-import { TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
+import { removeFixture, TRADE_FACT_ROWS, writeTradeFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
+let fixtureRoot: string | undefined;
 before(async () => {
-  const { dataDir } = await writeTradeFixtureSnapshot();
+  const { root, dataDir } = await writeTradeFixtureSnapshot();
+  fixtureRoot = root;
   app = await startTestApp(dataDir);
 });
-after(() => app?.close());
+after(async () => {
+  await app?.close();
+  await removeFixture(fixtureRoot);
+});
 
 const withPage = (url: string, limit: number, offset: number) => `${url}${url.includes('?') ? '&' : '?'}limit=${limit}&offset=${offset}`;
 

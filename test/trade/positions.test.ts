@@ -8,16 +8,21 @@ import { openSnapshot, routes } from '../../domains/index.ts';
 import { observeStatements } from '../../engine/database.ts';
 import { warmHeldState } from '../../engine/perDatabase.ts';
 import { serveTestApp, startTestApp, type TestApp } from '../helpers/app.ts';
-import { writeTradeFixtureSnapshot } from './fixtures.ts';
+import { removeFixture, writeTradeFixtureSnapshot } from './fixtures.ts';
 
 let app: TestApp;
+let fixtureRoot: string | undefined;
 let fixtureDir: string;
 before(async () => {
-  const { dataDir } = await writeTradeFixtureSnapshot();
+  const { root, dataDir } = await writeTradeFixtureSnapshot();
+  fixtureRoot = root;
   fixtureDir = dataDir;
   app = await startTestApp(dataDir);
 });
-after(() => app?.close());
+after(async () => {
+  await app?.close();
+  await removeFixture(fixtureRoot);
+});
 
 const SPEC: PositionSpec = {
   table: 'trade_list', codes: ['reporter', 'product', 'partner', 'flow'], days: ['period_start', 'period_end'], groupBy: ['reporter', 'product'],

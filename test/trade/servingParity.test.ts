@@ -12,16 +12,18 @@ import { tradeDomain } from '../../domains/trade/index.ts';
 import { Database } from '../../engine/database.ts';
 import { Dispatcher, errorAnswer } from '../../http/dispatch.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
-import { tempDir, writeTradeFixtureSnapshot } from './fixtures.ts';
+import { removeFixture, tempDir, writeTradeFixtureSnapshot } from './fixtures.ts';
 
 const domains = [agrifoodDomain, tradeDomain];
 const routes = routesOf(domains);
 let root: string;
+let fixtureRoot: string | undefined;
 let memory: Database;
 let file: Database;
 
 before(async () => {
-  const { dataDir } = await writeTradeFixtureSnapshot();
+  const { root: made, dataDir } = await writeTradeFixtureSnapshot();
+  fixtureRoot = made;
   memory = await Database.open();
   await loadDomains(domains, memory, dataDir);
   root = await tempDir('trade-serving-');
@@ -37,6 +39,7 @@ after(async () => {
   await memory?.close();
   await file?.close();
   if (root) await rm(root, { recursive: true, force: true });
+  await removeFixture(fixtureRoot);
 });
 
 /** Status and bytes of one request, as the dispatcher (HTTP's code path) answers it from db. */
