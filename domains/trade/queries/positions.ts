@@ -114,9 +114,10 @@ export function declarePositions(spec: PositionSpec): PositionSpec {
 }
 
 /**
- * Every declared shape's positions, read by the server's warm-up (warmHeldState) before it listens:
- * read on a request's demand instead, a large shape's read (seconds at x100) ran beside the first
- * requests, which counted in SQL meanwhile and were slowed by it (x100 listTrade: 25-150 ms).
+ * Every declared shape's positions, read by the server's warm-up (warmHeldState: in the background
+ * once it listens, and before a new generation is swapped in). Read on a request's demand instead, a
+ * large shape's read (seconds at x100) ran beside every example's first requests, which counted in SQL
+ * meanwhile and were slowed by it (x100 listTrade: 25-150 ms).
  */
 perDatabase(async (db) => {
   for (const spec of declaredShapes) await positionsRead(db, spec);
