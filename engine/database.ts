@@ -1,6 +1,7 @@
 // One in-process DuckDB instance with a small pool of connections.
 // @duckdb/node-api has no pool and no query timeout: each connection runs one query at a time,
-// keeps its own prepared statements, and a timer interrupts a query that runs too long.
+// keeps its own prepared statements (the most recently used few), and a timer interrupts a query
+// that runs too long.
 import {
   DuckDBInstance,
   type DuckDBConnection,
@@ -19,13 +20,22 @@ export interface DatabaseOptions {
   queryTimeoutMs?: number;
   /** DuckDB worker threads (default: DuckDB's own choice). */
   threads?: number;
-  /** A database file instead of memory (a generation's serving database, engine/servingFile.ts). */
+  /** A database file instead of memory (a generation's serving database, domains/servingDatabase.ts). */
   file?: string;
   /** Open the file read-only (the server: any number of processes may share it). */
   readOnly?: boolean;
   /** DuckDB's memory_limit, e.g. '2GB' (default: DuckDB's own, 80% of RAM). */
   memoryLimit?: string;
+  /**
+   * Prepared statements kept per connection, the least recently used destroyed beyond it (default
+   * PREPARED_STATEMENTS_KEPT): statements whose text varies (IN lists of any length) would otherwise
+   * pile up for the life of the process.
+   */
+  preparedStatements?: number;
 }
+
+/** Per connection: well above the distinct statements of the catalog's examples, so a warm server re-prepares nothing. */
+export const PREPARED_STATEMENTS_KEPT = 256;
 
 export class QueryTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
@@ -34,45 +44,9 @@ export class QueryTimeoutError extends Error {
   }
 }
 
-/**
- * One timed call, for an opt-in observer (the benchmark's ingest profile, bench/ingestProfile.ts).
- * `sql` is the statement for run / all, the table for appendRows and the file (or ':memory:') for open.
- * Times are performance.now() milliseconds; a call that fails is reported too.
- */
-export interface StatementEvent {
-  kind: 'open' | 'run' | 'all' | 'appendRows';
-  sql: string;
-  startMs: number;
-  endMs: number;
-}
-
-export type StatementObserver = (event: StatementEvent) => void;
-
-/** Process-wide and empty unless someone observes: an unobserved call pays one length check. */
-const observers: StatementObserver[] = [];
-
-/** Reports every Database.open, run, all and appendRows of the process to `observer` until the returned function is called. */
-export function observeStatements(observer: StatementObserver): () => void {
-  observers.push(observer);
-  return () => {
-    const at = observers.indexOf(observer);
-    if (at >= 0) observers.splice(at, 1);
-  };
-}
-
-async function observed<T>(kind: StatementEvent['kind'], sql: string, work: () => Promise<T>): Promise<T> {
-  const startMs = performance.now();
-  try {
-    return await work();
-  } finally {
-    const event: StatementEvent = { kind, sql, startMs, endMs: performance.now() };
-    // A copy: an observer may unsubscribe while being told.
-    for (const observer of [...observers]) observer(event);
-  }
-}
-
 interface PooledConnection {
   connection: DuckDBConnection;
+  /** By SQL text, least recently used first (a Map keeps insertion order; a hit is re-inserted). */
   statements: Map<string, DuckDBPreparedStatement>;
 }
 
@@ -90,16 +64,14 @@ export class Database {
     private readonly instance: DuckDBInstance,
     pool: PooledConnection[],
     private readonly queryTimeoutMs: number,
+    private readonly statementsKept: number,
   ) {
     this.idle.push(...pool);
   }
 
-  static open(options: DatabaseOptions = {}): Promise<Database> {
-    if (observers.length === 0) return Database.openInstance(options);
-    return observed('open', options.file ?? ':memory:', () => Database.openInstance(options));
-  }
-
-  private static async openInstance(options: DatabaseOptions): Promise<Database> {
+  static async open(options: DatabaseOptions = {}): Promise<Database> {
+    const kept = options.preparedStatements ?? PREPARED_STATEMENTS_KEPT;
+    if (!Number.isInteger(kept) || kept < 1) throw new RangeError(`preparedStatements must be a positive integer, not ${kept}`);
     const config: Record<string, string> = {};
     if (options.threads) config.threads = String(options.threads);
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
@@ -109,34 +81,20 @@ export class Database {
     for (let i = 0; i < (options.connections ?? 3); i++) {
       pool.push({ connection: await instance.connect(), statements: new Map() });
     }
-    return new Database(instance, pool, options.queryTimeoutMs ?? 10_000);
+    return new Database(instance, pool, options.queryTimeoutMs ?? 10_000, kept);
   }
 
   /** Runs a statement (DDL, COPY, INSERT) without reading rows. */
-  run(sql: string, params?: SqlParams): Promise<void> {
-    if (observers.length === 0) return this.runStatement(sql, params);
-    return observed('run', sql, () => this.runStatement(sql, params));
-  }
-
-  private async runStatement(sql: string, params: SqlParams | undefined): Promise<void> {
+  async run(sql: string, params?: SqlParams): Promise<void> {
     await this.withConnection(async ({ connection }) => {
       await connection.run(sql, params as Record<string, DuckDBValue> | undefined);
     });
   }
 
   /** Runs a query through a cached prepared statement and returns JSON-ready rows. */
-  all(sql: string, params: SqlParams = {}): Promise<Row[]> {
-    if (observers.length === 0) return this.allRows(sql, params);
-    return observed('all', sql, () => this.allRows(sql, params));
-  }
-
-  private async allRows(sql: string, params: SqlParams): Promise<Row[]> {
+  async all(sql: string, params: SqlParams = {}): Promise<Row[]> {
     return this.withConnection(async (pooled) => {
-      let statement = pooled.statements.get(sql);
-      if (!statement) {
-        statement = await pooled.connection.prepare(sql);
-        pooled.statements.set(sql, statement);
-      }
+      const statement = await this.preparedStatement(pooled, sql);
       statement.clearBindings();
       if (Object.keys(params).length > 0) statement.bind(params as Record<string, DuckDBValue>);
       const timer = setTimeout(() => pooled.connection.interrupt(), this.queryTimeoutMs);
@@ -153,16 +111,33 @@ export class Database {
   }
 
   /**
+   * The connection's statement for sql, prepared on a miss; the least recently used beyond the bound
+   * is destroyed. Only this connection's current holder touches its map, so an evicted statement is
+   * never one in use (the one in use is the newest).
+   */
+  private async preparedStatement(pooled: PooledConnection, sql: string): Promise<DuckDBPreparedStatement> {
+    const held = pooled.statements.get(sql);
+    if (held) {
+      pooled.statements.delete(sql);
+      pooled.statements.set(sql, held);
+      return held;
+    }
+    const statement = await pooled.connection.prepare(sql);
+    pooled.statements.set(sql, statement);
+    for (const [oldest, evicted] of pooled.statements) {
+      if (pooled.statements.size <= this.statementsKept) break;
+      pooled.statements.delete(oldest);
+      evicted.destroySync();
+    }
+    return statement;
+  }
+
+  /**
    * Bulk-loads rows into an existing table with DuckDB's appender (far faster than INSERTs).
    * Strings go to VARCHAR columns and integers to INTEGER columns: stage into such a table,
    * then cast with INSERT ... SELECT.
    */
-  appendRows(table: string, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
-    if (observers.length === 0) return this.appendWithAppender(table, rows);
-    return observed('appendRows', table, () => this.appendWithAppender(table, rows));
-  }
-
-  private async appendWithAppender(table: string, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
+  async appendRows(table: string, rows: ReadonlyArray<ReadonlyArray<string | number | null>>): Promise<void> {
     await this.withConnection(async ({ connection }) => {
       const appender = await connection.createAppender(table);
       try {
