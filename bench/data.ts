@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import ExcelJS from 'exceljs';
 import { basename, extname, join } from 'node:path';
-import { Database, observeStatements, type StatementEvent } from '../engine/database.ts';
+import { Database } from '../engine/database.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
 import type { DomainSource } from '../domains/contract.ts';
 import { buildServing, DOMAINS } from '../domains/index.ts';
@@ -15,6 +15,7 @@ import { sourcesOf } from '../domains/registry.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
 import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../domains/sebra/ingest/sample.ts';
 import { splitIngest, type IngestProfile } from './ingestProfile.ts';
+import { observeStatements, type StatementEvent } from './statementObserver.ts';
 import { medianBy, perSecond, ratio, REPEAT_UNDER_MS, TIMED_RUNS } from './stats.ts';
 
 export interface Tier {

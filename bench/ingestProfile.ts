@@ -1,7 +1,7 @@
-// Where an ingest's wall time goes: the Database calls observed during it (engine/database.ts
+// Where an ingest's wall time goes: the Database calls observed during it (bench/statementObserver.ts
 // observeStatements), each put in one category, and the wall time split over those categories, the
 // rest being the ingest's own JavaScript (parsing, shaping rows, file handling) and awaiting.
-import type { StatementEvent } from '../engine/database.ts';
+import type { StatementEvent } from './statementObserver.ts';
 
 export type IngestCategory = 'open' | 'read' | 'write' | 'append' | 'otherSql';
 

@@ -1,6 +1,6 @@
 // The benchmark's ingest profile: which category each observed Database call falls in, how the
-// wall time is split when calls overlap (worked out by hand in comments), the engine's observer
-// (opt-in, unsubscribable, failures reported) and one real ingest observed end to end.
+// wall time is split when calls overlap (worked out by hand in comments), the bench's statement observer
+// (opt-in, unsubscribable, failures reported, the engine's own methods back once nobody observes) and one real ingest observed end to end.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,7 +10,8 @@ import { timedIngest } from '../../bench/data.ts';
 import { categoryOf, splitIngest } from '../../bench/ingestProfile.ts';
 import { renderMarkdown, type BenchReport } from '../../bench/report.ts';
 import { cardgameSampleSource } from '../../domains/cardgame/ingest/sampleSource.ts';
-import { Database, observeStatements, type StatementEvent } from '../../engine/database.ts';
+import { Database } from '../../engine/database.ts';
+import { observeStatements, type StatementEvent } from '../../bench/statementObserver.ts';
 
 test('each call falls in one category by its kind and its SQL', () => {
   const sql = (text: string) => categoryOf({ kind: 'run', sql: text });
@@ -68,6 +69,7 @@ test('the observer is opt-in, sees failures, and stops at unsubscribe', async ()
   const before = await Database.open({ connections: 1 });
   await before.run('CREATE TABLE t (a INTEGER)');
   await before.close();
+  const engineOwn = [Database.open, Database.prototype.run, Database.prototype.all, Database.prototype.appendRows];
 
   const stopFirst = observeStatements((event) => first.push(event));
   const stopSecond = observeStatements((event) => second.push(event));
@@ -91,6 +93,8 @@ test('the observer is opt-in, sees failures, and stops at unsubscribe', async ()
   ]);
   assert.deepEqual(second.map((e) => e.sql), [...first.map((e) => e.sql), 'DROP TABLE t']);
   for (const event of second) assert.ok(event.endMs >= event.startMs, `${event.kind} ${event.sql}: ends after it starts`);
+  // Nobody observes any more: the engine's own methods are back.
+  assert.deepEqual([Database.open, Database.prototype.run, Database.prototype.all, Database.prototype.appendRows], engineOwn);
 });
 
 test('a real ingest (the card sample) is split over its calls', { timeout: 60_000 }, async () => {
