@@ -9,11 +9,10 @@ import ExcelJS from 'exceljs';
 import { basename, extname, join } from 'node:path';
 import { Database } from '../engine/database.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
-import type { DomainSource } from '../domains/contract.ts';
 import { buildServing, DOMAINS } from '../domains/index.ts';
-import { sourcesOf } from '../domains/registry.ts';
+import { sampleSourcesOf } from '../domains/registry.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
-import { generateSebraSample, workingDays, SAMPLE_FIRST_DAY } from '../domains/sebra/ingest/sample.ts';
+import { isScaled, scaleOf, type BulkForm } from './scales.ts';
 import { splitIngest, type IngestProfile } from './ingestProfile.ts';
 import { observeStatements, type StatementEvent } from './statementObserver.ts';
 import { medianBy, perSecond, ratio, REPEAT_UNDER_MS, TIMED_RUNS } from './stats.ts';
@@ -24,30 +23,27 @@ export interface Tier {
   factors: Record<string, number>;
 }
 
-const SOURCES: readonly DomainSource[] = sourcesOf(DOMAINS);
-const SAMPLE_SOURCES: readonly SampleSource[] = SOURCES.map((source) => source.sample);
+const SAMPLE_SOURCES: readonly SampleSource[] = sampleSourcesOf(DOMAINS);
 
-/** x1 is the sample itself; x10 and x100 take each source's own factors (domains/<name>/index.ts, `bench`). */
-export const TIERS: readonly Tier[] = ['x1', 'x10', 'x100'].map((name) => ({
+/** x1 is the sample itself; x10 and x100 take each source's factor from the bench's table (bench/scales.ts). */
+export const TIERS: readonly Tier[] = (['x1', 'x10', 'x100'] as const).map((name) => ({
   name,
-  factors: name === 'x1' ? {} : Object.fromEntries(SOURCES.flatMap((source) => {
-    const factor = source.bench?.factors[name];
-    return factor === undefined ? [] : [[source.sample.name, factor]];
+  factors: name === 'x1' ? {} : Object.fromEntries(SAMPLE_SOURCES.flatMap((source) => {
+    const factor = scaleOf(source.name).factors[name];
+    return factor === undefined ? [] : [[source.name, factor]];
   })),
 }));
 
 /** Sources whose generator takes a scale; the others are benchmarked at x1 in every tier. */
-export const SCALED_SOURCES: ReadonlySet<string> = new Set(
-  SOURCES.filter((source) => Object.keys(source.bench?.factors ?? {}).length > 0).map((source) => source.sample.name),
-);
+export const SCALED_SOURCES: ReadonlySet<string> = new Set(SAMPLE_SOURCES.filter((source) => isScaled(source.name)).map((source) => source.name));
 
 /** Why some sources are not scaled (or not fully), for the report. */
 export const SCALE_NOTES: ReadonlyMap<string, string> = new Map(
-  SOURCES.flatMap((source) => (source.bench?.note ? [[source.sample.name, source.bench.note] as const] : [])),
+  SAMPLE_SOURCES.flatMap((source) => {
+    const note = scaleOf(source.name).note;
+    return note ? [[source.name, note] as const] : [];
+  }),
 );
-
-/** SEBRA days sampled in the XLSX form at tiers above x1 (the whole range is written as portal JSON there). */
-export const SEBRA_XLSX_PROBE_DAYS = 20;
 
 export interface IngestFigures {
   files: number;
@@ -266,13 +262,15 @@ async function scratchIngest(source: SampleSource, sampleDir: string, tierDir: s
 export async function prepareSource(source: SampleSource, tier: Tier, workDir: string, log: (line: string) => void): Promise<SourceData> {
   const scaled = SCALED_SOURCES.has(source.name);
   const factor = scaled ? (tier.factors[source.name] ?? 1) : 1;
+  const { bulkForm, floorCopy } = scaleOf(source.name);
   const sampleDir = join(workDir, tier.name, 'sample', source.name);
   const dataDir = join(workDir, tier.name, 'parquet');
   await rm(sampleDir, { recursive: true, force: true });
   log(`${tier.name} ${source.name}: generating at x${factor}`);
   let started = performance.now();
-  const sebraBulkJson = source.name === 'sebra' && factor > 1;
-  if (sebraBulkJson) await generateSebraSample(sampleDir, { scale: factor, format: 'portal-json' });
+  // Above x1 a source may be written in another of its forms (bench/scales.ts), its own form probed.
+  const bulk = factor > 1 ? bulkForm : undefined;
+  if (bulk) await bulk.write(sampleDir, factor);
   else await source.generate(sampleDir, { scale: factor });
   const generateMs = performance.now() - started;
   log(`${tier.name} ${source.name}: ingesting`);
@@ -283,14 +281,13 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
   const repeats = floored && first.ms < REPEAT_UNDER_MS ? TIMED_RUNS - 1 : 0;
   let floorFiles = files;
   let floorNote: string | undefined;
-  if (source.name === 'sebra' && !sebraBulkJson) {
-    // DuckDB has no XLSX reader without downloading an extension: its floor reads the portal-JSON copy of the same reports.
-    const copyDir = join(workDir, tier.name, 'floor-copy', 'sebra');
+  if (floorCopy && !bulk) {
+    // The same data in a form DuckDB reads (it reads no XLSX without downloading an extension).
+    const copyDir = join(workDir, tier.name, 'floor-copy', source.name);
     await rm(copyDir, { recursive: true, force: true });
-    floorFiles = await generateSebraSample(copyDir, { scale: factor, format: 'portal-json' });
-    floorNote = 'floor: DuckDB read_json of the portal-JSON copy of the same reports (DuckDB reads no XLSX without a downloaded extension)';
-  }
-  if (files.some((f) => extname(f).toLowerCase() === '.xlsx') && source.name !== 'sebra') {
+    floorFiles = await floorCopy.write(copyDir, factor);
+    floorNote = floorCopy.note;
+  } else if (!floorCopy && files.some((f) => extname(f).toLowerCase() === '.xlsx')) {
     // The ingest's rows include the workbook's: the floor reads the CSV files and a CSV copy of the workbook's table.
     const copyDir = join(workDir, tier.name, 'floor-copy', source.name);
     await rm(copyDir, { recursive: true, force: true });
@@ -324,19 +321,18 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
   };
   const why = SCALE_NOTES.get(source.name) ?? (scaled ? undefined : 'generator takes no scale: x1 data');
   if (why && (tier.name !== 'x1' || !scaled)) result.note = `${result.note ? `${result.note}; ` : ''}${why}`;
-  if (sebraBulkJson) {
-    result.note = 'bulk written as the portal-JSON form of the same daily reports; XLSX measured on a probe of the first days';
-    result.xlsxProbe = await sebraXlsxProbe(source, factor, join(workDir, tier.name, 'xlsx-probe'), log);
+  if (bulk) {
+    result.note = bulk.note;
+    result.xlsxProbe = await probeOwnForm(source, bulk, factor, join(workDir, tier.name, 'xlsx-probe'), log);
   }
   return result;
 }
 
-/** The XLSX path at a tier's scale, on the first SEBRA_XLSX_PROBE_DAYS working days (generated and ingested into a scratch snapshot). */
-async function sebraXlsxProbe(source: SampleSource, factor: number, probeDir: string, log: (line: string) => void): Promise<IngestFigures> {
+/** The sample's own form at a tier's scale, on the bulk form's probe slice (generated and ingested into a scratch snapshot). */
+async function probeOwnForm(source: SampleSource, bulk: BulkForm, factor: number, probeDir: string, log: (line: string) => void): Promise<IngestFigures> {
   await rm(probeDir, { recursive: true, force: true });
-  const days = workingDays(SAMPLE_FIRST_DAY, '2026-12-31').slice(0, SEBRA_XLSX_PROBE_DAYS);
-  log(`sebra xlsx probe: ${days.length} days at x${factor}`);
-  await generateSebraSample(join(probeDir, 'sample'), { scale: factor, from: days[0], to: days[days.length - 1] });
+  log(`${source.name} ${bulk.probe} at x${factor}`);
+  await bulk.writeProbe(join(probeDir, 'sample'), factor);
   const figures = await timedIngest(source, join(probeDir, 'sample'), join(probeDir, 'parquet'));
   await rm(probeDir, { recursive: true, force: true });
   return figures;

@@ -1,6 +1,7 @@
-// The shape of a domain: everything the router, the documents, the ingest CLI, the first-start
-// bootstrap and the benchmark need to know about it. A domain is one folder under domains/ that
-// exports one `Domain`; domains/index.ts lists them, one line each.
+// The shape of a domain: everything the router, the documents, the ingest CLI and the first-start
+// bootstrap need to know about it (the benchmark sizes the samples in its own table, bench/scales.ts).
+// A domain is one folder under domains/ that exports one `Domain`; domains/index.ts lists them, one
+// line each.
 import type { Database } from '../engine/database.ts';
 import type { IngestCommand } from '../ingest/command.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
@@ -14,21 +15,12 @@ export interface DomainTag {
   description: string;
 }
 
-/** How a source's sample grows in the benchmark tiers (absent: the x1 sample at every tier). */
-export interface BenchScale {
-  /** Generator scale factor per tier name (x10, x100). */
-  factors: Readonly<Record<string, number>>;
-  /** Why the scale is what it is (reported beside the figures). */
-  note?: string;
-}
-
 /** One ingestable source of a domain: `npm run ingest -- <command.source> ...` and its sample. */
 export interface DomainSource {
   /** Absent when the files are ingested by another domain's command (HICP through `eurostat`). */
   command?: IngestCommand;
   /** The generator and sample ingest used on first start (data/sample/<sample.name>) and by the bench. */
   sample: SampleSource;
-  bench?: BenchScale;
 }
 
 export interface Domain {

@@ -16,14 +16,5 @@ export const agrifoodDomain = defineDomain({
     getPriceChanges, getPriceAnomalies, getLatestPrices,
   ],
   load: loadAgrifood,
-  sources: [
-    {
-      command: agrifoodIngestCommand,
-      sample: agrifoodSampleSource,
-      bench: {
-        factors: { x10: 10, x100: 100 },
-        note: 'scale multiplies the cereal and oilseed markets (pigmeat has none)',
-      },
-    },
-  ],
+  sources: [{ command: agrifoodIngestCommand, sample: agrifoodSampleSource }],
 });

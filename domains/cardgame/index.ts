@@ -10,11 +10,5 @@ export const cardgameDomain = defineDomain({
   tags: [{ tag: 'cardgame', title: 'Card game', description: 'Bilingual (English and Bulgarian) collectible card data.' }],
   routes: [getCard, getTranslatedCardInBG, getCardsByClass],
   load: loadCardgame,
-  sources: [
-    {
-      command: cardgameIngestCommand,
-      sample: cardgameSampleSource,
-      bench: { factors: {}, note: 'a fixed catalogue of cards, not a series that grows: x1 at every scale' },
-    },
-  ],
+  sources: [{ command: cardgameIngestCommand, sample: cardgameSampleSource }],
 });

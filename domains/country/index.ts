@@ -39,16 +39,5 @@ export const countryDomain = defineDomain({
   ],
   load: loadCountry,
   coverage: [coopCoverage, devbankCoverage],
-  sources: [
-    {
-      command: oecdIngestCommand,
-      sample: countrySampleSource,
-      bench: {
-        factors: { x10: 10, x100: 40 },
-        note:
-          'scale = the number of monthly OECD Data Explorer vintages kept (every vintage is held, the newest served): rows grow with it, ' +
-          'served series do not; the WDI sample is the same at every tier. x100 uses 40 vintages (about 1 million OECD rows) to keep the sample ingest short',
-      },
-    },
-  ],
+  sources: [{ command: oecdIngestCommand, sample: countrySampleSource }],
 });

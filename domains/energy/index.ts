@@ -43,8 +43,8 @@ export const energyDomain = defineDomain({
   coverage: [energyCoverage],
   load: loadEnergy,
   sources: [
-    { command: eurostatIngestCommand, sample: energyEurostatSampleSource, bench: { factors: { x10: 10, x100: 100 }, note: 'the bench-only nrg_bal_c grows with 5 x scale balance codes over 1990-2023 (x10: 53k, x100: 0.53M observations beside the 17k of the flagships, which stay at the sample size)' } },
-    { command: etsIngestCommand, sample: etsSampleSource, bench: { factors: { x10: 10, x100: 100 }, note: 'installations per registry x scale (registry totals unchanged)' } },
+    { command: eurostatIngestCommand, sample: energyEurostatSampleSource },
+    { command: etsIngestCommand, sample: etsSampleSource },
     { command: worldBankIngestCommand, sample: energyWorldBankSampleSource },
   ],
 });

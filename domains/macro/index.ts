@@ -26,9 +26,9 @@ export const macroDomain = defineDomain({
   load: loadMacro,
   coverage: [hicpCoverage, centralBankCoverage],
   sources: [
-    { command: ecbIngestCommand, sample: ecbSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale' } },
-    { command: eurofxrefIngestCommand, sample: eurofxrefSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale' } },
-    { command: fredIngestCommand, sample: fredSampleSource, bench: { factors: { x10: 10, x100: 30 }, note: 'daily history 3 years x scale; monthly series fixed' } },
+    { command: ecbIngestCommand, sample: ecbSampleSource },
+    { command: eurofxrefIngestCommand, sample: eurofxrefSampleSource },
+    { command: fredIngestCommand, sample: fredSampleSource },
     { sample: hicpSampleSource },
   ],
 });

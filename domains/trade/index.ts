@@ -22,5 +22,5 @@ export const tradeDomain = defineDomain({
   ],
   dependsOn: ['agrifood'],
   load: loadTrade,
-  sources: [{ command: tradeIngestCommand, sample: tradeSampleSource, bench: { factors: { x10: 10, x100: 100 } } }],
+  sources: [{ command: tradeIngestCommand, sample: tradeSampleSource }],
 });
