@@ -15,9 +15,23 @@ export interface DomainTag {
   description: string;
 }
 
+/**
+ * Tables several domains read, with the generic reader that loads them and its ingest command (the
+ * Eurostat and World Bank readers under ingest/). No domain owns them: each domain that reads them
+ * says so in `uses`, and the registry loads them once, before the first such domain, and registers
+ * their command once.
+ */
+export interface SharedTables {
+  /** The reader's name, also its command's source name (`eurostat`, `worldbank`). */
+  name: string;
+  command: IngestCommand;
+  /** Creates the tables from the snapshot in dataDir (empty when it has no files); SQL only, as Domain.load. */
+  load(db: Database, dataDir: string): Promise<void>;
+}
+
 /** One ingestable source of a domain: `npm run ingest -- <command.source> ...` and its sample. */
 export interface DomainSource {
-  /** Absent when the files are ingested by another domain's command (HICP through `eurostat`). */
+  /** Absent when the files are ingested by a shared reader's command (HICP and the energy samples through `eurostat`). */
   command?: IngestCommand;
   /** The generator and sample ingest used on first start (data/sample/<sample.name>) and by the bench. */
   sample: SampleSource;
@@ -31,6 +45,8 @@ export interface Domain {
   routes: readonly Route[];
   /** Names of the domains whose tables `load` reads (they are loaded first). */
   dependsOn?: readonly string[];
+  /** The shared tables this domain's load or routes read (loaded before it: domains/sharedTables.ts). */
+  uses?: readonly SharedTables[];
   /**
    * Creates this domain's tables from the snapshot in dataDir (empty tables when it has no files) and
    * builds its rollups: SQL only, because it runs once when a generation's serving database is built

@@ -1,6 +1,6 @@
 // What the rest of the service derives from the list of domains: the routes, the docs groups, the
-// ingest commands, the sample sources and the load order. Pure functions over a list, so a test can
-// check them on a list of its own.
+// ingest commands (the domains' own and the shared readers' they use), the sample sources and the
+// load order. Pure functions over a list, so a test can check them on a list of its own.
 import type { Database } from '../engine/database.ts';
 import { currentGeneration } from '../engine/generation.ts';
 import type { IngestCommand } from '../ingest/command.ts';
@@ -8,7 +8,7 @@ import type { SampleSource } from '../ingest/sampleSource.ts';
 import type { Route } from '../queries/catalog.ts';
 import { loadImports } from '../queries/imports.ts';
 import { registerCoverage } from '../queries/shared/coverage.ts';
-import type { Domain, DomainSource, DomainTag } from './contract.ts';
+import type { Domain, DomainSource, DomainTag, SharedTables } from './contract.ts';
 
 /** Every route, domain by domain in the list's order. */
 export function routesOf(domains: readonly Domain[]): Route[] {
@@ -24,9 +24,38 @@ export function sourcesOf(domains: readonly Domain[]): DomainSource[] {
   return domains.flatMap((domain) => domain.sources);
 }
 
-/** One ingest command per source name, in the list's order. */
+/**
+ * The shared tables the domains use, each once, in the order of first use. Two different
+ * declarations under one name are a programming error, reported by name.
+ */
+export function sharedTablesOf(domains: readonly Domain[]): SharedTables[] {
+  const byName = new Map<string, SharedTables>();
+  for (const domain of domains) {
+    for (const tables of domain.uses ?? []) {
+      const known = byName.get(tables.name);
+      if (known && known !== tables) throw new Error(`two different shared tables are named ${tables.name}`);
+      byName.set(tables.name, tables);
+    }
+  }
+  return [...byName.values()];
+}
+
+/**
+ * One ingest command per source name: each domain's own, then those of the shared tables it is the
+ * first in the list to use (so the shared readers' commands exist whichever domains are listed).
+ */
 export function ingestCommandsOf(domains: readonly Domain[]): IngestCommand[] {
-  return sourcesOf(domains).flatMap((source) => (source.command ? [source.command] : []));
+  const shared = new Set<string>();
+  const commands: IngestCommand[] = [];
+  for (const domain of domains) {
+    for (const source of domain.sources) if (source.command) commands.push(source.command);
+    for (const tables of domain.uses ?? []) {
+      if (shared.has(tables.name)) continue;
+      shared.add(tables.name);
+      commands.push(tables.command);
+    }
+  }
+  return commands;
 }
 
 export function sampleSourcesOf(domains: readonly Domain[]): SampleSource[] {
@@ -60,13 +89,23 @@ export function loadOrder(domains: readonly Domain[]): Domain[] {
 
 /**
  * Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain
- * after its dependencies. The generation is resolved once (engine/generation.ts), so one load never
- * mixes two generations; a generation folder or a flat folder resolves to itself.
+ * after its dependencies and the shared tables it uses (each loaded once). The generation is resolved
+ * once (engine/generation.ts), so one load never mixes two generations; a generation folder or a flat
+ * folder resolves to itself.
  */
 export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
   const { dir } = currentGeneration(dataDir);
   await loadImports(db, dir);
-  for (const domain of loadOrder(domains)) await domain.load(db, dir);
+  sharedTablesOf(domains); // refuses two declarations under one name before anything is loaded
+  const loaded = new Set<string>();
+  for (const domain of loadOrder(domains)) {
+    for (const tables of domain.uses ?? []) {
+      if (loaded.has(tables.name)) continue;
+      loaded.add(tables.name);
+      await tables.load(db, dir);
+    }
+    await domain.load(db, dir);
+  }
   await openDomains(domains, db);
 }
 

@@ -1,9 +1,9 @@
 // Country data: the cooperation organisation's (OECD, coop) short-term indicators, the development
 // bank's (World Bank WDI, devbank) structural indicators, the country overview and the structural
 // analytics (trade openness, debt burden, energy dependency, country structure).
-import { loadWorldBank } from '../../ingest/worldbank/load.ts';
 import type { Database } from '../../engine/database.ts';
 import { defineDomain } from '../contract.ts';
+import { worldBankTables } from '../sharedTables.ts';
 import { oecdIngestCommand } from './ingest/oecdCommand.ts';
 import { countrySampleSource } from './ingest/sampleSource.ts';
 import { getCountryStructure, getDebtBurden, getEnergyDependency, getTradeOpenness } from './queries/analytics.ts';
@@ -14,10 +14,9 @@ import { getDevbankCountry, getDevbankSeries } from './queries/devbank.ts';
 import { loadDevbank } from './queries/devbankTables.ts';
 import { getCountryOverview } from './queries/overview.ts';
 
-/** The OECD tables, then the WDI tables (loadWorldBank is idempotent: a no-op when another domain loaded them) and the devbank rollups. */
+/** The OECD tables, then the devbank rollups (over the shared WDI tables, loaded before). */
 async function loadCountry(db: Database, dataDir: string): Promise<void> {
   await loadCoop(db, dataDir);
-  await loadWorldBank(db, dataDir);
   await loadDevbank(db);
 }
 
@@ -37,6 +36,7 @@ export const countryDomain = defineDomain({
     getCoopSeries, getCoopCountry, getCountryOverview, getDevbankSeries, getDevbankCountry,
     getTradeOpenness, getDebtBurden, getEnergyDependency, getCountryStructure,
   ],
+  uses: [worldBankTables],
   load: loadCountry,
   coverage: [coopCoverage, devbankCoverage],
   sources: [{ command: oecdIngestCommand, sample: countrySampleSource }],

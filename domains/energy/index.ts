@@ -1,23 +1,18 @@
 // Energy and emissions trading: Eurostat energy statistics (any Eurostat dataset through the generic
 // reader; the flagships nrg_bal_s, nrg_cb_e, nrg_ind_ei, nrg_ind_ren, nrg_pc_204), EU ETS verified
-// emissions per installation, and the World Bank's energy indicators. Its sources: `eurostat` and
-// `worldbank` (the generic readers' commands, registered here) and `ets`.
+// emissions per installation, and the World Bank's energy indicators. Its own command is `ets`; its
+// Eurostat and WDI samples are ingested by the shared readers (`eurostat`, `worldbank`: domains/sharedTables.ts).
 import type { Database } from '../../engine/database.ts';
-import { eurostatIngestCommand } from '../../ingest/eurostat/command.ts';
-import { loadEurostat } from '../../ingest/eurostat/load.ts';
-import { worldBankIngestCommand } from '../../ingest/worldbank/command.ts';
-import { loadWorldBank } from '../../ingest/worldbank/load.ts';
 import { defineDomain } from '../contract.ts';
+import { eurostatTables, worldBankTables } from '../sharedTables.ts';
 import { etsIngestCommand } from './ingest/etsCommand.ts';
 import { loadEtsSnapshot } from './ingest/etsSnapshot.ts';
 import { energyEurostatSampleSource, energyWorldBankSampleSource, etsSampleSource } from './ingest/sampleSource.ts';
 import { energyCoverage } from './queries/coverage.ts';
 import { buildEnergy, energyRoutes } from './queries/index.ts';
 
-/** The Eurostat and WDI tables (idempotent loaders shared with other domains), the ETS tables, then the rollups. */
+/** The ETS tables, then the rollups (over them and the shared Eurostat and WDI tables, loaded before). */
 export async function loadEnergy(db: Database, dataDir: string): Promise<void> {
-  await loadEurostat(db, dataDir);
-  await loadWorldBank(db, dataDir);
   await loadEtsSnapshot(db, dataDir);
   await buildEnergy(db);
 }
@@ -41,10 +36,11 @@ export const energyDomain = defineDomain({
   ],
   routes: energyRoutes,
   coverage: [energyCoverage],
+  uses: [eurostatTables, worldBankTables],
   load: loadEnergy,
   sources: [
-    { command: eurostatIngestCommand, sample: energyEurostatSampleSource },
+    { sample: energyEurostatSampleSource },
     { command: etsIngestCommand, sample: etsSampleSource },
-    { command: worldBankIngestCommand, sample: energyWorldBankSampleSource },
+    { sample: energyWorldBankSampleSource },
   ],
 });

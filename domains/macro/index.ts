@@ -1,8 +1,9 @@
 // Macro and rates: EU inflation divergence (Eurostat HICP), the ECB stance and AAA curve, EUR/USD
 // analytics (ECB reference rates), and derived US indicators from licensed reserve-bank (FRED) series.
-// HICP (prc_hicp_manr) is ingested with the generic `eurostat` command; loadMacro reads it through
-// loadEurostat (idempotent, so no dependency on the domain that registers that command).
+// HICP (prc_hicp_manr) is ingested with the shared `eurostat` reader's command and read from its
+// tables (domains/sharedTables.ts), loaded before macro's own.
 import { defineDomain } from '../contract.ts';
+import { eurostatTables } from '../sharedTables.ts';
 import { ecbIngestCommand, eurofxrefIngestCommand, fredIngestCommand } from './ingest/command.ts';
 import { ecbSampleSource, eurofxrefSampleSource, fredSampleSource, hicpSampleSource } from './ingest/sampleSource.ts';
 import { MACRO_TAG, macroRoutes } from './queries/routes.ts';
@@ -23,6 +24,7 @@ export const macroDomain = defineDomain({
     },
   ],
   routes: macroRoutes,
+  uses: [eurostatTables],
   load: loadMacro,
   coverage: [hicpCoverage, centralBankCoverage],
   sources: [

@@ -3,11 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import type { Database } from '../../engine/database.ts';
-import type { Domain } from '../../domains/contract.ts';
+import { Database, type SqlParams } from '../../engine/database.ts';
+import type { Domain, SharedTables } from '../../domains/contract.ts';
 import { DOMAINS, routes } from '../../domains/index.ts';
-import { ingestCommandsOf, loadOrder, routesOf, sampleSourcesOf, tagsOf } from '../../domains/registry.ts';
+import { ingestCommandsOf, loadDomains, loadOrder, routesOf, sampleSourcesOf, sharedTablesOf, tagsOf } from '../../domains/registry.ts';
+import { eurostatTables, worldBankTables } from '../../domains/sharedTables.ts';
+import type { IngestCommand } from '../../ingest/command.ts';
 import { pathParamNames } from '../../queries/catalog.ts';
 import { projectRoot } from '../helpers/cli.ts';
 
@@ -73,4 +77,99 @@ test('load order follows the declared dependencies, whatever the list order; unk
   const db = {} as Database;
   for (const domain of loadOrder([fakeDomain('b', ['a'], loaded), fakeDomain('a', [], loaded)])) await domain.load(db, '');
   assert.deepEqual(loaded, ['a', 'b']);
+});
+
+function fakeShared(name: string, loaded: string[]): SharedTables {
+  const command: IngestCommand = { source: name, usage: '<file>', options: {}, run: async () => ({ imported: 0, rows: 0, skipped: 0 }) };
+  return { name, command, load: async () => void loaded.push(`shared:${name}`) };
+}
+
+test('shared tables load once, before the first domain (in load order) that uses them; their command is listed once, after that domain\'s own', async () => {
+  const loaded: string[] = [];
+  const stats = fakeShared('stats', loaded);
+  const bank = fakeShared('bank', loaded);
+  const own = (name: string): IngestCommand => ({ ...stats.command, source: name });
+  const prices = { ...fakeDomain('prices', [], loaded), uses: [stats], sources: [{ command: own('prices'), sample: {} as never }] };
+  const cards = { ...fakeDomain('cards', ['prices'], loaded), uses: [bank, stats] };
+  const plain = fakeDomain('plain', [], loaded);
+  // cards is listed first but depends on prices: prices (and stats) load first.
+  const domains = [cards, plain, prices];
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'contract-shared-'));
+  const db = await Database.open({ connections: 1 });
+  try {
+    await loadDomains(domains, db, dir);
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(loaded, ['shared:stats', 'prices', 'shared:bank', 'cards', 'plain']);
+  // Commands: list order, each domain's own then the shared ones it is the first to use.
+  assert.deepEqual(ingestCommandsOf(domains).map((command) => command.source), ['bank', 'stats', 'prices']);
+  assert.deepEqual(ingestCommandsOf([prices]).map((command) => command.source), ['prices', 'stats']);
+  assert.deepEqual(sharedTablesOf(domains).map((tables) => tables.name), ['bank', 'stats']);
+  // Two different declarations under one name are refused.
+  const impostor = { ...fakeDomain('other'), uses: [fakeShared('stats', loaded)] };
+  assert.throws(() => sharedTablesOf([prices, impostor]), /two different shared tables are named stats/);
+});
+
+test('the Eurostat and World Bank commands belong to the shared readers, not to a domain, and the command list is as before', () => {
+  for (const source of DOMAINS.flatMap((domain) => domain.sources)) {
+    assert.ok(!['eurostat', 'worldbank'].includes(source.command?.source ?? ''), `${source.sample.name} registers a shared reader's command`);
+  }
+  // The help text lists the sources in this order (as when energy registered the two).
+  assert.deepEqual(ingestCommandsOf(DOMAINS).map((command) => command.source),
+    ['sebra', 'ptp', 'cardgame', 'agrifood', 'trade', 'ecb', 'eurofxref', 'fred', 'eurostat', 'ets', 'worldbank', 'oecd']);
+  const commands = ingestCommandsOf(DOMAINS);
+  assert.equal(commands.find((command) => command.source === 'eurostat'), eurostatTables.command);
+  assert.equal(commands.find((command) => command.source === 'worldbank'), worldBankTables.command);
+  // Macro's HICP is ingestible without the energy domain in the list.
+  const macro = DOMAINS.find((domain) => domain.name === 'macro')!;
+  assert.ok(ingestCommandsOf([macro]).some((command) => command.source === 'eurostat'));
+});
+
+/** Which shared reader's tables a statement names (estat_* are Eurostat's, wdi_* the World Bank's). */
+function sharedTablesNamed(sql: string): string[] {
+  const names = new Set<string>();
+  if (/\bestat_\w+/i.test(sql)) names.add('eurostat');
+  if (/\bwdi_(?:observations|indicators|countries)\b/i.test(sql)) names.add('worldbank');
+  return [...names];
+}
+
+test('every domain whose load reads the Eurostat or WDI tables declares them, and loads alone with what it declares', async () => {
+  const byName = new Map(DOMAINS.map((domain) => [domain.name, domain]));
+  const closure = (domain: Domain): Domain[] => [domain, ...(domain.dependsOn ?? []).flatMap((name) => closure(byName.get(name)!))];
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'contract-uses-'));
+  const reads = new Map<string, string[]>();
+  try {
+    for (const domain of DOMAINS) {
+      const statements: string[] = [];
+      // The domain's own load sees a Database that notes every statement it runs.
+      const noting = (db: Database): Database => new Proxy(db, {
+        get(target, property) {
+          if (property === 'run' || property === 'all') {
+            return (sql: string, params?: SqlParams) => (statements.push(sql), property === 'run' ? target.run(sql, params) : target.all(sql, params));
+          }
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const probed: Domain = { ...domain, load: (db, dataDir) => domain.load(noting(db), dataDir) };
+      const db = await Database.open({ connections: 1 });
+      try {
+        // An empty snapshot: every table empty, so an undeclared shared table is a missing table.
+        await loadDomains([probed, ...closure(domain).slice(1)], db, dir);
+      } finally {
+        await db.close();
+      }
+      reads.set(domain.name, [...new Set(statements.flatMap(sharedTablesNamed))].sort());
+      const declared = (domain.uses ?? []).map((tables) => tables.name);
+      for (const name of reads.get(domain.name)!) assert.ok(declared.includes(name), `${domain.name} reads the ${name} tables without declaring them in uses`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  // The three domains that read them, as their rollups show.
+  assert.deepEqual(Object.fromEntries([...reads].filter(([, names]) => names.length > 0)), {
+    macro: ['eurostat'], energy: ['eurostat', 'worldbank'], country: ['worldbank'],
+  });
 });
