@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { IngestFigures, SourceData } from './data.ts';
 import type { LoadResult } from './load.ts';
 import { ratio, REPEAT_UNDER_MS, TIMED_RUNS } from './stats.ts';
-import type { CaseResult } from './target.ts';
+import type { CaseResult, TargetReport } from './target.ts';
+import type { VariedResult } from './varied.ts';
 
 /** The issue's targets, each checked at its own scale (or, when that scale was not measured, the largest one that was). */
 export const TARGETS = {
@@ -47,6 +48,8 @@ export interface TierReport {
   rssAfterHeldStateMb?: number;
   rssAfterRunMb: number;
   cases: CaseResult[];
+  /** Every route family over drawn parameters, cache off (absent in reports before it was measured). */
+  varied?: TargetReport['varied'];
   load: LoadResult[];
   /**
    * Server CPU (user + system, ms) per paid request minus per unpaid request of the same warm mix:
@@ -84,7 +87,7 @@ export interface BenchReport {
   date: string;
   mode: 'quick' | 'full';
   machine: { cpus: number; cpuModel: string; memoryGb: number; node: string; loadAverage: number[] };
-  settings: { runs: number; httpRuns?: number; connections: number; loadSeconds: number; paidRequests: number };
+  settings: { runs: number; httpRuns?: number; connections: number; loadSeconds: number; paidRequests: number; variedPerFamily?: number; variedBudgetMs?: number };
   tiers: TierReport[];
   targets: TargetCheck[];
   notes: string[];
@@ -112,6 +115,8 @@ function tierFor(tiers: readonly TierReport[], name: string): { tier: TierReport
   return largest ? { tier: largest, label: `${largest.tier} (${name} not measured)` } : null;
 }
 
+const variedLabel = (f: VariedResult) => `${f.family} p50 ${f.p50.toFixed(1)} / p99 ${f.p99.toFixed(1)} ms over ${f.n}`;
+
 const latencyLabel = (c: CaseResult) => `${c.url} p50 ${c.httpUncached.p50.toFixed(1)} / p99 ${c.httpUncached.p99.toFixed(1)} ms`;
 
 /** Every target of the issue, each at its scale. */
@@ -133,6 +138,25 @@ export function checkTargets(tiers: readonly TierReport[]): TargetCheck[] {
   };
   at('x10', latency(`every endpoint: HTTP p50 <= ${TARGETS.httpP50Ms} ms and p99 <= ${TARGETS.httpP99Ms} ms (cache off)`, TARGETS.httpP50Ms, TARGETS.httpP99Ms));
   at('x100', latency(`every endpoint: HTTP p99 <= ${TARGETS.x100HttpP99Ms} ms (cache off)`, Infinity, TARGETS.x100HttpP99Ms));
+  const variedLatency = (target: string, p50Limit: number, p99Limit: number) => (tier: TierReport, label: string): TargetCheck | null => {
+    const families = tier.varied?.families;
+    if (!families) return null;
+    const slow = families.filter((f) => f.p50 > p50Limit || f.p99 > p99Limit);
+    return {
+      target, tier: label, met: slow.length === 0,
+      detail: slow.length === 0
+        ? `${families.length} families all within (slowest p50 ${Math.max(0, ...families.map((f) => f.p50)).toFixed(1)}, p99 ${Math.max(0, ...families.map((f) => f.p99)).toFixed(1)} ms)`
+        : worst(slow.map((f) => ({ label: variedLabel(f), score: f.p50 / p50Limit + f.p99 / p99Limit })), families.length),
+      misses: slow.map(variedLabel),
+    };
+  };
+  const atIfMeasured = (name: string, check: (tier: TierReport, label: string) => TargetCheck | null) => {
+    const found = tierFor(tiers, name);
+    const result = found ? check(found.tier, found.label) : null;
+    if (result) checks.push(result);
+  };
+  atIfMeasured('x10', variedLatency(`every route family over varied parameters: HTTP p50 <= ${TARGETS.httpP50Ms} ms and p99 <= ${TARGETS.httpP99Ms} ms (cache off)`, TARGETS.httpP50Ms, TARGETS.httpP99Ms));
+  atIfMeasured('x100', variedLatency(`every route family over varied parameters: HTTP p99 <= ${TARGETS.x100HttpP99Ms} ms (cache off)`, Infinity, TARGETS.x100HttpP99Ms));
   for (const scale of ['x10', 'x100']) {
     at(scale, (tier, label) => {
       const mix = findLoad(tier, 'mix');
@@ -209,12 +233,36 @@ function table(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
 }
 
+/** The route families over drawn parameters, beside the slowest of each family's examples in the same run. */
+export function variedLines(tiers: readonly TierReport[]): string[] {
+  const measured = tiers.filter((t) => t.varied);
+  if (measured.length === 0) return [];
+  const { seed, perFamily, budgetMs } = measured[0]!.varied!;
+  const statuses = (f: VariedResult) => Object.entries(f.statuses).map(([status, n]) => `${status}: ${n}`).join(', ');
+  return [
+    '## Route families over varied parameters (HTTP, cache off)',
+    '',
+    `Each GET route ("family") over ${perFamily} requests drawn from its examples with new windows, codes, geos and limits (bench/varied.ts, seed ${seed}), ` +
+      `each sent once, sequentially, through the full app with the answer cache off; a family stops after ${(budgetMs / 1000).toFixed(0)} s (then fewer requests). ` +
+      `Targets as for the examples: p50 <= ${TARGETS.httpP50Ms} ms and p99 <= ${TARGETS.httpP99Ms} ms at x10, p99 <= ${TARGETS.x100HttpP99Ms} ms at x100. ` +
+      '"examples p50": the slowest HTTP p50 of the family\'s catalog examples in the same run.',
+    '',
+    ...table(['scale', 'family', 'requests', 'statuses', 'p50', 'p99', 'max', 'examples p50', 'slowest drawn request'],
+      measured.flatMap((t) => t.varied!.families.map((f) => {
+        const examples = t.cases.filter((c) => c.routeId === f.family).map((c) => c.httpUncached.p50);
+        return [t.tier, f.family, String(f.n), statuses(f), ms(f.p50), ms(f.p99), ms(f.max), examples.length > 0 ? ms(Math.max(...examples)) : '-', `\`${f.slowestUrl}\``];
+      }))),
+    '',
+  ];
+}
+
 /** The whole report; `endpoints: false` leaves out the per-endpoint tables (the README's summary). */
 export function renderMarkdown(report: BenchReport, options: { endpoints?: boolean; title?: boolean } = {}): string {
   const lines: string[] = [
     ...(options.title === false ? [] : [`# Benchmark ${report.date} (${report.mode})`, '']),
     `Machine: ${report.machine.cpus} x ${report.machine.cpuModel}, ${report.machine.memoryGb} GiB, Node ${report.machine.node}, load average at start ${report.machine.loadAverage.map((l) => l.toFixed(2)).join(' ')} (shared machine: compare the ratios, not the absolute times).`,
-    `Settings: ${report.settings.runs} timed runs per example (handler and floors), ${report.settings.httpRuns ?? report.settings.runs} uncached HTTP requests per example; HTTP load ${report.settings.connections} connections, ${report.settings.loadSeconds} s per run; ${report.settings.paidRequests} paid requests.`,
+    `Settings: ${report.settings.runs} timed runs per example (handler and floors), ${report.settings.httpRuns ?? report.settings.runs} uncached HTTP requests per example` +
+      `${report.settings.variedPerFamily ? `, ${report.settings.variedPerFamily} drawn requests per route family` : ''}; HTTP load ${report.settings.connections} connections, ${report.settings.loadSeconds} s per run; ${report.settings.paidRequests} paid requests.`,
     '',
     '## Targets',
     '',
@@ -290,6 +338,7 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
         (t.paidMainThreadCpuMs == null ? '' : `, ${t.paidMainThreadCpuMs.toFixed(3)} ms of it on the main (JavaScript) thread and ${(t.paidCpuMs - t.paidMainThreadCpuMs).toFixed(3)} ms on the process's other threads (V8's collector and compiler helpers, libuv's pool)`) +
         (t.paidWithRoundTripsCpuMs == null ? '.' : `; ${t.paidWithRoundTripsCpuMs.toFixed(3)} ms through the facilitator over HTTP (its two round trips' client side: fetch, request and response bodies; the facilitator's own work runs in the load generator).`), ''])),
     ...report.tiers.flatMap((t) => profileLines(`the paid mix at ${t.tier}, its facilitator answering in-process`, t.paidProfile)),
+    ...(options.endpoints === false ? [] : variedLines(report.tiers)),
   ];
   if (options.endpoints !== false) lines.push('## Endpoint latency (ms): handler vs its SQL floor, through HTTP with the cache off, and the keyed-lookup floor', '');
   for (const t of options.endpoints === false ? [] : report.tiers) {

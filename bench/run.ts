@@ -41,13 +41,14 @@ export interface BenchOptions {
 }
 
 const SETTINGS = {
-  quick: { runs: 5, httpRuns: 10, connections: 10, loadSeconds: 2, paidRequests: 10 },
+  quick: { runs: 5, httpRuns: 10, connections: 10, loadSeconds: 2, paidRequests: 10, variedPerFamily: 20, variedBudgetMs: 1000 },
   // 200 HTTP requests per example: with 40 the nearest-rank p99 is the single slowest request, a maximum.
   // 300 paid requests per run: at 120 one run lasted a quarter of a second and its CPU figure was mostly noise.
-  full: { runs: 40, httpRuns: 200, connections: 10, loadSeconds: 6, paidRequests: 300 },
+  // 100 drawn requests per route family, each family stopped after 4 s (a few families at x100 would take minutes otherwise).
+  full: { runs: 40, httpRuns: 200, connections: 10, loadSeconds: 6, paidRequests: 300, variedPerFamily: 100, variedBudgetMs: 4000 },
 } as const;
 
-function settingsOf(options: BenchOptions): { runs: number; httpRuns: number; connections: number; loadSeconds: number; paidRequests: number } {
+function settingsOf(options: BenchOptions): { runs: number; httpRuns: number; connections: number; loadSeconds: number; paidRequests: number; variedPerFamily: number; variedBudgetMs: number } {
   const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
   return options.paidRequests ? { ...settings, paidRequests: options.paidRequests } : settings;
 }
@@ -151,7 +152,8 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   const settings = settingsOf(options);
   const data = (options.dataFrom ? await preparedTier(options.dataFrom, tier, options.log) : null) ?? await prepareTier(tier, options.workDir, options.sources, options.log);
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
-  const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, httpRuns: settings.httpRuns, tags: tagsFor(options.sources), paymentEnv: rig?.env });
+  const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, httpRuns: settings.httpRuns, tags: tagsFor(options.sources), paymentEnv: rig?.env,
+    variedPerFamily: settings.variedPerFamily, variedBudgetMs: settings.variedBudgetMs });
   const load: LoadResult[] = [];
   let paidCpuMs: number | null = null;
   let paidMainThreadCpuMs: number | null = null;
@@ -243,7 +245,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   return {
     tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs,
     startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
-    rssAfterLoadMb: report.rssAfterLoadMb, heldStateMs: report.heldStateMs, rssAfterHeldStateMb: report.rssAfterHeldStateMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, load, paidCpuMs, paidMainThreadCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
+    rssAfterLoadMb: report.rssAfterLoadMb, heldStateMs: report.heldStateMs, rssAfterHeldStateMb: report.rssAfterHeldStateMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, varied: report.varied, load, paidCpuMs, paidMainThreadCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
   };
 }
 
@@ -267,6 +269,7 @@ export async function runBench(options: BenchOptions): Promise<{ report: BenchRe
     notes: [
       'handler: the route handler called directly, cache off; SQL floor: the same statements the handler issued, re-run directly through the engine (prepared, rows converted), timed together.',
       'HTTP p50/p99 per example: sequential requests through the full app with the answer cache off (every request a miss); nearest-rank percentiles over the settings\' HTTP requests per example (of 200, the p99 is the 198th: only the two slowest lie above it; the slowest is reported for every example over the target).',
+      'varied: every GET route family over requests drawn from its examples with new windows, codes, geos and limits (bench/varied.ts, a fixed seed), each sent once through the full app with the answer cache off, sequentially; a family stops at its time budget.',
       'mix: every catalog example in turn over keep-alive connections, answer cache warm; bare-koa: a Koa app answering a small JSON body (the ceiling); mix-paid: the same mix, every request paid with its own EIP-3009 authorization (signed beforehand by the official client) and verified and settled through the local facilitator on the in-process chain (which runs in the load generator\'s process).',
     ],
   };

@@ -1,5 +1,6 @@
 // The measured process (one per scale): loads a snapshot, times every catalog example's handler
-// against its SQL floor and through HTTP without the cache, then serves the app (cache on), a bare
+// against its SQL floor and through HTTP without the cache, then every route family over drawn
+// parameters (bench/varied.ts) through HTTP without the cache, then serves the app (cache on), a bare
 // Koa route and, when payment settings are given, the paid app, for the load runs of the parent.
 // Protocol: one JSON line (TargetReport) on stdout when ready; then each command line on stdin is
 // answered with one JSON line: `cpu` -> {"cpuMs": <user + system CPU so far>, "mainThreadCpuMs": <the
@@ -26,6 +27,7 @@ import { inProcessFacilitator } from './inProcessFacilitator.ts';
 import { startProfile } from './profile.ts';
 import { recordingDatabase, tablesRead, timingDatabase, type RecordedQuery, type TimedStatement } from './recordingDatabase.ts';
 import { summarize, timeRuns, type Summary } from './stats.ts';
+import { drawVaried, measureVaried, VARIED_SEED, type VariedResult } from './varied.ts';
 
 export const BENCH_NOW = new Date('2026-11-22T12:00:00Z');
 const TODAY = '2026-11-22';
@@ -40,6 +42,10 @@ export interface TargetOptions {
   tags?: string[];
   /** Payment environment (X402_* variables) for the paid app; none: no paid app. */
   paymentEnv?: Record<string, string>;
+  /** Drawn requests per route family over varied parameters (none: not measured). */
+  variedPerFamily?: number;
+  /** A family's drawn requests stop once this many ms have passed (keeps the measure bounded at x100). */
+  variedBudgetMs?: number;
 }
 
 export interface CaseResult {
@@ -84,6 +90,8 @@ export interface TargetReport {
   heldStateMs: number;
   rssAfterHeldStateMb: number;
   cases: CaseResult[];
+  /** Every route family over drawn parameters, cache off (absent when not measured). */
+  varied?: { seed: number; perFamily: number; budgetMs: number; families: VariedResult[] };
   /** paid: through the facilitator over HTTP; paidLocal: the same with the facilitator answering in-process. */
   ports: { app: number; bare: number; paid: number | null; paidLocal: number | null };
   rssAfterRunMb: number;
@@ -217,6 +225,12 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
   } finally {
     await keyed.close();
   }
+  let varied: TargetReport['varied'];
+  if (options.variedPerFamily) {
+    const budgetMs = options.variedBudgetMs ?? 5000;
+    const families = await measureVaried((url) => fetch(`http://127.0.0.1:${uncached.port}${url}`), drawVaried(selected, options.variedPerFamily, VARIED_SEED, TODAY), budgetMs);
+    varied = { seed: VARIED_SEED, perFamily: options.variedPerFamily, budgetMs, families };
+  }
   uncached.server.close();
 
   // One answer cache for the app and the paid app: a paid request of a warm answer costs the payment only.
@@ -243,7 +257,7 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
     paidLocalPort = await paidApp(await inProcessFacilitator(settings.facilitator!));
   }
   const report: TargetReport = {
-    startupMs, startupMode, startupSlowest: [...startupStatements].sort((a, b) => b.ms - a.ms).slice(0, 8), rssBeforeMb, rssAfterLoadMb, heapUsedMb, heldStateMs: heldState.ms, rssAfterHeldStateMb, cases,
+    startupMs, startupMode, startupSlowest: [...startupStatements].sort((a, b) => b.ms - a.ms).slice(0, 8), rssBeforeMb, rssAfterLoadMb, heapUsedMb, heldStateMs: heldState.ms, rssAfterHeldStateMb, cases, varied,
     ports: { app: app.port, bare: bare.port, paid: paidPort, paidLocal: paidLocalPort },
     rssAfterRunMb: process.memoryUsage().rss / 2 ** 20,
   };
