@@ -60,8 +60,18 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
     // The target's figure is the median of the three local runs' CPU beyond the unpaid baseline (the warm-up not counted).
     const extras = tier.load.slice(5).map((l) => l.serverCpuMsPerRequest! - tier.load[2].serverCpuMsPerRequest!).sort((a, b) => a - b);
     assert.equal(tier.paidCpuMs, extras[1]);
-    // Seven targets, each at its scale (x1 stands in for the ones not measured).
-    assert.equal(report.targets.length, 7);
+    // Nine targets, each at its scale (x1 stands in for the ones not measured): the seven of the
+    // examples and the route families over varied parameters at x10 and x100.
+    assert.equal(report.targets.length, 9);
+    assert.deepEqual(report.targets.filter((t) => t.target.startsWith('every route family over varied parameters')).map((t) => t.tier), ['x1 (x10 not measured)', 'x1 (x100 not measured)']);
+    // Every PTP route family over its drawn requests (the quick settings' 20 each, within the 1 s budget), each answering.
+    const varied = tier.varied!;
+    assert.deepEqual(varied.families.map((f) => f.family), [...new Set(tier.cases.map((c) => c.routeId))]);
+    for (const f of varied.families) {
+      assert.ok(f.n >= 1 && f.n <= varied.perFamily && f.n === Object.values(f.statuses).reduce((a, b) => a + b, 0), f.family);
+      assert.ok(Object.keys(f.statuses).every((status) => status === '200' || status === '404'), `${f.family}: ${JSON.stringify(f.statuses)}`);
+    }
+    assert.match(await readFile(files.markdown, 'utf8'), /## Route families over varied parameters/);
     for (const l of tier.load) assert.ok(typeof l.serverCpuMsPerRequest === 'number' && l.serverCpuMsPerRequest > 0, `${l.label}: server CPU measured`);
     assert.equal(typeof tier.paidCpuMs, 'number', 'the paid request\'s own server CPU is measured');
     if (process.platform === 'linux') {
