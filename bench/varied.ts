@@ -3,16 +3,19 @@
 // send. A seeded draw (ingest/random.ts, a fixed seed) makes `perFamily` requests per route ("family")
 // from the route's own examples: each keeps an example's path form and parameter names (so its
 // cross-field rules hold) and redraws the values:
-//   - dates and years (any value in a date form: 2025, 03-2026, 15-01-2026, 2026-03, 2026-01-31), in
-//     the same form, between the first and last year the examples of the route's tag name, a pair
-//     (from/to, date_from/date_to, period_from/period_to) put in order;
-//   - limit, offset and lookback_days: an integer within the parameter's schema bounds (at most 100 above its minimum);
-//   - any other value (codes, geos, countries, series, names): one the examples of the route's tag give
-//     that parameter, a comma list as a subset of their elements.
+//   - dates and years of a window parameter (a value in a date form: 2025, 03-2026, 15-01-2026,
+//     2026-03, 2026-01-31), in the same form, between the first and last year the examples of the
+//     route's tag name and not after the bench's today, a pair (from/to, date_from/date_to,
+//     period_from/period_to) put in order;
+//   - limit, offset and lookback_days: an integer within the parameter's schema bounds (at most 100 values from its minimum);
+//   - geos, registries, reporters and partners: one the examples of the route's tag give that
+//     parameter, a comma list as a subset of their elements (two at least when the example had two);
+//   - any other value (datasets, series, countries, codes, names): one the route's own examples give,
+//     kept as the example has it when the example has family keys tied to it (dim.<key>).
 // The values come from the examples, which answer 200 on the sample: codes and years that exist in
-// the generated sample at every scale (the generators grow rows, not code lists or year ranges).
-// Family keys (dim.<key>), bare flags (?days) and the request body of a POST route are kept as the
-// example has them. A draw the route's validator refuses (a code of another route of the tag, a
+// the generated sample at every scale (a tier adds rows, markets or older history; it removes none).
+// Family keys (dim.<key>) and bare flags (?days) are kept as the example has them; a POST route (a
+// body, no parameters) is not drawn. A draw the route's validator refuses (a code of another route of the tag, a
 // window its checks refuse) is drawn again, up to DRAW_ATTEMPTS times, then the example itself is
 // sent: the measure times answers, not 400s. A drawn request may find nothing (404 not_found).
 import { buildValidator } from '../http/validate.ts';
@@ -193,7 +196,7 @@ function orderWindows(values: Map<string, string>): void {
   }
 }
 
-/** Draws a request the route's validator accepts, else falls back to the example drawn last. */
+/** Draws per request before falling back to an example as it is. */
 const DRAW_ATTEMPTS = 20;
 
 /** Each route's validator per path form, built once (ajv compiles its schemas). */
@@ -208,6 +211,7 @@ function validatorOf(route: Route, template: string): ReturnType<typeof buildVal
   return built;
 }
 
+/** A request the route's validator accepts, else the example drawn last as it is. */
 function drawRequest(random: Random, route: Route, pool: TagPool, today: string): string {
   let example = '';
   for (let attempt = 0; attempt < DRAW_ATTEMPTS; attempt++) {
