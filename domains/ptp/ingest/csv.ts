@@ -7,12 +7,9 @@
 // or names the problem, so the messages are the JavaScript ones. Lines are numbered as csv-parse
 // numbers them (the header is line 1).
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Database } from '../../../engine/database.ts';
-import { csvParseMessage, readCsvHead, transcodeToUtf8, type CsvTable } from '../../../ingest/duckdbCsv.ts';
+import { csvParseMessage, readCsvHead, withUtf8Copy, type CsvTable } from '../../../ingest/duckdbCsv.ts';
 import { stageCsv } from '../../../ingest/staging.ts';
 import { locateColumns, recordFromRow, type Column, type ColumnIndex } from './rows.ts';
 import { MalformedSourceError } from './types.ts';
@@ -77,19 +74,10 @@ export async function stagePtpCsv(db: Database, file: string, meanwhile?: Meanwh
     text = new TextDecoder('windows-1251').decode(head, { stream: true });
   }
   if (text.trim() === '') throw new MalformedSourceError(file, null, 'the file is empty');
-  let temporary: string | null = null;
-  try {
-    let path = file;
-    if (!utf8) {
-      // Older exports are CP1251: DuckDB reads UTF-8, so it reads a UTF-8 copy.
-      temporary = await mkdtemp(join(tmpdir(), 'ptp-csv-'));
-      path = join(temporary, 'utf8.csv');
-      await transcodeToUtf8(file, path, 'windows-1251');
-    }
-    return await stageUtf8(db, file, path, detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!), meanwhile);
-  } finally {
-    if (temporary) await rm(temporary, { recursive: true, force: true });
-  }
+  const delimiter = detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!);
+  if (utf8) return stageUtf8(db, file, file, delimiter, meanwhile);
+  // Older exports are CP1251: DuckDB reads UTF-8, so it reads a UTF-8 copy.
+  return withUtf8Copy(file, 'windows-1251', (copy) => stageUtf8(db, file, copy, delimiter, meanwhile));
 }
 
 async function stageUtf8(db: Database, file: string, path: string, delimiter: string, meanwhile?: Meanwhile): Promise<StagedPtpCsv> {
