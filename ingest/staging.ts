@@ -58,7 +58,10 @@ export interface CsvStaging {
 }
 
 export interface StagedCsv {
-  /** The read: `table` and `lined` (with `line` and `row_index` first) hold the staged rows in update mode. */
+  /**
+   * The read. Update mode: `table` and `lined` (with `line` and `row_index` first) hold the staged
+   * rows, WHERE ok. Append mode: already dropped (the staged rows are in the source's table).
+   */
   read: CsvTable;
   /** Records the reader read (its values merged). */
   readInJavaScript: number;
@@ -68,8 +71,8 @@ export interface StagedCsv {
 
 /**
  * Stages a CSV file (see the top of this file). In update mode the staged rows are `read.table`, WHERE
- * ok; the caller drops them (read.drop) when done. On a problem nothing is left in the database and
- * the first problem in file order is thrown.
+ * ok; the caller drops them (read.drop) when done. On a problem the first in file order is thrown and
+ * the read is dropped (in append mode the source's table is the caller's to drop).
  */
 export async function stageCsv(db: Database, staging: CsvStaging): Promise<StagedCsv> {
   const { file, csv, merge } = staging;

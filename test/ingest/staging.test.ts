@@ -27,10 +27,12 @@ async function csvFile(name: string, text: string): Promise<string> {
   return file;
 }
 
+let tables = 0;
+
 /** A source `id,amount`: the SQL reads a plain whole amount; the JavaScript reader any number (as its integer text), SKIPPED for "skip". */
 function amounts(path: string, read: number[], more: Partial<CsvStaging> = {}): CsvStaging {
   return {
-    file: 'amounts.csv', path, table: `amounts_${Math.random().toString(36).slice(2)}`,
+    file: 'amounts.csv', path, table: `amounts_${++tables}`,
     csv: { skipLines: 1, fields: 2 },
     query: (source) => String.raw`SELECT c0 AS id, c1 AS amount, regexp_full_match(c1, '\d+') AS ok FROM ${source}`,
     badRecord: (bad) => new MalformedSourceError('amounts.csv', bad.line, `unreadable record (${bad.kind})`),
