@@ -9,7 +9,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type { Database } from '../engine/database.ts';
@@ -232,21 +232,11 @@ export type RecordQuery = (source: string) => string;
  * header (readCsvHead) to know `skipLines` and `fields`.
  */
 export async function readCsvInto(db: Database, path: string, table: string, options: CsvStageOptions, query: RecordQuery = (source) => `SELECT * FROM ${source}`): Promise<CsvTable> {
-  let temporary: string | null = null;
-  try {
-    let read = await readOnce(db, path, table, options, query);
-    if (read.firstBadRecord?.kind === 'INVALID ENCODING' && (options.invalidUtf8 ?? 'replace') === 'replace') {
-      // csv-parse reads bytes that are not UTF-8 as U+FFFD: so does a UTF-8 copy made the same way.
-      await read.drop();
-      temporary = await mkdtemp(join(tmpdir(), 'duckdb-csv-'));
-      const copy = join(temporary, 'replaced.csv');
-      await transcodeToUtf8(path, copy, 'utf-8');
-      read = await readOnce(db, copy, table, options, query);
-    }
-    return read;
-  } finally {
-    if (temporary) await rm(temporary, { recursive: true, force: true });
-  }
+  const read = await readOnce(db, path, table, options, query);
+  if (read.firstBadRecord?.kind !== 'INVALID ENCODING' || (options.invalidUtf8 ?? 'replace') !== 'replace') return read;
+  // csv-parse reads bytes that are not UTF-8 as U+FFFD: so does a UTF-8 copy made the same way.
+  await read.drop();
+  return withUtf8Copy(path, 'utf-8', (copy) => readOnce(db, copy, table, options, query));
 }
 
 /**
@@ -341,6 +331,21 @@ async function lineAtByte(path: string, position: number): Promise<number> {
     for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) lines++;
   }
   return lines;
+}
+
+/**
+ * `use` run on a UTF-8 copy of `file` decoded as `encoding` (DuckDB and the JSON scanner read UTF-8
+ * only), the copy removed once it is done.
+ */
+export async function withUtf8Copy<T>(file: string, encoding: 'utf-8' | 'windows-1251', use: (copy: string) => Promise<T>): Promise<T> {
+  const temporary = await mkdtemp(join(tmpdir(), 'utf8-copy-'));
+  try {
+    const copy = join(temporary, `utf8${extname(file)}`);
+    await transcodeToUtf8(file, copy, encoding);
+    return await use(copy);
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
 }
 
 /** A UTF-8 copy of a file, decoded as `encoding` (bytes that are not valid become U+FFFD). */

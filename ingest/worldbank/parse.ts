@@ -17,10 +17,11 @@ import { basename } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import type { Row } from '../../engine/json.ts';
 import {
-  firstProblem, firstRepeatedKey, jsTrimmedTextSql, rawRecords, readCsvHead, readCsvInto, type BadRecord, type CsvHeadRecord,
+  jsTrimmedTextSql, readCsvHead, readCsvInto, type BadRecord, type CsvHeadRecord,
 } from '../duckdbCsv.ts';
 import { MalformedSourceError } from '../errors.ts';
 import { MalformedCellError } from '../eurostat/errors.ts';
+import { stageCsv } from '../staging.ts';
 
 export type WdiFormat = 'wdi-bulk-csv' | 'wdi-api-json';
 
@@ -214,9 +215,13 @@ function readMetadata(rows: readonly Row[], head: CsvHead, file: string): WdiFil
 
 /** A staged record's cells (see readCsvInto): its fields up to the first padding NULL. */
 function recordOf(row: Row, width: number): string[] {
-  const record: string[] = [];
-  for (let i = 0; i < width && row[`c${i}`] !== null && row[`c${i}`] !== undefined; i++) record.push(String(row[`c${i}`]));
-  return record;
+  return presentFields(Array.from({ length: width }, (_, i) => (row[`c${i}`] === null || row[`c${i}`] === undefined ? null : String(row[`c${i}`]))));
+}
+
+/** A record's fields up to the first a short record lacks. */
+function presentFields(fields: ReadonlyArray<string | null>): string[] {
+  const end = fields.indexOf(null);
+  return (end < 0 ? fields : fields.slice(0, end)) as string[];
 }
 
 // The data lines in SQL: a line whose codes and cells are in the forms below is read by the SQL (the
@@ -264,7 +269,7 @@ export interface StagedWdiCsv {
 let fileCounter = 0;
 
 /** Reads a WDI CSV with DuckDB into a scratch table of `db` (data lines checked in SQL); throws MalformedSourceError on any problem. */
-async function stageCsv(db: Database, path: string, file: string): Promise<StagedWdiCsv> {
+async function stageWdiCsv(db: Database, path: string, file: string): Promise<StagedWdiCsv> {
   const head = readHead(await readCsvHead(path, 20), file);
   const options = { skipLines: head.headerLine, fields: head.headerWidth, padShortRecords: true };
   const table = `wdi_file_${++fileCounter}`;
@@ -280,46 +285,25 @@ async function stageCsv(db: Database, path: string, file: string): Promise<Stage
       await raw.drop();
     }
   }
-  const read = await readCsvInto(db, path, table, options, (source) => dataSql(source, head));
+  const { read } = await stageCsv(db, {
+    file, path, table, csv: options,
+    query: (source) => dataSql(source, head),
+    badRecord: (bad) => badRecordError(bad, head, file),
+    merge: { update: ['country_name', 'country_code', 'indicator_name', 'indicator_code', ...head.years.map((_, i) => `y${i}`)] },
+    reader: (fields, line) => {
+      const record = presentFields(fields);
+      checkWidth(record, line, head, file);
+      dataObservations(record, line, head, file, head.vintage);
+      // The line's cells as Number() reads them.
+      const cells = record.map((c) => c.trim());
+      return [...cells.slice(0, 4), ...head.years.map((_, i) => (cells[i + 4] === '' ? '' : String(Number(cells[i + 4]))))];
+    },
+    uniqueKey: {
+      columns: [['indicator_code', 'indicator_code'], ['country_code', 'country_code']],
+      problem: (repeated) => new MalformedCellError(file, repeated.line, 2, 'Country Code', `${repeated.key.country_code} ${repeated.key.indicator_code} also on line ${repeated.firstLine}`),
+    },
+  });
   try {
-    const problems: MalformedSourceError[] = [];
-    const bad = read.firstBadRecord;
-    if (bad) problems.push(badRecordError(bad, head, file));
-    // Lines the SQL does not read itself, in file order: dataObservations reads them or names the first problem.
-    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
-      bad?.line ? { before: bad.line } : {});
-    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
-    const accepted: Array<{ line: number; record: string[] }> = [];
-    for (const row of await rawRecords(db, path, options, [...rowIndex.keys()])) {
-      const line = Number(row.line);
-      const record = recordOf(row, head.headerWidth);
-      try {
-        checkWidth(record, line, head, file);
-        dataObservations(record, line, head, file, head.vintage);
-        accepted.push({ line, record });
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-        break;
-      }
-    }
-    if (accepted.length > 0) {
-      // The lines dataObservations read are marked read, with their cells as Number() reads them.
-      const columns = ['country_name', 'country_code', 'indicator_name', 'indicator_code', ...head.years.map((_, i) => `y${i}`)];
-      await db.run(`CREATE TABLE ${table}_js AS SELECT 0 AS row_index, ${columns.join(', ')} FROM ${table} LIMIT 0`);
-      await db.appendRows(`${table}_js`, accepted.map(({ line, record }) => {
-        const cells = record.map((c) => c.trim());
-        return [rowIndex.get(line)!, ...cells.slice(0, 4), ...head.years.map((_, i) => (cells[i + 4] === '' ? '' : String(Number(cells[i + 4]))))];
-      }));
-      await db.run(`UPDATE ${table} SET ok = true, ${columns.map((c) => `${c} = js.${c}`).join(', ')} FROM ${table}_js js WHERE ${table}.rowid = js.row_index`);
-      await db.run(`DROP TABLE ${table}_js`);
-    }
-    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${read.lined} WHERE ok)`, [['indicator_code', 'indicator_code'], ['country_code', 'country_code']]);
-    if (repeated) {
-      problems.push(new MalformedCellError(file, repeated.line, 2, 'Country Code', `${repeated.key.country_code} ${repeated.key.indicator_code} also on line ${repeated.firstLine}`));
-    }
-    const first = firstProblem(problems);
-    if (first) throw first;
     // Names in file order: the first a code is given with.
     const names = async (code: string, name: string) => new Map((await db.all(
       `SELECT ${code} AS code, arg_min(${name}, line) AS name FROM ${read.lined} GROUP BY ${code} ORDER BY min(line)`,
@@ -418,7 +402,7 @@ export async function stageWdiFile(
   const first = await firstNonBlankChar(path);
   if (first === '') throw new MalformedSourceError(file, null, 'the file is empty');
   if (first === '[' || first === '{') return { summary: await readJson(path, file, onBatch), observations: null, drop: async () => undefined };
-  return stageCsv(db, path, file);
+  return stageWdiCsv(db, path, file);
 }
 
 /** Reads a whole file into memory (tests, small files). */

@@ -14,11 +14,10 @@
 // period) given twice.
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { ColumnError, readRow } from '../../../ingest/csvRecords.ts';
-import {
-  firstProblem, firstRepeatedKey, jsTrimSql, rawRecords, readCsvHead, readCsvInto, trimCheckedSql, trimmedFieldSql,
-} from '../../../ingest/duckdbCsv.ts';
+import { ColumnError } from '../../../ingest/csvRecords.ts';
+import { jsTrimSql, readCsvHead, trimCheckedSql, trimmedFieldSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
+import { SKIPPED, stageCsv } from '../../../ingest/staging.ts';
 import type { CoopIndicator, Frequency } from '../indicators.ts';
 
 export type OecdLayout = 'oecd-sdmx-csv' | 'oecd-legacy-csv';
@@ -348,8 +347,9 @@ let fileCounter = 0;
 
 /**
  * Reads one OECD file (either layout) into a scratch table of `db` (DuckDB's read_csv, checked in
- * SQL). Lines are 1-based, the header is line 1. Any malformed row rejects the whole file with its
- * line and column, the first in file order; so does a key (indicator, area, frequency, period) given twice.
+ * SQL; the rows in other forms through the layout's JavaScript reader). Lines are 1-based, the header
+ * is line 1. Any malformed row rejects the whole file with its line and column, the first in file
+ * order; so does a key (indicator, area, frequency, period) given twice.
  */
 export async function stageOecdFile(db: Database, path: string): Promise<StagedOecdFile> {
   const file = basename(path);
@@ -358,60 +358,33 @@ export async function stageOecdFile(db: Database, path: string): Promise<StagedO
   const layout = layoutOf(head.record, file);
   const names = headerNames(head.record);
   const width = head.record.length;
-  const options = { skipLines: head.line, fields: width, padShortRecords: true };
-  const query = (source: string) => (layout === 'oecd-legacy-csv' ? legacySql(source, names, width) : sdmxSql(source, names, width));
-  const read = await readCsvInto(db, path, `oecd_file_${++fileCounter}`, options, query);
-  const { table, lined } = read;
-  try {
-    const problems: MalformedSourceError[] = [];
-    const bad = read.firstBadRecord;
-    if (bad) {
+  const reader = readerFor(layout, names);
+  const { read, skippedInJavaScript } = await stageCsv(db, {
+    file, path, table: `oecd_file_${++fileCounter}`,
+    csv: { skipLines: head.line, fields: width, padShortRecords: true },
+    query: (source) => (layout === 'oecd-legacy-csv' ? legacySql(source, names, width) : sdmxSql(source, names, width)),
+    badRecord: (bad) => {
       const found = /Found: (\d+)/.exec(bad.message)?.[1];
       // The legacy export's trailing empty "Flag Codes" cell may be absent; more cells than the header is an error.
-      problems.push(new MalformedSourceError(file, bad.line, bad.kind === 'TOO MANY COLUMNS' && found ? `${found} fields, the header has ${width}` : `not valid CSV: ${bad.message}`));
-    }
-    // Rows the SQL does not read itself, in file order: the JavaScript reader reads them or names the first problem.
-    const unread = await db.all(`SELECT line, row_index FROM ${lined} WHERE NOT (blank OR skip OR ok) ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
-      bad?.line ? { before: bad.line } : {});
-    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
-    const reader = readerFor(layout, names);
-    const accepted: OecdObservation[] = [];
-    let skippedOthers = 0;
-    for (const row of await rawRecords(db, path, options, [...rowIndex.keys()])) {
-      const line = Number(row.line);
-      const record = Array.from({ length: width }, (_, i) => String(row[`c${i}`] ?? ''));
-      try {
-        const observation = readRow(file, line, () => reader(record, line));
-        if (observation === 'skipped') skippedOthers++;
-        else accepted.push(observation);
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-        break;
-      }
-    }
-    if (accepted.length > 0) {
-      // The rows the JavaScript reader read are marked kept, with its values.
-      await db.run(`CREATE TABLE ${table}_js AS SELECT 0 AS row_index, ${STAGED_OECD_COLUMNS.join(', ')} FROM ${table} LIMIT 0`);
-      await db.appendRows(`${table}_js`, accepted.map((o) => [
-        rowIndex.get(o.sourceRow)!, o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries,
-      ]));
-      await db.run(`UPDATE ${table} SET ok = true, ${STAGED_OECD_COLUMNS.map((c) => `${c} = js.${c}`).join(', ')}
-        FROM ${table}_js js WHERE ${table}.rowid = js.row_index`);
-      await db.run(`DROP TABLE ${table}_js`);
-    }
-    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${lined} WHERE ok)`, KEY.map((c) => [c, c] as const));
-    if (repeated) {
-      problems.push(new MalformedSourceError(file, repeated.line, `duplicate observation ${KEY.map((c) => String(repeated.key[c])).join(' ')} (also on line ${repeated.firstLine})`));
-    }
-    const first = firstProblem(problems);
-    if (first) throw first;
-    const [{ kept, skipped }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept, count(*) FILTER (WHERE skip)::INTEGER AS skipped FROM ${table}`);
-    const skippedRows = Number(skipped) + skippedOthers;
+      return new MalformedSourceError(file, bad.line, bad.kind === 'TOO MANY COLUMNS' && found ? `${found} fields, the header has ${width}` : `not valid CSV: ${bad.message}`);
+    },
+    merge: { update: STAGED_OECD_COLUMNS, unread: 'NOT (blank OR skip OR ok)' },
+    reader: (fields, line) => {
+      const o = reader(fields.map((field) => field ?? ''), line);
+      return o === 'skipped' ? SKIPPED : [o.indicator, o.area, o.areaName, o.freq, o.period, o.value, o.flag, o.sourceSeries];
+    },
+    uniqueKey: {
+      columns: KEY.map((c) => [c, c] as const),
+      problem: (repeated) => new MalformedSourceError(file, repeated.line, `duplicate observation ${KEY.map((c) => String(repeated.key[c])).join(' ')} (also on line ${repeated.firstLine})`),
+    },
+  });
+  try {
+    const [{ kept, skipped }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept, count(*) FILTER (WHERE skip)::INTEGER AS skipped FROM ${read.table}`);
+    const skippedRows = Number(skipped) + skippedInJavaScript;
     if (Number(kept) === 0) {
       throw new MalformedSourceError(file, null, `the file holds no observation of the indicators read (${skippedRows} row(s) of other series)`);
     }
-    return { layout, table, lined, observations: Number(kept), skippedRows };
+    return { layout, table: read.table, lined: read.lined, observations: Number(kept), skippedRows };
   } catch (error) {
     await read.drop();
     throw error;

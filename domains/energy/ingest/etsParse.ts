@@ -16,10 +16,10 @@
 import { basename } from 'node:path';
 import ExcelJS from 'exceljs';
 import { Database } from '../../../engine/database.ts';
-import {
-  csvParseMessage, firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql,
-} from '../../../ingest/duckdbCsv.ts';
+import { FieldError } from '../../../ingest/csvRecords.ts';
+import { csvParseMessage, readCsvHead, trimCheckedSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
+import { csvParseTrim, stageCsv } from '../../../ingest/staging.ts';
 
 export interface EtsInstallation {
   registry: string;
@@ -61,8 +61,6 @@ export function canonicalRegistry(text: string): string {
   const code = text.trim().toUpperCase();
   return code === 'EL' ? 'GR' : code;
 }
-
-class FieldError extends Error {}
 
 function registryOf(value: unknown): string {
   const code = canonicalRegistry(String(value ?? ''));
@@ -307,50 +305,26 @@ export async function stageEutlCsv(db: Database, file: string): Promise<StagedEu
   }
   const index = new Map(head.record.map((h, i) => [h.trim().toLowerCase(), i]));
   const width = head.record.length;
-  const options = { skipLines: head.line, fields: width };
-  const read = await readCsvInto(db, file, `eutl_file_${++fileCounter}`, options, (source) => eutlSql(source, kind, index, width));
-  const columns = STAGED_EUTL_COLUMNS[kind];
-  try {
-    const problems: MalformedSourceError[] = [];
-    const bad = read.firstBadRecord;
-    if (bad) problems.push(new MalformedSourceError(name, bad.line, csvParseMessage(bad, width)));
-    // Rows the SQL does not read itself, in file order: eutlRowReader reads them or names the first problem.
-    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
-      bad?.line ? { before: bad.line } : {});
-    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
-    const reader = eutlRowReader(kind, index, new Set());
-    const accepted: Array<EtsInstallation | EtsYearRow> = [];
-    for (const row of await rawRecords(db, file, options, [...rowIndex.keys()])) {
-      const line = Number(row.line);
-      // csv-parse's trim: CR, LF, form feed, space and tab before a field, trimEnd() after it.
-      const record = Array.from({ length: width }, (_, i) => String(row[`c${i}`] ?? '').replace(/^[\r\n\f \t]+/, '').trimEnd());
-      try {
-        accepted.push(reader(record, line));
-      } catch (error) {
-        if (!(error instanceof FieldError)) throw error;
-        problems.push(new MalformedSourceError(name, line, error.message));
-        break;
-      }
-    }
-    if (accepted.length > 0) {
-      // The rows eutlRowReader read are marked read, with its values.
-      await db.run(`CREATE TABLE ${read.table}_js AS SELECT 0 AS row_index, ${columns.join(', ')} FROM ${read.table} LIMIT 0`);
-      await db.appendRows(`${read.table}_js`, accepted.map((r) => [rowIndex.get(r.sourceRow)!, ...('year' in r
+  const reader = eutlRowReader(kind, index, new Set());
+  const { read } = await stageCsv(db, {
+    file: name, path: file, table: `eutl_file_${++fileCounter}`,
+    csv: { skipLines: head.line, fields: width },
+    query: (source) => eutlSql(source, kind, index, width),
+    badRecord: (bad) => new MalformedSourceError(name, bad.line, csvParseMessage(bad, width)),
+    merge: { update: STAGED_EUTL_COLUMNS[kind] },
+    reader: (record, line) => {
+      const r = reader(record.map((field) => csvParseTrim(field ?? '')), line);
+      return 'year' in r
         ? [r.registry, r.identifier, r.year, r.verified === null ? null : String(r.verified), r.allocation === null ? null : String(r.allocation)]
-        : [r.registry, r.identifier, r.name, r.city])]));
-      await db.run(`UPDATE ${read.table} SET ok = true, ${columns.map((c) => `${c} = js.${c}`).join(', ')}
-        FROM ${read.table}_js js WHERE ${read.table}.rowid = js.row_index`);
-      await db.run(`DROP TABLE ${read.table}_js`);
-    }
-    const key = kind === 'eutl-compliance-csv' ? ['registry', 'identifier', 'year'] : ['registry', 'identifier'];
-    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${read.lined} WHERE ok)`, key.map((c) => [c, c] as const));
-    if (repeated) {
-      const { registry, identifier, year } = repeated.key;
-      problems.push(new MalformedSourceError(name, repeated.line, kind === 'eutl-compliance-csv'
-        ? `installation ${registry} ${identifier} has year ${year} twice` : `installation ${registry} ${identifier} appears twice`));
-    }
-    const first = firstProblem(problems);
-    if (first) throw first;
+        : [r.registry, r.identifier, r.name, r.city];
+    },
+    uniqueKey: {
+      columns: (kind === 'eutl-compliance-csv' ? ['registry', 'identifier', 'year'] : ['registry', 'identifier']).map((c) => [c, c] as const),
+      problem: ({ line, key: { registry, identifier, year } }) => new MalformedSourceError(name, line, kind === 'eutl-compliance-csv'
+        ? `installation ${registry} ${identifier} has year ${year} twice` : `installation ${registry} ${identifier} appears twice`),
+    },
+  });
+  try {
     const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${read.table} WHERE ok`);
     return { kind, lined: read.lined, rows: Number(n), drop: read.drop };
   } catch (error) {

@@ -15,8 +15,9 @@ import { CsvError, parse } from 'csv-parse';
 import JSZip from 'jszip';
 import { Database } from '../../../engine/database.ts';
 import { sqlStringLiteral } from '../../../engine/parquet.ts';
-import { csvParseMessage, firstProblem, firstRepeatedKey, rawRecords, readCsvHead, readCsvInto, trimCheckedSql } from '../../../ingest/duckdbCsv.ts';
+import { csvParseMessage, firstRepeatedKey, readCsvHead, trimCheckedSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
+import { csvParseTrim, stageCsv } from '../../../ingest/staging.ts';
 import type { EcbObservation, FredObservation, ReferenceRate } from './types.ts';
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -139,41 +140,26 @@ export async function stageEcbCsv(db: Database, file: string): Promise<StagedEcb
   const fields = head.record.length + SPARE_FIELDS;
   const options = { skipLines: head.line, fields, padShortRecords: true };
   const cell = (at: number) => `coalesce(c${at}, '')`;
-  const read = await readCsvInto(db, file, `ecb_file_${++fileCounter}`, options, (source) => `SELECT
+  const { read } = await stageCsv(db, {
+    file: name, path: file, table: `ecb_file_${++fileCounter}`, csv: options,
+    query: (source) => `SELECT
       NOT needs_trim AND regexp_full_match(${cell(columns.key)}, ${ECB_KEY_SQL}) AND ${periodDateSql(cell(columns.period))} IS NOT NULL
         AND (${cell(columns.value)} IN ('', 'NaN') OR ${plainNumberSql(cell(columns.value))}) AS ok,
       ${cell(columns.key)} AS series_key, ${periodDateSql(cell(columns.period))} AS date,
       CASE WHEN ${cell(columns.value)} IN ('', 'NaN') THEN NULL ELSE ${cell(columns.value)} END AS value
-    FROM ${trimCheckedSql(source, fields, [columns.key, columns.period, columns.value])}`);
+    FROM ${trimCheckedSql(source, fields, [columns.key, columns.period, columns.value])}`,
+    badRecord: (bad) => new MalformedSourceError(name, bad.line, csvParseMessage(bad, head.record.length)),
+    merge: { update: ['series_key', 'date', 'value'] },
+    reader: (record, line) => {
+      const o = ecbRow(name, csvParseTrimmed(record), line, columns);
+      return [o.seriesKey, o.date, o.value === null ? null : String(o.value)];
+    },
+    uniqueKey: {
+      columns: [['series_key', 'series_key'], ['date', 'date']],
+      problem: (repeated) => new MalformedSourceError(name, repeated.line, `series ${repeated.key.series_key} has ${repeated.key.date} twice`),
+    },
+  });
   try {
-    const problems: MalformedSourceError[] = [];
-    const bad = read.firstBadRecord;
-    if (bad) problems.push(new MalformedSourceError(name, bad.line, csvParseMessage(bad, head.record.length)));
-    // Rows the SQL does not read itself, in file order: ecbRow reads them or names the first problem.
-    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
-      bad?.line ? { before: bad.line } : {});
-    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
-    const accepted: EcbObservation[] = [];
-    for (const row of await rawRecords(db, file, options, [...rowIndex.keys()])) {
-      try {
-        accepted.push(ecbRow(name, csvParseTrimmed(row, fields), Number(row.line), columns));
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-        break;
-      }
-    }
-    if (accepted.length > 0) {
-      await db.run(`CREATE TABLE ${read.table}_js (row_index INTEGER, series_key VARCHAR, date VARCHAR, value VARCHAR)`);
-      await db.appendRows(`${read.table}_js`, accepted.map((o) => [rowIndex.get(o.row)!, o.seriesKey, o.date, o.value === null ? null : String(o.value)]));
-      await db.run(`UPDATE ${read.table} SET ok = true, series_key = js.series_key, date = js.date, value = js.value
-        FROM ${read.table}_js js WHERE ${read.table}.rowid = js.row_index`);
-      await db.run(`DROP TABLE ${read.table}_js`);
-    }
-    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${read.lined} WHERE ok)`, [['series_key', 'series_key'], ['date', 'date']]);
-    if (repeated) problems.push(new MalformedSourceError(name, repeated.line, `series ${repeated.key.series_key} has ${repeated.key.date} twice`));
-    const first = firstProblem(problems);
-    if (first) throw first;
     const keys = await db.all(`SELECT DISTINCT series_key FROM ${read.table} WHERE ok ORDER BY series_key`);
     const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${read.table} WHERE ok`);
     return { table: read.table, lined: read.lined, observations: Number(n), seriesKeys: keys.map((r) => String(r.series_key)), drop: read.drop };
@@ -183,11 +169,10 @@ export async function stageEcbCsv(db: Database, file: string): Promise<StagedEcb
   }
 }
 
-/** A staged record's fields as csv-parse with `trim` read them: CR, LF, form feed, space and tab before a field, trimEnd() after it. */
-function csvParseTrimmed(row: Record<string, unknown>, width: number): string[] {
-  const fields: string[] = [];
-  for (let i = 0; i < width && row[`c${i}`] !== null && row[`c${i}`] !== undefined; i++) fields.push(String(row[`c${i}`]).replace(/^[\r\n\f \t]+/, '').trimEnd());
-  return fields;
+/** A record's fields as csv-parse with `trim` and relax_column_count read them: up to the first field a short record lacks. */
+function csvParseTrimmed(record: ReadonlyArray<string | null>): string[] {
+  const present = record.indexOf(null);
+  return (present < 0 ? record : record.slice(0, present)).map((field) => csvParseTrim(field!));
 }
 
 export async function parseEcbCsv(file: string): Promise<EcbFile> {
@@ -367,45 +352,25 @@ async function stageFredCsv(db: Database, file: string, series?: string): Promis
   const options = { skipLines: head.line, fields, padShortRecords: true };
   const cell = (at: number) => `coalesce(c${at}, '')`;
   const valueOk = (at: number) => `(${cell(at)} IN ('.', '', 'NaN') OR ${plainNumberSql(cell(at))})`;
-  const read = await readCsvInto(db, file, `fred_file_${++fileCounter}`, options, (source) => String.raw`SELECT
+  const { read } = await stageCsv(db, {
+    file: name, path: file, table: `fred_file_${++fileCounter}`, csv: options,
+    query: (source) => String.raw`SELECT
       NOT needs_trim AND regexp_full_match(c0, '\d{4}-\d{2}-\d{2}') AND strftime(try_cast(c0 AS DATE), '%Y-%m-%d') = c0
         AND ${ids.map((_, i) => valueOk(i + 1)).join(' AND ')} AS ok,
       c0 AS date, ${ids.map((_, i) => `CASE WHEN ${cell(i + 1)} IN ('.', '', 'NaN') THEN NULL ELSE ${cell(i + 1)} END AS v${i}`).join(', ')}
-    FROM ${trimCheckedSql(source, fields)}`);
-  try {
-    const problems: MalformedSourceError[] = [];
-    const bad = read.firstBadRecord;
-    if (bad) {
+    FROM ${trimCheckedSql(source, fields)}`,
+    badRecord: (bad) => {
       const found = /Found: (\d+)/.exec(bad.message)?.[1];
-      problems.push(new MalformedSourceError(name, bad.line, bad.kind === 'TOO MANY COLUMNS' && found ? `${found} fields, the header has ${fields}` : csvParseMessage(bad, fields)));
-    }
-    // Rows the SQL does not read itself, in file order: fredRow reads them or names the first problem.
-    const unread = await db.all(`SELECT line, row_index FROM ${read.lined} WHERE NOT ok ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
-      bad?.line ? { before: bad.line } : {});
-    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
-    const accepted: FredObservation[][] = [];
-    for (const row of await rawRecords(db, file, options, [...rowIndex.keys()])) {
-      try {
-        accepted.push(fredRow(name, csvParseTrimmed(row, fields), Number(row.line), ids));
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-        break;
-      }
-    }
-    const first = firstProblem(problems);
-    if (first) throw first;
-    if (accepted.length > 0) {
-      const values = ids.map((_, i) => `v${i}`);
-      await db.run(`CREATE TABLE ${read.table}_js (row_index INTEGER, date VARCHAR, ${values.map((v) => `${v} VARCHAR`).join(', ')})`);
-      await db.appendRows(`${read.table}_js`, accepted.map((row) => [
-        rowIndex.get(row[0]!.row)!, row[0]!.date, ...row.map((o) => (o.value === null ? null : String(o.value))),
-      ]));
-      await db.run(`UPDATE ${read.table} SET ok = true, date = js.date, ${values.map((v) => `${v} = js.${v}`).join(', ')}
-        FROM ${read.table}_js js WHERE ${read.table}.rowid = js.row_index`);
-      await db.run(`DROP TABLE ${read.table}_js`);
-    }
-    // Every row holds every series: a date given twice repeats the first series first.
+      return new MalformedSourceError(name, bad.line, bad.kind === 'TOO MANY COLUMNS' && found ? `${found} fields, the header has ${fields}` : csvParseMessage(bad, fields));
+    },
+    merge: { update: ['date', ...ids.map((_, i) => `v${i}`)] },
+    reader: (record, line) => {
+      const row = fredRow(name, csvParseTrimmed(record), line, ids);
+      return [row[0]!.date, ...row.map((o) => (o.value === null ? null : String(o.value)))];
+    },
+  });
+  try {
+    // Every row holds every series: a date given twice repeats the first series first. A row's problem comes before it.
     const repeated = await firstRepeatedKey(db, read.lined, [['date', 'date']]);
     if (repeated) throw new MalformedSourceError(name, repeated.line, `series ${ids[0]} has ${repeated.key.date} twice`);
     const observations = ids.map((id, i) => `SELECT ${sqlStringLiteral(id)} AS series_id, date, v${i} AS value, line, ${i} AS column_order FROM ${read.lined}`).join(' UNION ALL ');

@@ -7,14 +7,12 @@
 // or names the problem, so the messages are the JavaScript ones. Lines are numbered as csv-parse
 // numbers them (the header is line 1).
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { setImmediate } from 'node:timers/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Database } from '../../../engine/database.ts';
-import { csvParseMessage, rawRecords, readCsvHead, readCsvInto, transcodeToUtf8, type CsvTable } from '../../../ingest/duckdbCsv.ts';
+import { csvParseMessage, readCsvHead, withUtf8Copy, type CsvTable } from '../../../ingest/duckdbCsv.ts';
+import { stageCsv } from '../../../ingest/staging.ts';
 import { locateColumns, recordFromRow, type Column, type ColumnIndex } from './rows.ts';
-import { MalformedSourceError, type PtpRecord } from './types.ts';
+import { MalformedSourceError } from './types.ts';
 import { count, majorFlag, oblast, settlement, text } from './values.ts';
 
 /** The first bytes decide the encoding, as the JavaScript reader decided it: UTF-8 when they are, else CP1251. */
@@ -76,45 +74,49 @@ export async function stagePtpCsv(db: Database, file: string, meanwhile?: Meanwh
     text = new TextDecoder('windows-1251').decode(head, { stream: true });
   }
   if (text.trim() === '') throw new MalformedSourceError(file, null, 'the file is empty');
-  let temporary: string | null = null;
-  try {
-    let path = file;
-    if (!utf8) {
-      // Older exports are CP1251: DuckDB reads UTF-8, so it reads a UTF-8 copy.
-      temporary = await mkdtemp(join(tmpdir(), 'ptp-csv-'));
-      path = join(temporary, 'utf8.csv');
-      await transcodeToUtf8(file, path, 'windows-1251');
-    }
-    return await stageUtf8(db, file, path, detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!), meanwhile);
-  } finally {
-    if (temporary) await rm(temporary, { recursive: true, force: true });
-  }
+  const delimiter = detectDelimiter(text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!);
+  if (utf8) return stageUtf8(db, file, file, delimiter, meanwhile);
+  // Older exports are CP1251: DuckDB reads UTF-8, so it reads a UTF-8 copy.
+  return withUtf8Copy(file, 'windows-1251', (copy) => stageUtf8(db, file, copy, delimiter, meanwhile));
 }
 
 async function stageUtf8(db: Database, file: string, path: string, delimiter: string, meanwhile?: Meanwhile): Promise<StagedPtpCsv> {
   const [header] = await readCsvHead(path, 1, { delimiter });
   if (!header) throw new MalformedSourceError(file, null, 'the file is empty');
-  const options = { skipLines: header.line, fields: header.record.length, delimiter, invalidUtf8: 'refuse' as const };
   const id = nextStageId();
-  const read = await readCsvInto(db, path, `ptp_csv_${id}_read`, options);
+  const table = `ptp_csv_${id}`;
+  let index: ColumnIndex = {};
   try {
-    // A file that is not readable CSV is refused before any row is judged, as csv-parse refused it.
-    const bad = read.firstBadRecord;
-    if (bad) {
-      if (bad.kind === 'INVALID ENCODING') throw new MalformedSourceError(file, null, 'not valid UTF-8 text');
-      throw new MalformedSourceError(file, bad.line, `not readable as CSV: ${csvParseMessage(bad, header.record.length)}`);
-    }
-    const index = locateColumns(header.record, file, header.line, 'position');
-    return await stageCells(db, read, index, id, async (lines) => {
-      const records: PtpRecord[] = [];
-      for (const row of await rawRecords(db, path, options, lines)) {
-        const cells = Array.from({ length: header.record.length }, (_, i) => String(row[`c${i}`] ?? ''));
-        records.push(recordFromRow((column) => cellOf(cells, index[column]), file, Number(row.line)));
-      }
-      return records;
-    }, file, meanwhile);
-  } finally {
-    await read.drop();
+    await stageCsv(db, {
+      file, path, table: `ptp_csv_${id}_read`,
+      csv: { skipLines: header.line, fields: header.record.length, delimiter, invalidUtf8: 'refuse' },
+      // A file that is not readable CSV is refused before any row is judged, as csv-parse refused it.
+      badRecordRefuses: 'at once',
+      badRecord: (bad) => (bad.kind === 'INVALID ENCODING'
+        ? new MalformedSourceError(file, null, 'not valid UTF-8 text')
+        : new MalformedSourceError(file, bad.line, `not readable as CSV: ${csvParseMessage(bad, header.record.length)}`)),
+      afterRead: async (read) => {
+        index = locateColumns(header.record, file, header.line, 'position');
+        await normaliseInto(db, read, index, table, id, meanwhile);
+      },
+      merge: { append: table },
+      reader: (record, line) => {
+        const r = recordFromRow((column) => cellOf(record, index[column]), file, line);
+        return [
+          r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace, r.latitude, r.longitude,
+          r.died, r.injured, r.participants, String(r.isMajor), r.coordinateFix,
+        ];
+      },
+    });
+    const [summary] = await db.all(`SELECT count(*)::INTEGER AS n, min(crash_datetime[1:10]) AS first, max(crash_datetime[1:10]) AS last FROM ${table}`);
+    if (Number(summary.n) === 0) throw new MalformedSourceError(file, null, 'no accident rows after the header');
+    return {
+      table, records: Number(summary.n), firstDay: String(summary.first), lastDay: String(summary.last),
+      drop: () => db.run(`DROP TABLE IF EXISTS ${table}`),
+    };
+  } catch (error) {
+    await db.run(`DROP TABLE IF EXISTS ${table}`);
+    throw error;
   }
 }
 
@@ -124,21 +126,11 @@ function nextStageId(): number {
 }
 
 /**
- * Normalises a read of text cells (`read.lined`: `line` and the fields c<i> as `index` places them, ''
- * for a blank cell; `read.table`: the same fields) into a new staged table, the rows the SQL does not
- * read itself going, in line order, to `unreadRecords` (recordFromRow: it reads them or names the
- * first problem). `meanwhile` runs while the normalising statement is in flight.
+ * The accidents the SQL reads from a read of text cells (`read.lined`: `line` and the fields c<i> as
+ * `index` places them, '' for a blank cell), into a new table `table` (`line` and STAGED_PTP_COLUMNS);
+ * the rows it leaves go to recordFromRow (see stageCsv). `meanwhile` runs while the statement is in flight.
  */
-async function stageCells(
-  db: Database,
-  read: Pick<CsvTable, 'table' | 'lined'>,
-  index: ColumnIndex,
-  id: number,
-  unreadRecords: (lines: number[]) => Promise<PtpRecord[]>,
-  file: string,
-  meanwhile?: Meanwhile,
-): Promise<StagedPtpCsv> {
-  const table = `ptp_csv_${id}`;
+async function normaliseInto(db: Database, read: CsvTable, index: ColumnIndex, table: string, id: number, meanwhile?: Meanwhile): Promise<void> {
   await db.run(`CREATE TABLE ${table} (line INTEGER, ${STAGED_PTP_COLUMNS.map((c) => `${c} ${c.endsWith('_count') ? 'INTEGER' : 'VARCHAR'}`).join(', ')})`);
   const lookups = await nameLookups(db, read, index, id);
   try {
@@ -151,29 +143,13 @@ async function stageCells(
       await meanwhile();
     }
     await normalised;
-    // Rows the SQL does not read itself, in file order.
-    const unread = await db.all(`SELECT l.line FROM ${read.lined} l ANTI JOIN ${table} t USING (line) ORDER BY l.line`);
-    const accepted = unread.length === 0 ? [] : await unreadRecords(unread.map((r) => Number(r.line)));
-    await db.appendRows(table, accepted.map((r) => [
-      r.sourceRow, r.crashDatetime, r.regionCode, r.region, r.municipality, r.location, r.crashType, r.ptpPlace, r.latitude, r.longitude,
-      r.died, r.injured, r.participants, String(r.isMajor), r.coordinateFix,
-    ]));
-  } catch (error) {
-    await db.run(`DROP TABLE IF EXISTS ${table}`);
-    throw error;
   } finally {
     for (const lookup of Object.values(lookups)) await db.run(`DROP TABLE IF EXISTS ${lookup}`);
   }
-  const [summary] = await db.all(`SELECT count(*)::INTEGER AS n, min(crash_datetime[1:10]) AS first, max(crash_datetime[1:10]) AS last FROM ${table}`);
-  if (Number(summary.n) === 0) throw new MalformedSourceError(file, null, 'no accident rows after the header');
-  return {
-    table, records: Number(summary.n), firstDay: String(summary.first), lastDay: String(summary.last),
-    drop: () => db.run(`DROP TABLE IF EXISTS ${table}`),
-  };
 }
 
-function cellOf(cells: readonly string[], at: number | string | undefined): string | null | undefined {
-  return at === undefined ? undefined : (cells[at as number] ?? null);
+function cellOf(cells: ReadonlyArray<string | null>, at: number | string | undefined): string | undefined {
+  return at === undefined ? undefined : (cells[at as number] ?? '');
 }
 
 // ---- the SQL --------------------------------------------------------------------------------------

@@ -4,10 +4,7 @@
 // those of JSON.parse of the whole text followed by a check of every row's shape, then the columns,
 // then each row in turn: a syntax error anywhere comes first, then the first row of a wrong shape,
 // then missing columns, then the first row the readers refuse.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { transcodeToUtf8 } from '../../../ingest/duckdbCsv.ts';
+import { withUtf8Copy } from '../../../ingest/duckdbCsv.ts';
 import { JsonSyntaxError, streamJsonArray } from '../../../ingest/duckdbJson.ts';
 import { isUtf8File } from '../../../ingest/utf8.ts';
 import { locateColumns, recordFromRow, type ColumnIndex } from './rows.ts';
@@ -172,12 +169,5 @@ async function recordsOfUtf8(file: string, path: string): Promise<PtpRecord[]> {
 /** The records of a JSON file: UTF-8, or CP1251 when its bytes are not UTF-8 (older exports; read through a UTF-8 copy). */
 export async function ptpJsonRecords(file: string): Promise<PtpRecord[]> {
   if (await isUtf8File(file)) return recordsOfUtf8(file, file);
-  const temporary = await mkdtemp(join(tmpdir(), 'ptp-json-'));
-  try {
-    const copy = join(temporary, 'utf8.json');
-    await transcodeToUtf8(file, copy, 'windows-1251');
-    return await recordsOfUtf8(file, copy);
-  } finally {
-    await rm(temporary, { recursive: true, force: true });
-  }
+  return withUtf8Copy(file, 'windows-1251', (copy) => recordsOfUtf8(file, copy));
 }

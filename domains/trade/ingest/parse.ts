@@ -5,9 +5,10 @@
 // every field is trimmed. One row is one indicator; the pivot to value + quantity happens at load.
 import { basename } from 'node:path';
 import { Database } from '../../../engine/database.ts';
-import { ColumnError, readRow } from '../../../ingest/csvRecords.ts';
-import { csvParseMessage, fieldSql, firstProblem, firstRepeatedKey, jsTrimmedTextSql, rawRecords, readCsvHead, readCsvInto } from '../../../ingest/duckdbCsv.ts';
+import { ColumnError } from '../../../ingest/csvRecords.ts';
+import { csvParseMessage, fieldSql, jsTrimmedTextSql, readCsvHead } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
+import { SKIPPED, stageCsv } from '../../../ingest/staging.ts';
 import { TRADE_KEY } from '../datasets.ts';
 import {
   SKIPPED_INDICATORS, TRADE_INDICATORS, type TradeFile, type TradeFrequency, type TradeIndicator, type TradeObservation,
@@ -195,56 +196,34 @@ export async function stageTradeFile(db: Database, path: string): Promise<Staged
   const [head] = await readCsvHead(path, 1, { trim: true });
   if (!head) throw new MalformedSourceError(file, null, 'the file is empty (no header line)');
   const index = headerIndex(head.record, file);
-  const layout = { skipLines: head.line, fields: head.record.length };
-  const read = await readCsvInto(db, path, `trade_file_${++fileCounter}`, layout, (source) => normaliseSql(source, index));
-  const { table, lined } = read;
-  try {
-    if (index.has('LAST UPDATE')) await lastUpdateTexts(db, table);
-    const problems: MalformedSourceError[] = [];
-    const bad = read.firstBadRecord;
-    if (bad) problems.push(new MalformedSourceError(file, bad.line, `not valid CSV: ${csvParseMessage(bad, head.record.length)}`));
-    // Rows the SQL does not read itself, in file order: toObservation accepts them or names the first problem.
-    const unread = await db.all(`SELECT line, row_index FROM ${lined} WHERE NOT ok AND NOT skip ${bad?.line ? 'AND line < $before' : ''} ORDER BY line`,
-      bad?.line ? { before: bad.line } : {});
-    const rowIndex = new Map(unread.map((r) => [Number(r.line), Number(r.row_index)]));
-    const accepted: TradeObservation[] = [];
-    let skippedOthers = 0;
-    for (const row of await rawRecords(db, path, layout, unread.map((r) => Number(r.line)))) {
-      const line = Number(row.line);
+  const { read, skippedInJavaScript } = await stageCsv(db, {
+    file, path, table: `trade_file_${++fileCounter}`,
+    csv: { skipLines: head.line, fields: head.record.length },
+    query: (source) => normaliseSql(source, index),
+    badRecord: (bad) => new MalformedSourceError(file, bad.line, `not valid CSV: ${csvParseMessage(bad, head.record.length)}`),
+    afterRead: async ({ table }) => {
+      if (index.has('LAST UPDATE')) await lastUpdateTexts(db, table);
+    },
+    merge: { update: STAGED_TRADE_COLUMNS, unread: 'NOT ok AND NOT skip' },
+    reader: (record, line) => {
       const fields = new Map<Column, string>();
-      for (const [column, at] of index) fields.set(column, String(row[`c${at}`] ?? '').trim());
-      try {
-        const observation = readRow(file, line, () => toObservation(fields, line));
-        if (observation === 'skipped') skippedOthers++;
-        else accepted.push(observation);
-      } catch (error) {
-        if (!(error instanceof MalformedSourceError)) throw error;
-        problems.push(error);
-        break;
-      }
-    }
-    if (accepted.length > 0) {
-      // The rows toObservation read are marked kept, with its values.
-      await db.run(`CREATE TABLE ${table}_js AS SELECT 0 AS row_index, ${STAGED_TRADE_COLUMNS.join(', ')} FROM ${table} LIMIT 0`);
-      await db.appendRows(`${table}_js`, accepted.map((o) => [
-        rowIndex.get(o.sourceRow)!, o.reporter, o.partner, o.product, o.flow, o.freq, o.period, o.indicator, o.value, o.flag, o.lastUpdate, o.dataflow,
-      ]));
-      await db.run(`UPDATE ${table} SET ok = true, ${STAGED_TRADE_COLUMNS.map((c) => `${c} = js.${c}`).join(', ')}
-        FROM ${table}_js js WHERE ${table}.rowid = js.row_index`);
-      await db.run(`DROP TABLE ${table}_js`);
-    }
-    const repeated = await firstRepeatedKey(db, `(SELECT * FROM ${lined} WHERE ok)`, TRADE_KEY.map((c) => [c, c] as const));
-    if (repeated) {
-      const label = TRADE_KEY.map((c) => String(repeated.key[c])).join(' ');
-      problems.push(new MalformedSourceError(file, repeated.line, `duplicate observation ${label} (also on line ${repeated.firstLine})`));
-    }
-    const first = firstProblem(problems);
-    if (first) throw first;
+      for (const [column, at] of index) fields.set(column, (record[at] ?? '').trim());
+      const o = toObservation(fields, line);
+      return o === 'skipped' ? SKIPPED : [o.reporter, o.partner, o.product, o.flow, o.freq, o.period, o.indicator, o.value, o.flag, o.lastUpdate, o.dataflow];
+    },
+    uniqueKey: {
+      columns: TRADE_KEY.map((c) => [c, c] as const),
+      problem: (repeated) => new MalformedSourceError(file, repeated.line,
+        `duplicate observation ${TRADE_KEY.map((c) => String(repeated.key[c])).join(' ')} (also on line ${repeated.firstLine})`),
+    },
+  });
+  try {
     const [{ kept, skipped, first: firstPeriod, last: lastPeriod }] = await db.all(`SELECT count(*) FILTER (WHERE ok)::INTEGER AS kept,
-      count(*) FILTER (WHERE skip)::INTEGER AS skipped, min(period) FILTER (WHERE ok) AS first, max(period) FILTER (WHERE ok) AS last FROM ${table}`);
+      count(*) FILTER (WHERE skip)::INTEGER AS skipped, min(period) FILTER (WHERE ok) AS first, max(period) FILTER (WHERE ok) AS last FROM ${read.table}`);
     if (Number(kept) === 0) throw new MalformedSourceError(file, null, 'the file holds no VALUE_IN_EUROS or QUANTITY_IN_100KG observations');
     return {
-      table, lined, observations: Number(kept), skippedRows: Number(skipped) + skippedOthers, periods: [String(firstPeriod), String(lastPeriod)],
+      table: read.table, lined: read.lined, observations: Number(kept), skippedRows: Number(skipped) + skippedInJavaScript,
+      periods: [String(firstPeriod), String(lastPeriod)],
     };
   } catch (error) {
     await read.drop();
