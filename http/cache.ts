@@ -3,7 +3,7 @@
 // sent to the client, and is bounded by their size: least recently used answers go first once the
 // total passes the bound, and an answer larger than the per-answer limit is never kept.
 import type { EncodedBody } from './formats.ts';
-import { PaymentConfigError } from './payments/config.ts';
+import { ConfigError } from './configError.ts';
 
 /** 64 MiB of answers unless ANSWER_CACHE_MB says otherwise. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -38,8 +38,8 @@ export interface CacheOptions {
   maxAnswerBytes?: number;
 }
 
-/** A bad ANSWER_CACHE_MB: a configuration error, refused at start in one line like the payment settings. */
-export class CacheConfigError extends PaymentConfigError {
+/** A bad ANSWER_CACHE_MB: refused at start in one line like any other setting. */
+export class CacheConfigError extends ConfigError {
   constructor(message: string) {
     super(message);
     this.name = 'CacheConfigError';

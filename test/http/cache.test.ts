@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
-import { cacheBytesFromEnv, DEFAULT_CACHE_BYTES, ResponseCache, type CachedAnswer } from '../../http/cache.ts';
-import { readConfig } from '../../http/config.ts';
+import { CacheConfigError, cacheBytesFromEnv, DEFAULT_CACHE_BYTES, ResponseCache, type CachedAnswer } from '../../http/cache.ts';
+import { ConfigError, EngineConfigError, readConfig } from '../../http/config.ts';
 import { PaymentConfigError } from '../../http/payments/config.ts';
 import { routes } from '../../domains/index.ts';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -110,7 +110,8 @@ describe('ResponseCache', () => {
     assert.equal(cacheBytesFromEnv({ ANSWER_CACHE_MB: '0' }), 0);
     assert.equal(readConfig({ ANSWER_CACHE_MB: '16' }).answerCacheBytes, 16 * MiB);
     for (const bad of ['-1', '1.5', '64MB', 'lots', '1e3']) {
-      assert.throws(() => readConfig({ ANSWER_CACHE_MB: bad }), (error: unknown) => error instanceof PaymentConfigError && /^ANSWER_CACHE_MB must be/.test(error.message) && error.message.includes(bad), bad);
+      // A setting error of its own kind (not a payment one), under the ConfigError that npm start refuses with.
+      assert.throws(() => readConfig({ ANSWER_CACHE_MB: bad }), (error: unknown) => error instanceof CacheConfigError && error instanceof ConfigError && !(error instanceof PaymentConfigError) && error.name === 'CacheConfigError' && /^ANSWER_CACHE_MB must be/.test(error.message) && error.message.includes(bad), bad);
     }
   });
 });
@@ -120,7 +121,7 @@ test('DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT: absent means DuckDB\'s own; anythi
   assert.deepEqual(readConfig({ DUCKDB_THREADS: '2', DUCKDB_MEMORY_LIMIT: '2GB' }).engine, { threads: 2, memoryLimit: '2GB' });
   assert.deepEqual(readConfig({ DUCKDB_MEMORY_LIMIT: '1.5GiB' }).engine, { memoryLimit: '1.5GiB' });
   for (const [name, bad] of [['DUCKDB_THREADS', '0'], ['DUCKDB_THREADS', 'two'], ['DUCKDB_THREADS', '65'], ['DUCKDB_MEMORY_LIMIT', '2'], ['DUCKDB_MEMORY_LIMIT', "2GB'; SET x"], ['DUCKDB_MEMORY_LIMIT', 'lots']]) {
-    assert.throws(() => readConfig({ [name]: bad }), (error: unknown) => error instanceof PaymentConfigError && error.message.startsWith(`${name} must be`) && error.message.includes(bad), `${name}=${bad}`);
+    assert.throws(() => readConfig({ [name]: bad }), (error: unknown) => error instanceof EngineConfigError && error instanceof ConfigError && !(error instanceof PaymentConfigError) && error.name === 'EngineConfigError' && error.message.startsWith(`${name} must be`) && error.message.includes(bad), `${name}=${bad}`);
   }
 });
 
