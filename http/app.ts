@@ -48,7 +48,7 @@ export interface AppOptions {
   snapshots?: SnapshotHolder;
 }
 
-export async function createApp(options: AppOptions): Promise<Koa> {
+export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
   const now = options.now ?? (() => new Date());
   const timeZone = options.timeZone ?? 'Europe/Sofia';
   const importDate = await snapshotImportDate(options.db);
@@ -56,7 +56,7 @@ export async function createApp(options: AppOptions): Promise<Koa> {
   const cache = options.cache ?? new ResponseCache({ maxBytes: cacheBytesFromEnv() });
   // A repeated answer that needs no payment is sent by the listener, before Koa (http/fastAnswers.ts).
   const fast = new FastAnswers({
-    maxBytes: cache.maxBytes,
+    bound: cache.bound,
     maxAnswerBytes: cache.maxAnswerBytes,
     needsPayment: options.needsPayment ?? (options.beforeHandler?.length ? (route) => route.paid : () => false),
     generation: () => snapshots?.current().generation ?? null,
@@ -112,8 +112,9 @@ export async function createApp(options: AppOptions): Promise<Koa> {
 }
 
 /** Koa whose request listener first offers the request to the fast path (so `listen` and `callback` both have it). */
-class FastAnswersApp extends Koa {
-  constructor(private readonly fast: FastAnswers) {
+export class FastAnswersApp extends Koa {
+  /** `fastAnswers`: the answers replayed by the listener (their bytes count against the answer cache's bound). */
+  constructor(readonly fastAnswers: FastAnswers) {
     super();
   }
 
@@ -121,7 +122,7 @@ class FastAnswersApp extends Koa {
     const handle = super.callback();
     return async (request, response) => {
       // HTTP/1 only (the server's); an HTTP/2 request goes to Koa as it is.
-      if (response instanceof ServerResponse && this.fast.serve(request as IncomingMessage, response)) return;
+      if (response instanceof ServerResponse && this.fastAnswers.serve(request as IncomingMessage, response)) return;
       await handle(request, response);
     };
   }

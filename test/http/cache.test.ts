@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
+import { ByteBound } from '../../http/byteBound.ts';
 import { CacheConfigError, cacheBytesFromEnv, DEFAULT_CACHE_BYTES, ResponseCache, type CachedAnswer } from '../../http/cache.ts';
 import { ConfigError, EngineConfigError, readConfig } from '../../http/config.ts';
 import { PaymentConfigError } from '../../http/payments/config.ts';
@@ -13,6 +14,60 @@ import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 
 const MiB = 1024 * 1024;
 const answerOf = (bytes: number, fill = 'x'): CachedAnswer => ({ type: 'application/json; charset=utf-8', body: Buffer.alloc(bytes, fill) });
+
+describe('ByteBound', () => {
+  /** A store of sized entries drawing on the bound, oldest first. */
+  function storeOn(bound: ByteBound) {
+    const entries: Array<{ name: string; size: number; used: number }> = [];
+    const store = {
+      entries,
+      put(name: string, size: number) {
+        entries.push({ name, size, used: bound.use() });
+        bound.add(size);
+        bound.trim();
+      },
+      touch(name: string) {
+        const index = entries.findIndex((entry) => entry.name === name);
+        const [entry] = entries.splice(index, 1);
+        entries.push({ ...entry!, used: bound.use() });
+      },
+      oldestUse: () => entries[0]?.used,
+      evictOldest() {
+        const entry = entries.shift()!;
+        bound.release(entry.size);
+      },
+    };
+    bound.join(store);
+    return store;
+  }
+
+  test('two stores on one bound hold at most its bytes together; the least recently used entry of either goes first', () => {
+    const bound = new ByteBound(100);
+    const cache = storeOn(bound);
+    const fast = storeOn(bound);
+    cache.put('a', 40);
+    fast.put('b', 40);
+    cache.put('c', 10);
+    cache.touch('a');
+    fast.put('d', 30); // 120 > 100: b is the least recently used (a was touched)
+    assert.deepEqual(cache.entries.map((e) => e.name), ['c', 'a']);
+    assert.deepEqual(fast.entries.map((e) => e.name), ['d']);
+    assert.equal(bound.bytes, 80);
+    fast.put('e', 60); // 140: c, then a go
+    assert.deepEqual(cache.entries.map((e) => e.name), []);
+    assert.deepEqual(fast.entries.map((e) => e.name), ['d', 'e']);
+    assert.equal(bound.bytes, 90);
+  });
+
+  test('the answer cache draws on its bound and gives its bytes back when emptied', async () => {
+    const cache = new ResponseCache({ maxBytes: 4 * MiB });
+    await cache.getOrCompute('one', async () => answerOf(1000));
+    assert.equal(cache.bound.bytes, cache.stats().bytes);
+    assert.ok(cache.bound.bytes > 1000);
+    cache.clear();
+    assert.equal(cache.bound.bytes, 0);
+  });
+});
 
 describe('ResponseCache', () => {
   test('1,000 distinct large answers stay under the bound; the most recent are kept', async () => {
