@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
 import type { BoundedStore, ByteBound } from './byteBound.ts';
+import { matchOf } from './pipeline/requestMatch.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 
 interface FastAnswer {
@@ -79,8 +80,10 @@ export class FastAnswers implements BoundedStore {
       if (ctx.method !== 'GET' || this.options.bound.maxBytes === 0) return next();
       const key = this.keyOf(ctx.url, ctx.req.headers);
       await next();
-      const route = ctx.state.route as Route | undefined;
-      if (ctx.status !== 200 || !route || this.options.needsPayment(route, ctx.req)) return;
+      // Only a catalog answer that passed validation, for a client that needed no payment.
+      const match = matchOf(ctx);
+      if (ctx.status !== 200 || !match?.validated || match.needsPayment) return;
+      const { route } = match;
       const body = typeof ctx.body === 'string' ? Buffer.from(ctx.body, 'utf8') : Buffer.isBuffer(ctx.body) ? ctx.body : null;
       if (body === null || body.length > this.options.maxAnswerBytes) return;
       const headers = Object.entries(ctx.response.headers)
