@@ -5,8 +5,7 @@
 // layout migrated into a first generation) and the samples are built into one new generation. While
 // serving, a new generation (an ingest, a rollback) is swapped in on its own (the pointer is polled
 // every second) or at once on SIGHUP.
-import { readConfig, type ServerConfig } from '../http/config.ts';
-import { PaymentConfigError } from '../http/payments/config.ts';
+import { ConfigError, readConfig, type ServerConfig } from '../http/config.ts';
 import { startServer } from '../http/server.ts';
 import { buildServing, DOMAINS, ensureServing } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
@@ -17,7 +16,7 @@ import { LockedError } from '../ingest/lock.ts';
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
 function refuseToStart(error: unknown): never {
-  if (!(error instanceof PaymentConfigError)) throw error;
+  if (!(error instanceof ConfigError)) throw error;
   console.error(`refusing to start: ${error.message}`);
   process.exit(1);
 }

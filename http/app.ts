@@ -1,18 +1,16 @@
-// The Koa application: error shape, health check, catalog routes, JSON 404s.
+// The Koa application over the catalog: the request pipeline's stages (http/pipeline/index.ts, where
+// the request's path is told) built from the options, behind a listener that replays fast answers.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import Koa from 'koa';
 import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { isoToday } from '../queries/shared/window.ts';
-import { errorBody, errorHandler, emptyResponseHandler } from './errors.ts';
 import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
-import { corsFor } from './cors.ts';
-import { pathPattern } from './dispatch.ts';
-import { dataSourceMiddleware } from './dataSource.ts';
+import { Dispatcher } from './dispatch.ts';
 import { FastAnswers } from './fastAnswers.ts';
 import type { ClientRequest } from './payments/exemption.ts';
-import { buildRouter } from './router.ts';
+import { requestPipeline } from './pipeline/index.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
@@ -24,6 +22,7 @@ export interface AppOptions {
   now?: () => Date;
   /** Time zone of "today" (the data's own: Europe/Sofia). */
   timeZone?: string;
+  /** The payment check (http/payments), run after validation and before the answer. */
   beforeHandler?: Koa.Middleware[];
   logError?: (error: unknown) => void;
   /** Informational lines (the operations whose example answer the docs could not show); default console.warn. */
@@ -48,72 +47,53 @@ export interface AppOptions {
   snapshots?: SnapshotHolder;
 }
 
-export async function createApp(options: AppOptions): Promise<Koa> {
+export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
   const now = options.now ?? (() => new Date());
   const timeZone = options.timeZone ?? 'Europe/Sofia';
-  const importDate = await snapshotImportDate(options.db);
+  const today = () => isoToday(now(), timeZone);
   const snapshots = options.snapshots;
+  // Read per request: the database of the snapshot the request is pinned to.
+  const db = () => snapshots?.pinned().db ?? options.db;
   const cache = options.cache ?? new ResponseCache({ maxBytes: cacheBytesFromEnv() });
+  const needsPayment = options.needsPayment ?? (options.beforeHandler?.length ? (route: Route) => route.paid : () => false);
   // A repeated answer that needs no payment is sent by the listener, before Koa (http/fastAnswers.ts).
-  const fast = new FastAnswers({
-    maxBytes: cache.maxBytes,
+  const fastAnswers = new FastAnswers({
+    bound: cache.bound,
     maxAnswerBytes: cache.maxAnswerBytes,
-    needsPayment: options.needsPayment ?? (options.beforeHandler?.length ? (route) => route.paid : () => false),
+    needsPayment,
     generation: () => snapshots?.current().generation ?? null,
-    today: () => isoToday(now(), timeZone),
+    today,
     countHit: () => cache.countHit(),
   });
-  snapshots?.onSwap(() => fast.clear());
-  const app = new FastAnswersApp(fast);
-  app.use(fast.recorder());
-  if (snapshots) app.use((_ctx, next) => snapshots.run(next));
-  app.use(errorHandler(options.logError ?? ((error) => console.error(error))));
-  app.use(emptyResponseHandler);
-  // Sample or imported: /healthz per source and X-Data-Source on every data answer (http/dataSource.ts).
-  app.use(dataSourceMiddleware(() => snapshots?.pinned().db ?? options.db));
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    await next();
-  });
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/healthz') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD');
-      ctx.status = 405;
-      ctx.body = errorBody(405, 'method_not_allowed', `${ctx.method} is not allowed on /healthz; allowed: GET, HEAD`);
-      return;
-    }
-    ctx.set('Cache-Control', 'no-store');
-    const served = snapshots?.pinned();
-    ctx.body = served
-      ? { status: 'ok', generation: served.generation, import_date: served.importDate, cache: cache.stats() }
-      : { status: 'ok', import_date: importDate, cache: cache.stats() };
-  });
-  app.use(dataRouteHeaders(options.routes));
+  snapshots?.onSwap(() => fastAnswers.clear());
+  // Matching, validation, gate, answer and encoding are the dispatcher's (shared with the query CLI and the MCP server).
+  const dispatcher = new Dispatcher({ get db() { return db(); }, routes: options.routes, today, cache });
   // The environment's defaults only when the caller did not give both (they read BASE_URL and the payment settings).
   const given = options.docs;
   const docsBase = given?.baseUrl !== undefined && given.payment !== undefined ? { baseUrl: given.baseUrl, payment: given.payment } : docsDefaults();
   // The docs' example answers and sample banner come from the served snapshot, computed on the first docs request.
-  const facts = snapshotDocsFacts({ db: () => snapshots?.pinned().db ?? options.db, routes: options.routes, today: () => isoToday(now(), timeZone), log: options.log ?? ((line) => console.warn(line)) });
-  app.use(docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }));
-  const router = buildRouter({
-    // Read per request: the database of the snapshot the request is pinned to.
-    get db() {
-      return snapshots?.pinned().db ?? options.db;
-    },
-    routes: options.routes,
-    today: () => isoToday(now(), timeZone),
-    beforeHandler: options.beforeHandler,
+  const facts = snapshotDocsFacts({ db, routes: options.routes, today, log: options.log ?? ((line) => console.warn(line)) });
+  const app = new FastAnswersApp(fastAnswers);
+  const stages = requestPipeline({
+    fastAnswers,
+    snapshots,
+    db,
+    importDate: await snapshotImportDate(options.db),
     cache,
+    dispatcher,
+    needsPayment,
+    logError: options.logError ?? ((error) => console.error(error)),
+    docs: docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }),
+    payment: options.beforeHandler ?? [],
   });
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  for (const stage of stages) app.use(stage);
   return app;
 }
 
 /** Koa whose request listener first offers the request to the fast path (so `listen` and `callback` both have it). */
-class FastAnswersApp extends Koa {
-  constructor(private readonly fast: FastAnswers) {
+export class FastAnswersApp extends Koa {
+  /** `fastAnswers`: the answers replayed by the listener (their bytes count against the answer cache's bound). */
+  constructor(readonly fastAnswers: FastAnswers) {
     super();
   }
 
@@ -121,40 +101,8 @@ class FastAnswersApp extends Koa {
     const handle = super.callback();
     return async (request, response) => {
       // HTTP/1 only (the server's); an HTTP/2 request goes to Koa as it is.
-      if (response instanceof ServerResponse && this.fast.serve(request as IncomingMessage, response)) return;
+      if (response instanceof ServerResponse && this.fastAnswers.serve(request as IncomingMessage, response)) return;
       await handle(request, response);
     };
   }
-}
-
-/**
- * The headers every answer of a data route carries, whatever its status: CORS (any origin; a
- * preflight is answered 204 with the path's methods), `Vary: Accept` where the format is negotiated
- * (list routes), and `Cache-Control: private, no-store` on paid routes (a paid answer is one client's;
- * the payment check's 402s and refusals keep their `no-store`).
- */
-function dataRouteHeaders(routes: readonly Route[]): Koa.Middleware {
-  const forms = routes.flatMap((route) => route.paths.map((path) => ({ route, pattern: pathPattern(path) })));
-  const corsByMethods = new Map<string, Koa.Middleware>();
-  const corsOf = (methods: string[]) => {
-    const key = methods.join(',');
-    if (!corsByMethods.has(key)) corsByMethods.set(key, corsFor(methods));
-    return corsByMethods.get(key)!;
-  };
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith('/api/')) return next();
-    const matching = forms.filter((form) => form.pattern.test(ctx.path)).map((form) => form.route);
-    if (matching.length === 0) return next();
-    const methods = [...new Set(matching.flatMap((route) => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method])))];
-    const route = matching.find((candidate) => candidate.method === ctx.method || (ctx.method === 'HEAD' && candidate.method === 'GET')) ?? matching[0]!;
-    return corsOf(methods)(ctx, async () => {
-      if (route.listRows) ctx.vary('Accept');
-      try {
-        await next();
-      } finally {
-        // After the payment check, whose 402s and refusals already say no-store (kept as they are).
-        if (route.paid && ctx.method !== 'OPTIONS' && !/\bno-store\b/.test(ctx.response.get('Cache-Control'))) ctx.set('Cache-Control', 'private, no-store');
-      }
-    });
-  };
 }

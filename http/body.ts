@@ -1,6 +1,6 @@
 // JSON request bodies of the catalog's POST routes (Route.requestBody): the content type, the size
 // limit counted while reading (nothing past the limit is kept), JSON parsing and the schema, each
-// failure a JSON error naming what is wrong. The router runs this before the payment check, so an
+// failure a JSON error naming what is wrong. The pipeline runs this before the payment check, so an
 // invalid body is never charged.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type Koa from 'koa';

@@ -1,9 +1,11 @@
 // Answers are immutable between snapshot loads, so an in-memory cache keyed by (route, normalised
 // parameters, today, format) is safe. It keeps one representation of an answer, the encoded bytes
 // sent to the client, and is bounded by their size: least recently used answers go first once the
-// total passes the bound, and an answer larger than the per-answer limit is never kept.
+// total passes the bound, and an answer larger than the per-answer limit is never kept. The bound is
+// shared with the fast answers (http/byteBound.ts): the two together stay under ANSWER_CACHE_MB.
+import { ByteBound, type BoundedStore } from './byteBound.ts';
 import type { EncodedBody } from './formats.ts';
-import { PaymentConfigError } from './payments/config.ts';
+import { ConfigError } from './configError.ts';
 
 /** 64 MiB of answers unless ANSWER_CACHE_MB says otherwise. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
@@ -38,8 +40,8 @@ export interface CacheOptions {
   maxAnswerBytes?: number;
 }
 
-/** A bad ANSWER_CACHE_MB: a configuration error, refused at start in one line like the payment settings. */
-export class CacheConfigError extends PaymentConfigError {
+/** A bad ANSWER_CACHE_MB: refused at start in one line like any other setting. */
+export class CacheConfigError extends ConfigError {
   constructor(message: string) {
     super(message);
     this.name = 'CacheConfigError';
@@ -63,9 +65,11 @@ export function toCached(encoded: EncodedBody): CachedAnswer {
 interface Entry {
   answer: CachedAnswer;
   size: number;
+  /** The bound's use stamp of its last store or hit. */
+  used: number;
 }
 
-export class ResponseCache {
+export class ResponseCache implements BoundedStore {
   /** Settled answers in least-recently-used order (a Map iterates in insertion order). */
   private readonly entries = new Map<string, Entry>();
   /** Answers being computed: concurrent requests for one key share the computation. */
@@ -75,12 +79,16 @@ export class ResponseCache {
   private misses = 0;
   readonly maxBytes: number;
   readonly maxAnswerBytes: number;
+  /** The bound on the bytes this cache and the fast answers hold together (maxBytes). */
+  readonly bound: ByteBound;
 
   /** A number is the bound in bytes (the benchmark passes 0 to time misses). */
   constructor(options: CacheOptions | number = {}) {
     const given = typeof options === 'number' ? { maxBytes: options } : options;
     this.maxBytes = Math.max(0, given.maxBytes ?? DEFAULT_CACHE_BYTES);
     this.maxAnswerBytes = given.maxAnswerBytes ?? Math.min(DEFAULT_MAX_ANSWER_BYTES, Math.floor(this.maxBytes / 16));
+    this.bound = new ByteBound(this.maxBytes);
+    this.bound.join(this);
   }
 
   static key(routeId: string, params: Record<string, unknown>, today: string, format = 'json'): string {
@@ -95,6 +103,7 @@ export class ResponseCache {
       this.hits++;
       this.entries.delete(key);
       this.entries.set(key, hit);
+      hit.used = this.bound.use();
       return hit.answer;
     }
     const shared = this.pending.get(key);
@@ -121,14 +130,26 @@ export class ResponseCache {
     const previous = this.entries.get(key);
     if (previous) {
       this.held -= previous.size;
+      this.bound.release(previous.size);
       this.entries.delete(key);
     }
-    this.entries.set(key, { answer, size });
+    this.entries.set(key, { answer, size, used: this.bound.use() });
     this.held += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.held <= this.maxBytes) break;
-      this.entries.delete(oldest);
+    this.bound.add(size);
+    this.bound.trim();
+  }
+
+  oldestUse(): number | undefined {
+    for (const entry of this.entries.values()) return entry.used;
+    return undefined;
+  }
+
+  evictOldest(): void {
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
       this.held -= entry.size;
+      this.bound.release(entry.size);
+      return;
     }
   }
 
@@ -140,6 +161,7 @@ export class ResponseCache {
   /** Empties the cache (a new snapshot); the counters stay. */
   clear(): void {
     this.entries.clear();
+    this.bound.release(this.held);
     this.held = 0;
   }
 

@@ -2,7 +2,18 @@
 import path from 'node:path';
 import { cacheBytesFromEnv } from './cache.ts';
 import type { DatabaseOptions } from '../engine/database.ts';
-import { PaymentConfigError, readPaymentSettings, type PaymentSettings } from './payments/config.ts';
+import { ConfigError } from './configError.ts';
+import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
+
+export { ConfigError } from './configError.ts';
+
+/** A bad DUCKDB_THREADS or DUCKDB_MEMORY_LIMIT. */
+export class EngineConfigError extends ConfigError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineConfigError';
+  }
+}
 
 export interface ServerConfig {
   port: number;
@@ -23,18 +34,18 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
   const engine: ServerConfig['engine'] = {};
   const threads = env.DUCKDB_THREADS?.trim();
   if (threads) {
-    if (!/^[0-9]{1,2}$/.test(threads) || Number(threads) < 1 || Number(threads) > 64) throw new PaymentConfigError(`DUCKDB_THREADS must be a whole number from 1 to 64 (got "${env.DUCKDB_THREADS}")`);
+    if (!/^[0-9]{1,2}$/.test(threads) || Number(threads) < 1 || Number(threads) > 64) throw new EngineConfigError(`DUCKDB_THREADS must be a whole number from 1 to 64 (got "${env.DUCKDB_THREADS}")`);
     engine.threads = Number(threads);
   }
   const memory = env.DUCKDB_MEMORY_LIMIT?.trim();
   if (memory) {
-    if (!/^[0-9]{1,6}(\.[0-9]{1,3})?\s?(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(memory)) throw new PaymentConfigError(`DUCKDB_MEMORY_LIMIT must be an amount with its unit, such as 2GB or 512MiB (got "${env.DUCKDB_MEMORY_LIMIT}")`);
+    if (!/^[0-9]{1,6}(\.[0-9]{1,3})?\s?(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(memory)) throw new EngineConfigError(`DUCKDB_MEMORY_LIMIT must be an amount with its unit, such as 2GB or 512MiB (got "${env.DUCKDB_MEMORY_LIMIT}")`);
     engine.memoryLimit = memory;
   }
   return engine;
 }
 
-/** Throws PaymentConfigError (a clear message naming the variable) for bad payment or cache settings. */
+/** Throws a ConfigError (PaymentConfigError, CacheConfigError, EngineConfigError: a clear message naming the variable) for a bad setting. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number (got ${env.PORT})`);

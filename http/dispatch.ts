@@ -1,4 +1,4 @@
-// The transport-independent answer to a catalog request, shared by the HTTP router, the query CLI
+// The transport-independent answer to a catalog request, shared by the HTTP pipeline, the query CLI
 // (bin/query.ts) and the MCP server (bin/mcp.ts): match a path to a route and its path form,
 // validate the query and path parameters and the JSON body, run the route's gate, answer from the
 // cache or the handler, encode the format. One code path, so the three give the same validation
@@ -20,9 +20,21 @@ export interface Endpoint {
   path: string;
   validateParams: ParamValidator;
   validateBody: BodyValidator | null;
-  /** Matches a concrete path the way the HTTP router does (case-insensitive, optional trailing slash). */
+  /** Matches a concrete path (case-insensitive, optional trailing slash). */
   pattern: RegExp;
   pathParamNames: readonly string[];
+}
+
+/** Where a concrete path lands in the catalog, for a method: found once per request (HTTP: http/pipeline/matchRoute.ts). */
+export interface PathMatch {
+  /** The first path form (catalog order) whose route takes the method (HEAD as GET); else the first whose pattern matches. */
+  endpoint: Endpoint;
+  /** Whether `endpoint`'s route takes the method; false: the path exists, the method is not allowed on it. */
+  methodTaken: boolean;
+  /** `endpoint`'s decoded path parameters. */
+  pathParams: Record<string, string>;
+  /** The methods of every route whose path form matches, in catalog order, each once (`GET`, `POST`). */
+  routeMethods: string[];
 }
 
 export interface PrepareInput {
@@ -71,7 +83,12 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A path form as a pattern matching concrete paths the way the HTTP router does (case-insensitive, optional trailing slash). */
+/** `/api/x/{year}` -> `/api/x/:year` (the x402 route table's and the discovery document's form). */
+export function koaPath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** A path form as a pattern matching concrete paths (case-insensitive, optional trailing slash), as the HTTP API always has. */
 export function pathPattern(template: string): RegExp {
   const source = template.split(/\{[^}]+\}/).map(escapeRegExp).join('([^/]+)');
   return new RegExp(`^${source}/?$`, 'i');
@@ -122,22 +139,31 @@ export class Dispatcher {
     return this.options.today();
   }
 
-  /** The endpoint a concrete path belongs to (first in catalog order) and its decoded path parameters; 404 or 405 otherwise. */
-  match(method: string, pathname: string): { endpoint: Endpoint; pathParams: Record<string, string> } {
-    const allowed = new Set<string>();
+  /** Where a concrete path lands for a method (one pass over the path forms); null: no path form matches it. */
+  findPath(method: string, pathname: string): PathMatch | null {
+    const routeMethods = new Set<string>();
+    let first: { endpoint: Endpoint; found: RegExpExecArray } | null = null;
+    let taking: { endpoint: Endpoint; found: RegExpExecArray } | null = null;
     for (const endpoint of this.endpoints) {
       const found = endpoint.pattern.exec(pathname);
       if (!found) continue;
-      if (endpoint.route.method !== method) {
-        allowed.add(endpoint.route.method);
-        continue;
-      }
-      const pathParams: Record<string, string> = {};
-      endpoint.pathParamNames.forEach((name, index) => (pathParams[name] = safeDecode(found[index + 1])));
-      return { endpoint, pathParams };
+      routeMethods.add(endpoint.route.method);
+      first ??= { endpoint, found };
+      if (!taking && (endpoint.route.method === method || (method === 'HEAD' && endpoint.route.method === 'GET'))) taking = { endpoint, found };
     }
-    if (allowed.size > 0) {
-      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; allowed: ${[...allowed].join(', ')}`);
+    const chosen = taking ?? first;
+    if (!chosen) return null;
+    const pathParams: Record<string, string> = {};
+    chosen.endpoint.pathParamNames.forEach((name, index) => (pathParams[name] = safeDecode(chosen.found[index + 1]!)));
+    return { endpoint: chosen.endpoint, methodTaken: taking !== null, pathParams, routeMethods: [...routeMethods] };
+  }
+
+  /** The endpoint a concrete path belongs to (first in catalog order) and its decoded path parameters; 404 or 405 otherwise. */
+  match(method: string, pathname: string): { endpoint: Endpoint; pathParams: Record<string, string> } {
+    const found = this.findPath(method, pathname);
+    if (found?.methodTaken) return { endpoint: found.endpoint, pathParams: found.pathParams };
+    if (found) {
+      throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; allowed: ${found.routeMethods.join(', ')}`);
     }
     throw new ApiError(404, 'not_found', `no such path: ${pathname}`);
   }

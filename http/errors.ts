@@ -38,8 +38,8 @@ export function errorHandler(log: (error: unknown) => void): Koa.Middleware {
 
 /**
  * Answers nothing else gave a body: a JSON 404 for unknown paths, and a JSON 405 for a method the
- * path does not take (the router has already set the Allow header; its 501 for a method no route
- * implements becomes a 405 too).
+ * path does not take (the method stage or the docs router has already set the Allow header; the docs
+ * router's 501 for a method no router implements becomes a 405 too).
  */
 export const emptyResponseHandler: Koa.Middleware = async (ctx, next) => {
   await next();
@@ -48,8 +48,8 @@ export const emptyResponseHandler: Koa.Middleware = async (ctx, next) => {
     ctx.body = errorBody(404, 'not_found', `no such path: ${ctx.path}`);
     ctx.status = 404;
   } else if (ctx.status === 405 || ctx.status === 501) {
-    // A method no route implements (TRACE, PROPFIND, ...) is a 405 like any other: the path exists,
-    // the method is not allowed on it (the router answers 501 for those).
+    // A method nothing implements (TRACE, PROPFIND, ...) is a 405 like any other (the docs router
+    // answers 501 for those, on any path it does not serve).
     ctx.body = errorBody(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow') || 'none'}`);
     ctx.status = 405;
   }

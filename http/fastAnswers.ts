@@ -6,11 +6,14 @@
 // another method) goes through the full pipeline, whose first middleware (`recorder`) records its
 // 200 answers here when they needed no payment.
 //
-// Bounded in bytes like the answer cache (the same bound; an entry's headers and key count too);
-// emptied with it on every snapshot swap, and keyed by the generation as well.
+// Bounded in bytes together with the answer cache: both draw on the cache's ByteBound (ANSWER_CACHE_MB),
+// so the two never hold more than that between them (an entry's headers and key count too); emptied
+// with the cache on every snapshot swap, and keyed by the generation as well.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
+import type { BoundedStore, ByteBound } from './byteBound.ts';
+import { matchOf } from './pipeline/requestMatch.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 
 interface FastAnswer {
@@ -19,6 +22,8 @@ interface FastAnswer {
   headers: string[];
   body: Buffer;
   size: number;
+  /** The bound's use stamp of its last store or replay. */
+  used: number;
 }
 
 /** Headers Koa or Node write per response: never replayed. */
@@ -26,8 +31,8 @@ const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-aliv
 const ENTRY_OVERHEAD = 200;
 
 export interface FastAnswerOptions {
-  /** The bound on the bytes held; 0 turns the fast path off. */
-  maxBytes: number;
+  /** The bound shared with the answer cache (its `bound`); a bound of 0 bytes turns the fast path off. */
+  bound: ByteBound;
   /** The largest answer kept. */
   maxAnswerBytes: number;
   /** Whether this request for this route must go through the payment check (paid and not exempt). */
@@ -40,11 +45,13 @@ export interface FastAnswerOptions {
   countHit: () => void;
 }
 
-export class FastAnswers {
+export class FastAnswers implements BoundedStore {
   private readonly entries = new Map<string, FastAnswer>();
   private held = 0;
 
-  constructor(private readonly options: FastAnswerOptions) {}
+  constructor(private readonly options: FastAnswerOptions) {
+    options.bound.join(this);
+  }
 
   /** The answer's key: what the recorded answer depends on besides the route's own parameters. */
   private keyOf(url: string, headers: IncomingMessage['headers']): string {
@@ -53,13 +60,14 @@ export class FastAnswers {
 
   /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false). */
   serve(request: IncomingMessage, response: ServerResponse): boolean {
-    if (request.method !== 'GET' || this.options.maxBytes === 0 || this.entries.size === 0) return false;
+    if (request.method !== 'GET' || this.options.bound.maxBytes === 0 || this.entries.size === 0) return false;
     const key = this.keyOf(request.url ?? '', request.headers);
     const hit = this.entries.get(key);
     // Recorded for a client that needed no payment; this one may (exemption is per client).
     if (!hit || this.options.needsPayment(hit.route, request)) return false;
     this.entries.delete(key);
     this.entries.set(key, hit);
+    hit.used = this.options.bound.use();
     this.options.countHit();
     response.writeHead(200, hit.headers);
     response.end(hit.body);
@@ -69,39 +77,56 @@ export class FastAnswers {
   /** The first middleware of the app: records the 200 answers that needed no payment. */
   recorder(): Koa.Middleware {
     return async (ctx, next) => {
-      if (ctx.method !== 'GET' || this.options.maxBytes === 0) return next();
+      if (ctx.method !== 'GET' || this.options.bound.maxBytes === 0) return next();
       const key = this.keyOf(ctx.url, ctx.req.headers);
       await next();
-      const route = ctx.state.route as Route | undefined;
-      if (ctx.status !== 200 || !route || this.options.needsPayment(route, ctx.req)) return;
+      // Only a catalog answer that passed validation, for a client that needed no payment.
+      const match = matchOf(ctx);
+      if (ctx.status !== 200 || !match?.validated || match.needsPayment) return;
+      const { route } = match;
       const body = typeof ctx.body === 'string' ? Buffer.from(ctx.body, 'utf8') : Buffer.isBuffer(ctx.body) ? ctx.body : null;
       if (body === null || body.length > this.options.maxAnswerBytes) return;
       const headers = Object.entries(ctx.response.headers)
         .filter(([name]) => !PER_RESPONSE.has(name))
         .flatMap(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]);
       headers.push('content-length', String(body.length));
-      this.store(key, { route, headers, body, size: body.length + key.length * 2 + headers.reduce((sum, text) => sum + text.length, 0) * 2 + ENTRY_OVERHEAD });
+      const size = body.length + key.length * 2 + headers.reduce((sum, text) => sum + text.length, 0) * 2 + ENTRY_OVERHEAD;
+      this.store(key, { route, headers, body, size, used: this.options.bound.use() });
     };
   }
 
   private store(key: string, answer: FastAnswer): void {
+    const { bound } = this.options;
     const previous = this.entries.get(key);
     if (previous) {
       this.held -= previous.size;
+      bound.release(previous.size);
       this.entries.delete(key);
     }
     this.entries.set(key, answer);
     this.held += answer.size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.held <= this.options.maxBytes) break;
-      this.entries.delete(oldest);
+    bound.add(answer.size);
+    bound.trim();
+  }
+
+  oldestUse(): number | undefined {
+    for (const entry of this.entries.values()) return entry.used;
+    return undefined;
+  }
+
+  evictOldest(): void {
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
       this.held -= entry.size;
+      this.options.bound.release(entry.size);
+      return;
     }
   }
 
   /** Empties the fast path (a new snapshot). */
   clear(): void {
     this.entries.clear();
+    this.options.bound.release(this.held);
     this.held = 0;
   }
 

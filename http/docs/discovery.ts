@@ -6,7 +6,7 @@
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import type { Route } from '../../queries/catalog.ts';
 import { discoveryExtension } from '../payments/challenge.ts';
-import { koaPath } from '../router.ts';
+import { koaPath } from '../dispatch.ts';
 import { SERVICE_TITLE, networksText, priceText } from './content.ts';
 import { allOperations, type Operation } from './operations.ts';
 import type { PaymentInfo, PaymentRequirementsFor, PaymentRequirementsForResult } from './paymentInfo.ts';

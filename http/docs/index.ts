@@ -16,6 +16,7 @@ import { buildMarkdown, type DocsInput } from './markdown.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { SnapshotDocsFacts } from './exampleAnswers.ts';
 import { paymentInfoFromSettings, type PaymentInfo, type PaymentRequirementsFor } from './paymentInfo.ts';
+import { answeredWithDocument } from '../pipeline/documentAnswer.ts';
 
 export { defaultPaymentInfo, paymentInfoFromSettings, type PaymentInfo, type PaymentRequirementsFor } from './paymentInfo.ts';
 
@@ -55,7 +56,7 @@ function artefact(text: string, type: string): Artefact {
 }
 
 function send(ctx: Koa.Context, document: Artefact): void {
-  ctx.set('Cache-Control', `public, max-age=${DOCS_MAX_AGE}`);
+  answeredWithDocument(ctx, 'document'); // Cache-Control: public, max-age=DOCS_MAX_AGE (http/pipeline/responseHeaders.ts)
   ctx.set('ETag', document.etag);
   if (document.html) ctx.set('Content-Security-Policy', HTML_CSP);
   else ctx.set('Access-Control-Allow-Origin', '*');
@@ -70,7 +71,7 @@ function send(ctx: Koa.Context, document: Artefact): void {
 }
 
 function notFound(ctx: Koa.Context, input: DocsInput): void {
-  ctx.set('Cache-Control', 'no-cache');
+  answeredWithDocument(ctx, 'missing-document'); // Cache-Control: no-cache (http/pipeline/responseHeaders.ts)
   ctx.vary('Accept'); // HTML or JSON by Accept
   if (ctx.accepts('json', 'html') === 'html') {
     ctx.set('Content-Security-Policy', HTML_CSP);

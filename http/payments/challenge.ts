@@ -8,7 +8,7 @@ import type { PaymentRequirements } from '@x402/core/types';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
-import { koaPath } from '../router.ts';
+import { koaPath } from '../dispatch.ts';
 import type { PaymentSettings } from './config.ts';
 
 export const SERVICE_NAME = 'Public data service';

@@ -4,6 +4,7 @@
 // and every other client of a paid route gets 503.
 import { isIPv4, isIPv6 } from 'node:net';
 import { dirname, join } from 'node:path';
+import { ConfigError } from '../configError.ts';
 
 export interface PaymentAsset {
   /** Token contract address. */
@@ -71,7 +72,8 @@ export const NETWORK_NAMES: Record<string, string> = {
   'eip155:31337': 'Local development chain',
 };
 
-export class PaymentConfigError extends Error {
+/** A bad payment setting (X402_*, TRUST_PROXY, PAID_ANSWERS_*, ...). */
+export class PaymentConfigError extends ConfigError {
   constructor(message: string) {
     super(message);
     this.name = 'PaymentConfigError';

@@ -1,5 +1,5 @@
 // Payments for the app: the x402 resource server over the catalog, its startup check against the
-// facilitator, and the middleware the router runs on paid routes (with the revenue ledger and the
+// facilitator, and the middleware the request pipeline runs on paid routes (with the revenue ledger and the
 // store of settled answers for safe retries beside it).
 import { x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
@@ -27,7 +27,7 @@ export interface PaymentsOptions {
 
 export interface Payments {
   settings: PaymentSettings;
-  /** For the router's beforeHandler slot. */
+  /** The pipeline's payment stage (createApp's `beforeHandler`). */
   middleware: Koa.Middleware;
   /** Whether the middleware would ask this request for a payment (a paid route, a client not exempt). */
   needsPayment(route: Route, request: ClientRequest): boolean;

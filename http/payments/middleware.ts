@@ -1,4 +1,4 @@
-// The payment check of a paid route, run by the router after parameter validation and before the
+// The payment check of a paid route, run by the request pipeline after validation and before the
 // handler: challenge (402), verify through the facilitator, run the handler, settle only a 2xx
 // answer, record it in the ledger. The paid body is held (Koa sends after this returns) until the
 // settlement succeeded; otherwise it is replaced by an error and nothing is charged.
@@ -15,9 +15,9 @@ import { extractPaymentIdentifier, isValidPaymentId, PAYMENT_IDENTIFIER } from '
 import type Koa from 'koa';
 import { createHash } from 'node:crypto';
 import { verifyTypedData, type Hex } from 'viem';
-import type { Route } from '../../queries/catalog.ts';
 import { errorBody, type ErrorBody } from '../errors.ts';
-import { koaPath } from '../router.ts';
+import { koaPath } from '../dispatch.ts';
+import { validatedMatchOf } from '../pipeline/requestMatch.ts';
 import { koaAdapter } from './adapter.ts';
 import { decodeOnce } from './decodedOnce.ts';
 import { facilitatorFailureStatus } from './facilitatorClient.ts';
@@ -126,8 +126,9 @@ function canonicalJson(value: unknown): string {
  */
 export function requestFingerprint(ctx: Koa.Context): string {
   const query = [...new URLSearchParams(ctx.querystring).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const body = ctx.state.body === undefined ? null : ctx.state.body;
-  const format = typeof ctx.state.format === 'string' ? ctx.state.format : null;
+  const { validated } = validatedMatchOf(ctx);
+  const body = validated.body === undefined ? null : validated.body;
+  const format = validated.format;
   return createHash('sha256').update(canonicalJson([ctx.method, ctx.path, query, format, body])).digest('hex');
 }
 
@@ -220,7 +221,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
   const answers = options.answers ?? null;
   const decodedPayments = options.server ? decodeOnce(options.server) : null;
   return async (ctx, next) => {
-    const route = ctx.state.route as Route;
+    const { route } = validatedMatchOf(ctx);
     if (!route.paid || options.isExempt(ctx.req)) return next();
     if (!options.server) {
       ctx.set('Cache-Control', 'no-store');
@@ -269,14 +270,14 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
   };
 
   async function pay(ctx: Koa.Context, next: Koa.Next, paymentHeader: string | undefined, decoded: PaymentPayload | undefined, paymentId: string | null): Promise<void> {
-    const route = ctx.state.route as Route;
+    const { route, pathForm } = validatedMatchOf(ctx);
     if (!options.server) throw new Error('payments are not configured');
     const adapter = koaAdapter(ctx, options.baseUrl);
     if (decoded) decodedPayments?.set(adapter, decoded); // the server reads this payload instead of decoding the header again
     const context: HTTPRequestContext = {
       adapter,
       // The catalog's path form, so the route table matches whatever the path parameters hold.
-      path: koaPath(ctx.state.pathTemplate as string),
+      path: koaPath(pathForm),
       method: ctx.method,
       paymentHeader,
     };

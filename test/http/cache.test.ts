@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
-import { cacheBytesFromEnv, DEFAULT_CACHE_BYTES, ResponseCache, type CachedAnswer } from '../../http/cache.ts';
-import { readConfig } from '../../http/config.ts';
+import { ByteBound } from '../../http/byteBound.ts';
+import { CacheConfigError, cacheBytesFromEnv, DEFAULT_CACHE_BYTES, ResponseCache, type CachedAnswer } from '../../http/cache.ts';
+import { ConfigError, EngineConfigError, readConfig } from '../../http/config.ts';
 import { PaymentConfigError } from '../../http/payments/config.ts';
 import { routes } from '../../domains/index.ts';
 import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/app.ts';
@@ -13,6 +14,60 @@ import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 
 const MiB = 1024 * 1024;
 const answerOf = (bytes: number, fill = 'x'): CachedAnswer => ({ type: 'application/json; charset=utf-8', body: Buffer.alloc(bytes, fill) });
+
+describe('ByteBound', () => {
+  /** A store of sized entries drawing on the bound, oldest first. */
+  function storeOn(bound: ByteBound) {
+    const entries: Array<{ name: string; size: number; used: number }> = [];
+    const store = {
+      entries,
+      put(name: string, size: number) {
+        entries.push({ name, size, used: bound.use() });
+        bound.add(size);
+        bound.trim();
+      },
+      touch(name: string) {
+        const index = entries.findIndex((entry) => entry.name === name);
+        const [entry] = entries.splice(index, 1);
+        entries.push({ ...entry!, used: bound.use() });
+      },
+      oldestUse: () => entries[0]?.used,
+      evictOldest() {
+        const entry = entries.shift()!;
+        bound.release(entry.size);
+      },
+    };
+    bound.join(store);
+    return store;
+  }
+
+  test('two stores on one bound hold at most its bytes together; the least recently used entry of either goes first', () => {
+    const bound = new ByteBound(100);
+    const cache = storeOn(bound);
+    const fast = storeOn(bound);
+    cache.put('a', 40);
+    fast.put('b', 40);
+    cache.put('c', 10);
+    cache.touch('a');
+    fast.put('d', 30); // 120 > 100: b is the least recently used (a was touched)
+    assert.deepEqual(cache.entries.map((e) => e.name), ['c', 'a']);
+    assert.deepEqual(fast.entries.map((e) => e.name), ['d']);
+    assert.equal(bound.bytes, 80);
+    fast.put('e', 60); // 140: c, then a go
+    assert.deepEqual(cache.entries.map((e) => e.name), []);
+    assert.deepEqual(fast.entries.map((e) => e.name), ['d', 'e']);
+    assert.equal(bound.bytes, 90);
+  });
+
+  test('the answer cache draws on its bound and gives its bytes back when emptied', async () => {
+    const cache = new ResponseCache({ maxBytes: 4 * MiB });
+    await cache.getOrCompute('one', async () => answerOf(1000));
+    assert.equal(cache.bound.bytes, cache.stats().bytes);
+    assert.ok(cache.bound.bytes > 1000);
+    cache.clear();
+    assert.equal(cache.bound.bytes, 0);
+  });
+});
 
 describe('ResponseCache', () => {
   test('1,000 distinct large answers stay under the bound; the most recent are kept', async () => {
@@ -110,7 +165,8 @@ describe('ResponseCache', () => {
     assert.equal(cacheBytesFromEnv({ ANSWER_CACHE_MB: '0' }), 0);
     assert.equal(readConfig({ ANSWER_CACHE_MB: '16' }).answerCacheBytes, 16 * MiB);
     for (const bad of ['-1', '1.5', '64MB', 'lots', '1e3']) {
-      assert.throws(() => readConfig({ ANSWER_CACHE_MB: bad }), (error: unknown) => error instanceof PaymentConfigError && /^ANSWER_CACHE_MB must be/.test(error.message) && error.message.includes(bad), bad);
+      // A setting error of its own kind (not a payment one), under the ConfigError that npm start refuses with.
+      assert.throws(() => readConfig({ ANSWER_CACHE_MB: bad }), (error: unknown) => error instanceof CacheConfigError && error instanceof ConfigError && !(error instanceof PaymentConfigError) && error.name === 'CacheConfigError' && /^ANSWER_CACHE_MB must be/.test(error.message) && error.message.includes(bad), bad);
     }
   });
 });
@@ -120,7 +176,7 @@ test('DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT: absent means DuckDB\'s own; anythi
   assert.deepEqual(readConfig({ DUCKDB_THREADS: '2', DUCKDB_MEMORY_LIMIT: '2GB' }).engine, { threads: 2, memoryLimit: '2GB' });
   assert.deepEqual(readConfig({ DUCKDB_MEMORY_LIMIT: '1.5GiB' }).engine, { memoryLimit: '1.5GiB' });
   for (const [name, bad] of [['DUCKDB_THREADS', '0'], ['DUCKDB_THREADS', 'two'], ['DUCKDB_THREADS', '65'], ['DUCKDB_MEMORY_LIMIT', '2'], ['DUCKDB_MEMORY_LIMIT', "2GB'; SET x"], ['DUCKDB_MEMORY_LIMIT', 'lots']]) {
-    assert.throws(() => readConfig({ [name]: bad }), (error: unknown) => error instanceof PaymentConfigError && error.message.startsWith(`${name} must be`) && error.message.includes(bad), `${name}=${bad}`);
+    assert.throws(() => readConfig({ [name]: bad }), (error: unknown) => error instanceof EngineConfigError && error instanceof ConfigError && !(error instanceof PaymentConfigError) && error.name === 'EngineConfigError' && error.message.startsWith(`${name} must be`) && error.message.includes(bad), `${name}=${bad}`);
   }
 });
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type Koa from 'koa';
-import { createApp } from '../../http/app.ts';
+import { createApp, type FastAnswersApp } from '../../http/app.ts';
 import type { ClientRequest } from '../../http/payments/exemption.ts';
 import { ResponseCache } from '../../http/cache.ts';
 import { openSnapshot } from '../../http/server.ts';
@@ -21,6 +21,7 @@ const SEBRA_EXAMPLES = routes.filter((r) => r.tag === 'sebra').flatMap((r) => r.
 
 interface Served {
   base: string;
+  app: FastAnswersApp;
   calls: Map<string, number>;
   cache: ResponseCache;
   close(): Promise<void>;
@@ -53,6 +54,7 @@ async function serve(db: Database, cache: ResponseCache, payment: boolean): Prom
   });
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    app,
     calls,
     cache,
     close: () => new Promise((resolve) => server.close(() => resolve())),
@@ -124,6 +126,31 @@ describe('fast answers', () => {
       await exempt2.arrayBuffer();
       assert.equal(total(served.calls), handled);
       assert.equal((await fetch(served.base + url)).status, 402, 'still 402 for a client that is not exempt');
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('the fast answers and the answer cache share one byte bound: together they hold at most ANSWER_CACHE_MB', async () => {
+    const maxBytes = 32 * 1024;
+    const cache = new ResponseCache({ maxBytes });
+    const served = await serve(db, cache, false);
+    try {
+      // Each distinct answer is kept twice: encoded in the cache, and with its headers for the fast path.
+      for (let limit = 1; limit <= 80; limit++) {
+        const response = await fetch(`${served.base}/api/sebra/getMostSponsoredProgramme/2024?limit=${limit}`);
+        assert.equal(response.status, 200);
+        await response.arrayBuffer();
+      }
+      const cached = cache.stats().bytes;
+      const fast = served.app.fastAnswers.bytes;
+      assert.ok(cached > 0 && fast > 0, `cache ${cached} B, fast answers ${fast} B`);
+      assert.ok(cached + fast <= maxBytes, `cache ${cached} B + fast answers ${fast} B within ${maxBytes} B`);
+      assert.equal(cache.bound.bytes, cached + fast);
+      // The newest answers stay in both: the repeat is replayed without a handler.
+      const handled = total(served.calls);
+      assert.equal((await fetch(`${served.base}/api/sebra/getMostSponsoredProgramme/2024?limit=80`)).status, 200);
+      assert.equal(total(served.calls), handled);
     } finally {
       await served.close();
     }

@@ -73,6 +73,16 @@ test('npm start in production refuses to start, with one clear line, when the pa
   assert.match(malformed.stderr, /refusing to start: X402_PAY_TO must be a 0x-prefixed/);
 });
 
+test('npm start refuses a bad engine or cache setting the same way: one line, exit code 1', async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'refuse-settings-'));
+  const threads = await runStart({ DATA_DIR: dataDir, PORT: '0', DUCKDB_THREADS: '0' });
+  assert.equal(threads.code, 1);
+  assert.match(threads.stderr, /^refusing to start: DUCKDB_THREADS must be a whole number from 1 to 64 \(got "0"\)$/m);
+  const cache = await runStart({ DATA_DIR: dataDir, PORT: '0', ANSWER_CACHE_MB: 'lots' });
+  assert.equal(cache.code, 1);
+  assert.match(cache.stderr, /^refusing to start: ANSWER_CACHE_MB must be a whole number of MiB/m);
+});
+
 const record = (overrides: Partial<RevenueRecord>): RevenueRecord => ({
   time: '2026-11-22T10:00:00.000Z', route: 'getTaxonomyForYear', resource: '/api/x', network: 'eip155:8453',
   payer: '0xabc', amount: '10000', asset: '0xusdc', transaction: '0x1', ...overrides,

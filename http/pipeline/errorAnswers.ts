@@ -1,0 +1,9 @@
+// Every failure as the JSON error shape (http/errors.ts): thrown errors by their status (a bare 500
+// otherwise), and the answers nothing gave a body: 404 for unknown paths, 405 for a method not taken.
+import type Koa from 'koa';
+import { emptyResponseHandler, errorHandler } from '../errors.ts';
+
+export function errorAnswers(logError: (error: unknown) => void): Koa.Middleware {
+  const onError = errorHandler(logError);
+  return (ctx, next) => onError(ctx, () => emptyResponseHandler(ctx, next));
+}
