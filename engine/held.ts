@@ -29,6 +29,8 @@ export type HeldRows = Record<string, Row[]>;
 
 /** What the generated parity test compares: for each probe, the held answer with the keyed statement's rows. */
 export interface HeldParity<T> {
+  /** Which part of the shape this checks, when a view has several checks. */
+  part?: string;
   /** SQL giving the probes, one row each (its columns are the keyed statement's parameters); ordered and limited. */
   probes: string;
   /** The statement the held view replaces, for one probe (parameters named as the probe's columns). */
@@ -61,8 +63,8 @@ export interface HeldViewSpec<T> {
   build(rows: HeldRows): T | null;
   /** The shape's bytes when it is not the rows themselves (typed arrays); default: the rows' estimate. */
   bytesOf?(value: T, rows: HeldRows): number;
-  /** How the generated test checks the view against SQL; or why it cannot be (then tested by hand, say where). */
-  parity: HeldParity<T> | { exempt: string };
+  /** How the generated test checks the view against SQL (one check per part of the shape); or why it cannot be. */
+  parity: HeldParity<T> | readonly HeldParity<T>[] | { exempt: string };
 }
 
 /**
