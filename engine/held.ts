@@ -59,8 +59,14 @@ export interface HeldViewSpec<T> {
   count?: string;
   /** A bespoke reader (statements with parameters, read in batches); its rows are named as `sql`'s. */
   read?(db: Database): Promise<HeldRows>;
-  /** The JavaScript shape from the rows; null when a guard refuses a value (the view is then not held). */
-  build(rows: HeldRows): T | null;
+  /**
+   * A bespoke index whose reading and building interleave (columns read as text and parsed into typed
+   * arrays): gives the shape itself (null: not held), instead of `read` and `build`; `rowsOf` counts its rows.
+   */
+  load?(db: Database): Promise<T | null>;
+  rowsOf?(value: T): number;
+  /** The JavaScript shape from the rows; null when a guard refuses a value (the view is then not held). Given `load`, unused. */
+  build?(rows: HeldRows): T | null;
   /** The shape's bytes when it is not the rows themselves (typed arrays); default: the rows' estimate. */
   bytesOf?(value: T, rows: HeldRows): number;
   /** How the generated test checks the view against SQL (one check per part of the shape); or why it cannot be. */
@@ -75,6 +81,8 @@ export type HeldState = 'held' | 'held-over-bounds' | 'held-over-budget' | 'over
 
 interface Entry {
   value: Promise<unknown>;
+  /** The shape once held (peek). */
+  held?: unknown;
   state: HeldState;
   rows: number;
   bytes: number;
@@ -92,6 +100,8 @@ export interface HeldView<T> {
   readonly spec: HeldViewSpec<T>;
   /** The held shape for db, read on first use (shared by concurrent callers; a failed read is retried). */
   (db: Database): Promise<T | null>;
+  /** The shape if already read and held, without waiting (null otherwise); starts the read if not started. */
+  peek(db: Database): T | null;
 }
 
 /** A view whose callers have no statement to fall back to (fallback 'none'): never null. */
@@ -146,6 +156,7 @@ function rowsBytes(rows: HeldRows): number {
 async function load<T>(spec: HeldViewSpec<T>, db: Database, state: DatabaseState, entry: Entry): Promise<T | null> {
   // A required view is held whatever its size (its callers have no statement); stats say it is over.
   const required = spec.fallback === 'none';
+  if (spec.load) return loadIndex(spec, db, state, entry);
   const rows = await readRows(spec, db);
   if (rows === 'over-bounds') {
     entry.state = 'over-bounds';
@@ -156,13 +167,19 @@ async function load<T>(spec: HeldViewSpec<T>, db: Database, state: DatabaseState
     entry.state = 'over-bounds';
     return null;
   }
-  const value = spec.build(rows);
+  const value = spec.build!(rows);
   if (value === null) {
     if (required) throw new Error(`held view ${spec.name}: a guard refused its rows and its callers have no statement`);
     entry.state = 'refused';
     return null;
   }
   entry.bytes = spec.bytesOf ? spec.bytesOf(value, rows) : rowsBytes(rows);
+  return hold(spec, state, entry, value);
+}
+
+/** Counts a built shape against its bounds and the budget: the shape, or null when not held. */
+function hold<T>(spec: HeldViewSpec<T>, state: DatabaseState, entry: Entry, value: T): T | null {
+  const required = spec.fallback === 'none';
   const overBounds = entry.rows > spec.rowsMax || entry.bytes > spec.bytesMax;
   const overBudget = state.bytes + entry.bytes > budgetBytes;
   if (!required && (overBounds || overBudget)) {
@@ -171,11 +188,32 @@ async function load<T>(spec: HeldViewSpec<T>, db: Database, state: DatabaseState
   }
   state.bytes += entry.bytes;
   entry.state = overBounds ? 'held-over-bounds' : overBudget ? 'held-over-budget' : 'held';
+  entry.held = value;
   return value;
+}
+
+async function loadIndex<T>(spec: HeldViewSpec<T>, db: Database, state: DatabaseState, entry: Entry): Promise<T | null> {
+  if (spec.count && spec.fallback !== 'none') {
+    const [{ n }] = await db.all(spec.count);
+    if (Number(n) > spec.rowsMax) {
+      entry.state = 'over-bounds';
+      return null;
+    }
+  }
+  const value = await spec.load!(db);
+  if (value === null) {
+    if (spec.fallback === 'none') throw new Error(`held view ${spec.name}: not built and its callers have no statement`);
+    entry.state = 'refused';
+    return null;
+  }
+  entry.rows = spec.rowsOf ? spec.rowsOf(value) : 0;
+  entry.bytes = spec.bytesOf ? spec.bytesOf(value, {}) : 0;
+  return hold(spec, state, entry, value);
 }
 
 function declare<T>(spec: HeldViewSpec<T>): HeldView<T> {
   if (registry.has(spec.name)) throw new Error(`held view ${spec.name} declared twice`);
+  if (!spec.build === !spec.load) throw new Error(`held view ${spec.name}: give build or load`);
   const view = ((db: Database): Promise<T | null> => {
     const state = stateOf(db);
     let entry = state.entries.get(spec.name);
@@ -193,6 +231,10 @@ function declare<T>(spec: HeldViewSpec<T>): HeldView<T> {
     return entry.value as Promise<T | null>;
   }) as HeldView<T>;
   Object.defineProperty(view, 'spec', { value: spec });
+  view.peek = (db) => {
+    view(db).catch(() => undefined);
+    return (stateOf(db).entries.get(spec.name)?.held as T | undefined) ?? null;
+  };
   registry.set(spec.name, view as HeldView<unknown>);
   return view;
 }

@@ -157,3 +157,35 @@ test('a slot is one value per database, released with the views', () => {
   releaseHeldState(db);
   assert.notEqual(slot(db), first);
 });
+
+test('a bespoke index (load) is bounded by its own count and size; peek does not wait', async () => {
+  let loads = 0;
+  const index = heldView({
+    name: 'test.index', sql: { list: 'SELECT string_agg(code, \',\' ORDER BY code) FROM t' }, key: [], order: 'code',
+    count: 'SELECT count(*) AS n FROM t', rowsMax: 3, bytesMax: 100,
+    load: async (database) => {
+      loads++;
+      const [{ list }] = await database.all(`SELECT string_agg(code, ',' ORDER BY code) AS list FROM t`);
+      return String(list).split(',');
+    },
+    rowsOf: (codes) => codes.length,
+    bytesOf: (codes) => 10 * codes.length,
+    parity: NO_PARITY,
+  });
+  const fresh = await Database.open({ connections: 1 });
+  try {
+    await fresh.run(`CREATE TABLE t AS SELECT * FROM (VALUES ('b'), ('a'), ('c')) v(code)`);
+    assert.equal(index.peek(fresh), null, 'not read yet: no waiting');
+    assert.deepEqual(await index(fresh), ['a', 'b', 'c']);
+    assert.deepEqual(index.peek(fresh), ['a', 'b', 'c']);
+    assert.equal(loads, 1);
+    const stats = heldStateStats(fresh).views.find((view) => view.name === 'test.index')!;
+    assert.deepEqual([stats.state, stats.rows, stats.bytes], ['held', 3, 30]);
+    await fresh.run(`INSERT INTO t VALUES ('d')`);
+    releaseHeldState(fresh);
+    assert.equal(await index(fresh), null, 'four rows: over rowsMax, counted before loading');
+    assert.equal(loads, 1);
+  } finally {
+    await fresh.close();
+  }
+});
