@@ -139,6 +139,12 @@ test('warmHeldState reads every declared view once, counting failures; stats lis
     const names = heldStateStats(fresh).views.map((view) => view.name);
     assert.deepEqual(names, [...names].sort());
     assert.ok(names.includes('test.codes'));
+    // Warmed where it can be read: the request path then gets the held value without reading again.
+    await fresh.run(`CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1)) v(code, n)`);
+    await warmHeldState(fresh);
+    reads = 0;
+    assert.deepEqual([...(await codes(fresh))!.entries()], [['a', 1]]);
+    assert.equal(reads, 0, 'read by the warm-up, not by the request');
   } finally {
     failing = false;
     await fresh.close();
