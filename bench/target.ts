@@ -14,7 +14,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import type { FacilitatorClient } from '@x402/core/server';
 import Koa from 'koa';
 import { Database } from '../engine/database.ts';
-import { warmHeldState } from '../engine/perDatabase.ts';
+import { warmHeldState } from '../engine/held.ts';
 import { createApp } from '../http/app.ts';
 import { engineOptionsFromEnv } from '../http/config.ts';
 import { cacheBytesFromEnv, ResponseCache } from '../http/cache.ts';
@@ -86,7 +86,7 @@ export interface TargetReport {
   rssBeforeMb: number;
   rssAfterLoadMb: number;
   heapUsedMb: number;
-  /** Reading every route's held state right after startup, as the server does once it listens (engine/perDatabase.ts). */
+  /** Reading every route's held state right after startup, as the server does once it listens (engine/held.ts). */
   heldStateMs: number;
   rssAfterHeldStateMb: number;
   cases: CaseResult[];

@@ -4,7 +4,8 @@
 // address is a real import (the ingest CLI always records one). A record without an address is no
 // data file (an operator's licence decision, a hand-made test fixture) and counts for neither.
 import type { Database } from './database.ts';
-import { perDatabase } from './perDatabase.ts';
+import type { Row } from './json.ts';
+import { requiredHeldView } from './held.ts';
 
 export const SAMPLE_URL_SCHEME = 'sample:';
 
@@ -40,9 +41,9 @@ export interface SnapshotOrigins {
   sources: Record<string, Exclude<DataOrigin, 'unknown'>>;
 }
 
-/** Reads the `imports` table of a loaded snapshot. */
-export async function snapshotOrigins(db: Database): Promise<SnapshotOrigins> {
-  const rows = await db.all('SELECT DISTINCT source, source_url FROM imports ORDER BY source, source_url');
+const ORIGINS_SQL = 'SELECT DISTINCT source, source_url FROM imports ORDER BY source, source_url';
+
+function originsOf(rows: readonly Row[]): SnapshotOrigins {
   const bySource = new Map<string, Array<RecordOrigin | null>>();
   const all: Array<RecordOrigin | null> = [];
   for (const row of rows) {
@@ -59,5 +60,26 @@ export async function snapshotOrigins(db: Database): Promise<SnapshotOrigins> {
   return { data: combineOrigins(all), sources };
 }
 
-/** snapshotOrigins, read once per loaded database (a snapshot's import records do not change while it is served). */
-export const snapshotOriginsOf = perDatabase(snapshotOrigins);
+/** Reads the `imports` table of a loaded snapshot. */
+export async function snapshotOrigins(db: Database): Promise<SnapshotOrigins> {
+  return originsOf(await db.all(ORIGINS_SQL));
+}
+
+/** snapshotOrigins, held per loaded database (a snapshot's import records do not change while it is served). */
+export const snapshotOriginsOf = requiredHeldView<SnapshotOrigins>({
+  name: 'engine.dataOrigins',
+  sql: { rows: ORIGINS_SQL },
+  key: ['source'],
+  order: 'source, source_url',
+  rowsMax: 10_000,
+  bytesMax: 16 * 2 ** 20,
+  build: ({ rows }) => originsOf(rows),
+  // Per source: the origin of its addressed records as SQL says it (an empty or NULL address is none).
+  parity: {
+    probes: `SELECT DISTINCT source FROM imports ORDER BY source`,
+    keyed: `SELECT CASE WHEN bool_and(lower(source_url) LIKE 'sample:%') THEN 'sample' WHEN bool_or(lower(source_url) LIKE 'sample:%') THEN 'mixed'
+        ELSE 'imported' END AS origin
+      FROM imports WHERE source = $source AND source_url <> '' HAVING count(*) > 0`,
+    answer: ({ sources }, probe) => (Object.hasOwn(sources, String(probe.source)) ? [{ origin: sources[String(probe.source)]! }] : []),
+  },
+});

@@ -1,7 +1,7 @@
 // Loads the snapshot into DuckDB, locks DuckDB down, and serves the app.
 import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
-import { warmHeldState, type WarmResult } from '../engine/perDatabase.ts';
+import { warmHeldState, type WarmResult } from '../engine/held.ts';
 import { currentGeneration, generationDir } from '../engine/generation.ts';
 import { openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
@@ -69,7 +69,7 @@ export async function startServer(
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
   });
-  // The state some routes hold in memory (perDatabase) is read now, in the background, so the first
+  // The state some routes hold in memory (engine/held.ts) is read now, in the background, so the first
   // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).
   void warmHeldState(db).then((warm) => options.log?.(warmLine(warm)));
   const reloader = new SnapshotReloader({

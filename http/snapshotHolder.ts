@@ -7,6 +7,7 @@
 // finished (drain) and closes its database. So no request sees two generations and none fails.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Database } from '../engine/database.ts';
+import { releaseHeldState } from '../engine/held.ts';
 import { ResponseCache, type CachedAnswer, type CacheOptions } from './cache.ts';
 
 export interface Snapshot {
@@ -99,6 +100,8 @@ export class SnapshotHolder {
       for (const listener of this.swapListeners) listener(next, previous.snapshot);
       if (previous.inFlight === 0) previous.resolveDrained();
       await previous.drained;
+      // Its held views go with it (engine/held.ts): their budget is the new snapshot's again.
+      releaseHeldState(previous.snapshot.db);
       await previous.snapshot.db.close();
     });
     this.swapping = run.catch(() => {});

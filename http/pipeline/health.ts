@@ -1,9 +1,11 @@
-// GET /healthz, free: the snapshot served (generation, import date), the answer cache's figures, and
+// GET /healthz, free: the snapshot served (generation, import date), the answer cache's figures, the
+// held views' state against their one budget (engine/held.ts), and
 // whether the data is the sample or imported (`data` for the snapshot, `sources` per source id;
 // engine/dataOrigin.ts). Built here only; its Cache-Control is decided with the others (responseHeaders).
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
 import { snapshotOriginsOf } from '../../engine/dataOrigin.ts';
+import { heldStateStats } from '../../engine/held.ts';
 import type { ResponseCache } from '../cache.ts';
 import { errorBody } from '../errors.ts';
 import type { SnapshotHolder } from '../snapshotHolder.ts';
@@ -33,7 +35,8 @@ export function health(options: HealthOptions): Koa.Middleware {
     const status = served
       ? { status: 'ok', generation: served.generation, import_date: served.importDate, cache: options.cache.stats() }
       : { status: 'ok', import_date: options.importDate, cache: options.cache.stats() };
-    const origins = await snapshotOriginsOf(options.db());
-    ctx.body = { ...status, data: origins.data, sources: origins.sources };
+    const db = options.db();
+    const origins = await snapshotOriginsOf(db);
+    ctx.body = { ...status, held: heldStateStats(db), data: origins.data, sources: origins.sources };
   };
 }

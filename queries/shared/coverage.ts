@@ -4,6 +4,7 @@
 // providers against the database they were loaded into; the overview route asks the providers
 // registered for its database. No route imports the list of domains (that would be circular).
 import type { Database } from '../../engine/database.ts';
+import { heldSlot } from '../../engine/held.ts';
 import type { JsonValue } from '../../engine/json.ts';
 
 /** The overview's sources (interface-spec: coop, statsoffice, centralbank, devbank), in the order it shows them. */
@@ -40,16 +41,15 @@ interface Registered {
   provider: CountryCoverage;
 }
 
-/** Keyed by Database.identity: a wrapped database sees its domains' coverage. */
-const registry = new WeakMap<object, Registered[]>();
+/** Per database, kept with its held state (a wrapped database sees its domains' coverage; released with the snapshot). */
+const registeredOf = heldSlot('country.coverage', (): Registered[] => []);
 
 /** Called by the loader once a domain's tables are loaded into db (idempotent per provider). */
 export function registerCoverage(db: Database, domain: string, providers: readonly CountryCoverage[]): void {
-  const list = registry.get(db.identity) ?? [];
+  const list = registeredOf(db);
   for (const provider of providers) {
     if (!list.some((entry) => entry.provider === provider)) list.push({ domain, provider });
   }
-  registry.set(db.identity, list);
 }
 
 export interface SourceCoverage {
@@ -67,7 +67,7 @@ export async function countryCoverage(db: Database, country: CoverageCountry): P
   sources_present: CoverageSource[];
   sources: Record<CoverageSource, SourceCoverage>;
 }> {
-  const registered = registry.get(db.identity) ?? [];
+  const registered = registeredOf(db);
   // The sources are asked at once (each statement on its own pooled connection); within a source
   // the declaring domains are asked in load order until one has a headline.
   const headlines = await Promise.all(COVERAGE_SOURCES.map(async (source) => {

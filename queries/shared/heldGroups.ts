@@ -5,12 +5,15 @@
 // left out (`=` never matches NULL), and equal text is equal bytes in both. The rows are db.all's own
 // (the same converter). Bounded: a table with more than rowsMax rows or bytesMax of estimated text is
 // not held (null), and its requests keep their statements.
-import type { Database } from '../../engine/database.ts';
 import type { JsonValue, Row } from '../../engine/json.ts';
-import { perDatabase } from '../../engine/perDatabase.ts';
+import { heldView, type HeldView } from '../../engine/held.ts';
+
+export { estimatedRowBytes } from '../../engine/held.ts';
 
 export interface HeldGroupsSpec {
   table: string;
+  /** The held view's name (default `groups.<table>`). */
+  name?: string;
   /** The columns each held row carries (SQL select list). */
   columns: string;
   /** The key columns, in the order `groupKey` is given their values. */
@@ -22,21 +25,6 @@ export interface HeldGroupsSpec {
 }
 
 export type HeldGroups = ReadonlyMap<string, readonly Row[]>;
-
-const ROW_OVERHEAD_BYTES = 64;
-const VALUE_OVERHEAD_BYTES = 16;
-
-/**
- * The bytes a row of db.all takes in V8, estimated: a fixed cost per row and per value, UTF-16 text, 8
- * per number and list item (within 15% of the heap's growth for 200,000 twelve-column rows).
- */
-export function estimatedRowBytes(row: Row): number {
-  let bytes = ROW_OVERHEAD_BYTES;
-  for (const value of Object.values(row)) {
-    bytes += VALUE_OVERHEAD_BYTES + (typeof value === 'string' ? 2 * value.length : Array.isArray(value) ? 16 * value.length : 8);
-  }
-  return bytes;
-}
 
 /** The rows grouped by `keyOf` (each as `valueOf` gives it, by default itself), each group in the rows' order. */
 export function groupRows<K, R, V = R>(rows: readonly R[], keyOf: (row: R) => K, valueOf: (row: R) => V = (row) => row as unknown as V): Map<K, V[]> {
@@ -55,27 +43,37 @@ export function groupKey(values: readonly JsonValue[]): string {
   return JSON.stringify(values);
 }
 
-/** The table's groups per database, or null when the table is over its bounds. */
-export function heldGroups(spec: HeldGroupsSpec): (db: Database) => Promise<HeldGroups | null> {
+/**
+ * Declares the table's groups as a held view (null per database when over its bounds or the budget).
+ * Its parity is generated: probes are key values (spread by hash), the keyed statement the lookup's own.
+ */
+export function heldGroups(spec: HeldGroupsSpec): HeldView<HeldGroups> {
   const { table, columns, key, orderBy, rowsMax = 200_000, bytesMax = 32 * 2 ** 20 } = spec;
   const keyAliases = key.map((_, i) => `held_key_${i}`);
-  return perDatabase(async (db) => {
-    const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`);
-    if (Number(n) > rowsMax) return null;
-    const rows = await db.all(
-      `SELECT ${key.map((column, i) => `${column} AS ${keyAliases[i]}`).join(', ')}, ${columns} FROM ${table}
-        WHERE ${key.map((column) => `${column} IS NOT NULL`).join(' AND ')} ORDER BY ${key.join(', ')}, ${orderBy}`,
-    );
-    let bytes = 0;
-    for (const row of rows) {
-      bytes += estimatedRowBytes(row);
-      if (bytes > bytesMax) return null;
-    }
-    const withoutKeys = (row: Row): Row => {
-      const held: Row = {};
-      for (const [name, value] of Object.entries(row)) if (!keyAliases.includes(name)) held[name] = value;
-      return held;
-    };
-    return groupRows(rows, (row) => groupKey(keyAliases.map((alias) => row[alias]!)), withoutKeys);
+  const keyed = key.map((column) => `${column} IS NOT NULL`).join(' AND ');
+  return heldView<HeldGroups>({
+    name: spec.name ?? `groups.${table}`,
+    sql: {
+      rows: `SELECT ${key.map((column, i) => `${column} AS ${keyAliases[i]}`).join(', ')}, ${columns} FROM ${table}
+        WHERE ${keyed} ORDER BY ${key.join(', ')}, ${orderBy}`,
+    },
+    count: `SELECT count(*)::INTEGER AS n FROM ${table}`,
+    key,
+    order: orderBy,
+    rowsMax,
+    bytesMax,
+    build: ({ rows }) => {
+      const withoutKeys = (row: Row): Row => {
+        const held: Row = {};
+        for (const [name, value] of Object.entries(row)) if (!keyAliases.includes(name)) held[name] = value;
+        return held;
+      };
+      return groupRows(rows, (row) => groupKey(keyAliases.map((alias) => row[alias]!)), withoutKeys);
+    },
+    parity: {
+      probes: `SELECT DISTINCT ${key.join(', ')} FROM ${table} WHERE ${keyed} ORDER BY hash(${key.join(', ')}), ${key.join(', ')} LIMIT 40`,
+      keyed: `SELECT ${columns} FROM ${table} WHERE ${key.map((column) => `${column} = $${column}`).join(' AND ')} ORDER BY ${orderBy}`,
+      answer: (groups, probe) => groups.get(groupKey(key.map((column) => probe[column]!))) ?? [],
+    },
   });
 }

@@ -16,7 +16,7 @@ before(async () => {
 after(() => db?.close());
 
 test('groups by key, ordered within each group, NULL keys left out', async () => {
-  const groups = await heldGroups({ table: 't', columns: 'code, value', key: ['geo', 'year'], orderBy: 'value DESC, code' })(db);
+  const groups = await heldGroups({ name: 'test.groups1', table: 't', columns: 'code, value', key: ['geo', 'year'], orderBy: 'value DESC, code' })(db);
   assert.ok(groups);
   assert.deepEqual(groups.get(groupKey(['DE', 2021])), [{ code: 'c', value: 5.5 }, { code: 'a', value: 2 }, { code: 'b', value: 2 }]);
   assert.deepEqual(groups.get(groupKey(['DE', 2020])), [{ code: 'a', value: 1 }]);
@@ -27,16 +27,16 @@ test('groups by key, ordered within each group, NULL keys left out', async () =>
 });
 
 test('a key column may also be a held column', async () => {
-  const groups = await heldGroups({ table: 't', columns: '*', key: ['geo'], orderBy: 'year DESC NULLS LAST, code' })(db);
+  const groups = await heldGroups({ name: 'test.groups2', table: 't', columns: '*', key: ['geo'], orderBy: 'year DESC NULLS LAST, code' })(db);
   assert.deepEqual(groups!.get(groupKey(['FR'])), [{ geo: 'FR', year: 2021, code: 'a', value: null }, { geo: 'FR', year: null, code: 'y', value: 3 }]);
 });
 
 test('over its bounds a table is not held', async () => {
-  assert.equal(await heldGroups({ table: 't', columns: 'code', key: ['geo'], orderBy: 'code', rowsMax: 7 })(db), null);
-  assert.ok(await heldGroups({ table: 't', columns: 'code', key: ['geo'], orderBy: 'code', rowsMax: 8 })(db));
+  assert.equal(await heldGroups({ name: 'test.groups3', table: 't', columns: 'code', key: ['geo'], orderBy: 'code', rowsMax: 7 })(db), null);
+  assert.ok(await heldGroups({ name: 'test.groups4', table: 't', columns: 'code', key: ['geo'], orderBy: 'code', rowsMax: 8 })(db));
   // Seven held rows of two values each: 7 x (64 + 2 x (16 + 8 or 2)) = at least 7 x 100 bytes.
-  assert.equal(await heldGroups({ table: 't', columns: 'code', key: ['geo'], orderBy: 'code', bytesMax: 600 })(db), null);
-  assert.ok(await heldGroups({ table: 't', columns: 'code', key: ['geo'], orderBy: 'code', bytesMax: 2000 })(db));
+  assert.equal(await heldGroups({ name: 'test.groups5', table: 't', columns: 'code', key: ['geo'], orderBy: 'code', bytesMax: 600 })(db), null);
+  assert.ok(await heldGroups({ name: 'test.groups6', table: 't', columns: 'code', key: ['geo'], orderBy: 'code', bytesMax: 2000 })(db));
 });
 
 test('the row estimate and the grouping helper', () => {

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { locatePage, positionsRead, type PositionSpec } from '../../domains/trade/queries/positions.ts';
 import { openSnapshot, routes } from '../../domains/index.ts';
 import { observeStatements } from '../../bench/statementObserver.ts';
-import { warmHeldState } from '../../engine/perDatabase.ts';
+import { warmHeldState } from '../../engine/held.ts';
 import { serveTestApp, startTestApp, type TestApp } from '../helpers/app.ts';
 import { removeFixture, writeTradeFixtureSnapshot } from './fixtures.ts';
 

@@ -1,6 +1,6 @@
 // /api/v1/datasets (a JSON array, as the specification says) and /api/v1/datasets/{dataset_id}.
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
 import { defineRoute, type ResponseBody } from '../../../queries/catalog.ts';
 import { pagedList, type Resolved } from '../../../queries/kinds/index.ts';
 import { dataset as datasetKind } from './params.ts';
@@ -39,10 +39,34 @@ const ALL_ROWS = 2_147_483_647;
  * list, and each dataset's detail rows. A few rows each, read once, where each statement (windows
  * over the import ledger and a join) cost 5-8 ms of DuckDB's fixed work per request.
  */
-const heldAnswers = perDatabase(async (db) => ({
-  list: await db.all(LIST_SQL, { datasets, page_limit: ALL_ROWS, page_offset: 0 }),
-  details: new Map(await Promise.all(AGRIFOOD_DATASETS.map(async (dataset) => [dataset, await db.all(DETAIL_SQL_WITH_FACTS, { dataset, datasets })] as const))),
-}));
+const heldAnswers = requiredHeldView<{ list: Row[]; details: ReadonlyMap<string, Row[]> }>({
+  name: 'agrifood.datasets',
+  sql: { list: LIST_SQL, details: DETAIL_SQL_WITH_FACTS },
+  // Parameterised: the whole list, and the detail rows of each dataset.
+  read: async (db) => ({
+    list: await db.all(LIST_SQL, { datasets, page_limit: ALL_ROWS, page_offset: 0 }),
+    ...Object.fromEntries(await Promise.all(AGRIFOOD_DATASETS.map(async (dataset) => [`detail:${dataset}`, await db.all(DETAIL_SQL_WITH_FACTS, { dataset, datasets })] as const))),
+  }),
+  key: ['dataset'],
+  order: 'dataset',
+  rowsMax: 10_000,
+  bytesMax: 16 * 2 ** 20,
+  build: (rows) => ({ list: rows.list, details: new Map(AGRIFOOD_DATASETS.map((dataset) => [dataset, rows[`detail:${dataset}`]!])) }),
+  parity: [
+    {
+      part: 'the list',
+      probes: `SELECT '${datasets}' AS datasets, ${ALL_ROWS} AS page_limit, 0 AS page_offset`,
+      keyed: LIST_SQL,
+      answer: (held) => held.list,
+    },
+    {
+      part: 'a dataset',
+      probes: `SELECT unnest(string_split('${datasets}', ',')) AS dataset, '${datasets}' AS datasets ORDER BY dataset`,
+      keyed: DETAIL_SQL_WITH_FACTS,
+      answer: (held, probe) => held.details.get(String(probe.dataset)) ?? [],
+    },
+  ],
+})
 
 const listInputs = { page: pagedList() };
 

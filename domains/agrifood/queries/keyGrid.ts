@@ -6,7 +6,7 @@
 // rendered table sorted by price_order (agri_price_rows, agri_change_rows), in table order.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView, type HeldRows } from '../../../engine/held.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
 import type { PriceFilter } from './filters.ts';
 
@@ -48,16 +48,10 @@ export interface AgriState {
 
 const lowerOrNull = (value: unknown) => (value === null || value === undefined ? null : String(value).toLowerCase());
 
-async function readState(db: Database): Promise<AgriState> {
-  const [commodities, keyRows, dateRows, gridRows, latestRows, anomalyRows] = [
-    await db.all('SELECT commodity_id, dataset, product_name, product_code, product_type, pig_class FROM agri_commodities ORDER BY commodity_id'),
-    await db.all(`SELECT key_id, dataset, commodity_id, member_state_code, market_name, market_code, stage_name, stage_code, unit,
-        product_type, pig_class FROM agri_price_keys ORDER BY key_id`),
-    await db.all('SELECT begin_date, first_order, last_order FROM agri_price_dates ORDER BY begin_date DESC'),
-    await db.all('SELECT key_id, anomalies, prices, changes FROM agri_key_grid ORDER BY key_id'),
-    await db.all('SELECT dataset, member_state_code FROM agri_latest ORDER BY series_id'),
-    await db.all('SELECT dataset, member_state_code, percent_size, z_size FROM agri_anomaly_rows ORDER BY pos_all'),
-  ];
+const KEYS_SQL = `SELECT key_id, dataset, commodity_id, member_state_code, market_name, market_code, stage_name, stage_code, unit,
+    product_type, pig_class FROM agri_price_keys`;
+
+function buildState({ commodities, keyRows, dateRows, gridRows, latestRows, anomalyRows }: HeldRows): AgriState {
   const keys = keyRows.map((row) => ({
     key_id: Number(row.key_id),
     dataset: String(row.dataset),
@@ -120,8 +114,45 @@ async function readState(db: Database): Promise<AgriState> {
 /** A rendered row's item (its JSON text, tables.ts: itemAsJson). */
 export const parsedItem = (row: Row): Row => JSON.parse(String(row.item)) as Row;
 
-/** The database's agri-food state (read once; a failed read is retried on the next call). */
-export const agriState = perDatabase(readState);
+/** The database's agri-food state (required: the lists have no other statement for their totals and ranges). */
+export const agriState = requiredHeldView<AgriState>({
+  name: 'agrifood.keyGrid',
+  sql: {
+    commodities: 'SELECT commodity_id, dataset, product_name, product_code, product_type, pig_class FROM agri_commodities ORDER BY commodity_id',
+    keyRows: `${KEYS_SQL} ORDER BY key_id`,
+    dateRows: 'SELECT begin_date, first_order, last_order FROM agri_price_dates ORDER BY begin_date DESC',
+    gridRows: 'SELECT key_id, anomalies, prices, changes FROM agri_key_grid ORDER BY key_id',
+    latestRows: 'SELECT dataset, member_state_code FROM agri_latest ORDER BY series_id',
+    anomalyRows: 'SELECT dataset, member_state_code, percent_size, z_size FROM agri_anomaly_rows ORDER BY pos_all',
+  },
+  key: ['key_id'],
+  order: 'key_id; begin_date DESC; pos_all',
+  rowsMax: 2_000_000,
+  bytesMax: 256 * 2 ** 20,
+  build: buildState,
+  parity: [
+    {
+      // The key's text columns as the filters compare them (JavaScript's toLowerCase against DuckDB's lower()).
+      part: 'a key, lower-cased',
+      probes: 'SELECT key_id FROM agri_price_keys ORDER BY hash(key_id), key_id LIMIT 40',
+      keyed: `SELECT key_id, dataset, commodity_id, member_state_code, lower(market_name) AS market_name, lower(market_code) AS market_code,
+          lower(stage_name) AS stage_name, lower(stage_code) AS stage_code, lower(unit) AS unit, lower(product_type) AS product_type,
+          lower(pig_class) AS pig_class
+        FROM agri_price_keys WHERE key_id = $key_id`,
+      answer: (state, probe) => state.keys.filter((key) => key.key_id === Number(probe.key_id)).map((key) => ({
+        key_id: key.key_id, dataset: key.dataset, commodity_id: key.commodity_id, member_state_code: key.member_state_code,
+        market_name: key.market[0], market_code: key.market[1], stage_name: key.stage[0], stage_code: key.stage[1],
+        unit: key.unit, product_type: key.product_type, pig_class: key.pig_class,
+      })),
+    },
+    {
+      part: 'a date and its price_order run',
+      probes: 'SELECT CAST(begin_date AS VARCHAR) AS day FROM agri_price_dates ORDER BY hash(day), day LIMIT 40',
+      keyed: 'SELECT CAST(begin_date AS VARCHAR) AS day, first_order, last_order FROM agri_price_dates WHERE CAST(begin_date AS VARCHAR) = $day',
+      answer: (state, probe) => state.dates.flatMap((day, i) => (day === probe.day ? [{ day, first_order: state.first[i], last_order: state.last[i] }] : [])),
+    },
+  ],
+});
 
 const same = (value: string | null, wanted: string | null) => value !== null && value === wanted;
 

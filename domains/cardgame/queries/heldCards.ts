@@ -4,17 +4,13 @@
 // microseconds. The rows are the statements' own (db.all, the same converter), so an answer is the
 // one the statements give. A name is looked up here only when it is printable ASCII: DuckDB's lower()
 // and JavaScript's toLowerCase() agree there (elsewhere Unicode case rules may differ), so other names
-// keep the statement. Bounded: sets with more than ROWS_MAX pair rows or more than BYTES_MAX of text
-// are not held, and their requests keep the statements.
-import type { Database } from '../../../engine/database.ts';
+// keep the statement (engine/heldGuards.ts). Bounded (rowsMax, bytesMax, and the shared budget): sets
+// over them are not held, and their requests keep the statements.
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
-import { estimatedRowBytes, groupRows } from '../../../queries/shared/heldGroups.ts';
+import { heldView } from '../../../engine/held.ts';
+import { asciiLower } from '../../../engine/heldGuards.ts';
+import { groupRows } from '../../../queries/shared/heldGroups.ts';
 import { PAIR_SELECT } from './tables.ts';
-
-const ROWS_MAX = 200_000;
-/** Estimated as UTF-16 text plus a fixed cost per row and value. */
-const BYTES_MAX = 64 * 2 ** 20;
 
 export interface HeldCards {
   /** cardgame_pairs rows by name_key (the English name as DuckDB's lower() gave it), in dbf_id order. */
@@ -26,27 +22,60 @@ export interface HeldCards {
   classPairs: ReadonlyMap<string, readonly Row[]>;
 }
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
 /** The name_key DuckDB's lower() gives `name`, when JavaScript can give it too (printable ASCII); else null. */
-export function asciiNameKey(name: string): string | null {
-  return PRINTABLE_ASCII.test(name) ? name.toLowerCase() : null;
-}
+export const asciiNameKey = asciiLower;
 
-/** The held pairs, or null when the sets are too large to hold. */
-export const heldCards = perDatabase(async (db: Database): Promise<HeldCards | null> => {
-  const [{ pairs, classPairs }] = await db.all(
-    'SELECT (SELECT count(*) FROM cardgame_pairs)::INTEGER AS pairs, (SELECT count(*) FROM cardgame_class_pairs)::INTEGER AS "classPairs"',
-  );
-  if (Number(pairs) + Number(classPairs) > ROWS_MAX) return null;
-  const pairRows = await db.all(`SELECT name_key, ${PAIR_SELECT} FROM cardgame_pairs ORDER BY dbf_id`);
-  const classRows = await db.all(`SELECT * FROM cardgame_class_pairs ORDER BY class, dbf_id`);
-  if ([...pairRows, ...classRows].reduce((bytes, row) => bytes + estimatedRowBytes(row), 0) > BYTES_MAX) return null;
-  const classes = (await db.all('SELECT class FROM cardgame_classes ORDER BY class')).map((row) => String(row.class));
-  return {
-    byNameKey: groupRows(pairRows, (row) => String(row.name_key)),
-    byDbfId: groupRows(pairRows, (row) => Number(row.dbf_id)),
-    classes,
-    classPairs: groupRows(classRows, (row) => String(row.class)),
-  };
+const PAIRS_SQL = `SELECT name_key, ${PAIR_SELECT} FROM cardgame_pairs`;
+
+/** The held pairs, or null when the sets are too large to hold (the statements then answer). */
+export const heldCards = heldView<HeldCards>({
+  name: 'cardgame.cards',
+  sql: {
+    pairs: `${PAIRS_SQL} ORDER BY dbf_id`,
+    classPairs: 'SELECT * FROM cardgame_class_pairs ORDER BY class, dbf_id',
+    classes: 'SELECT class FROM cardgame_classes ORDER BY class',
+  },
+  count: 'SELECT ((SELECT count(*) FROM cardgame_pairs) + (SELECT count(*) FROM cardgame_class_pairs))::INTEGER AS n',
+  key: ['name_key', 'dbf_id', 'class'],
+  order: 'dbf_id',
+  // The classes' few rows are counted too (the bound was on the pairs alone: 200,000 leaves room).
+  rowsMax: 200_000,
+  /** Estimated as UTF-16 text plus a fixed cost per row and value. */
+  bytesMax: 64 * 2 ** 20,
+  build: ({ pairs, classPairs, classes }) => ({
+    byNameKey: groupRows(pairs, (row) => String(row.name_key)),
+    byDbfId: groupRows(pairs, (row) => Number(row.dbf_id)),
+    classes: classes.map((row) => String(row.class)),
+    classPairs: groupRows(classPairs, (row) => String(row.class)),
+  }),
+  parity: [
+    {
+      part: 'by name, any case (printable ASCII only)',
+      probes: `SELECT name FROM (SELECT DISTINCT name FROM cardgame_pairs UNION ALL SELECT DISTINCT upper(name) FROM cardgame_pairs)
+        ORDER BY hash(name), name LIMIT 60`,
+      keyed: `${PAIRS_SQL} WHERE name_key = lower($name) ORDER BY dbf_id`,
+      answer: (held, probe) => {
+        const key = asciiNameKey(String(probe.name));
+        return key === null ? null : held.byNameKey.get(key) ?? [];
+      },
+    },
+    {
+      part: 'by dbf id',
+      probes: 'SELECT DISTINCT dbf_id FROM cardgame_pairs ORDER BY hash(dbf_id), dbf_id LIMIT 40',
+      keyed: `${PAIRS_SQL} WHERE dbf_id = $dbf_id ORDER BY dbf_id`,
+      answer: (held, probe) => held.byDbfId.get(Number(probe.dbf_id)) ?? [],
+    },
+    {
+      part: 'by class',
+      probes: 'SELECT class FROM cardgame_classes ORDER BY class',
+      keyed: 'SELECT * FROM cardgame_class_pairs WHERE class = $class ORDER BY dbf_id',
+      answer: (held, probe) => held.classPairs.get(String(probe.class)) ?? [],
+    },
+    {
+      part: 'the classes',
+      probes: 'SELECT 1 AS once',
+      keyed: 'SELECT class FROM cardgame_classes ORDER BY class',
+      answer: (held) => held.classes.map((name) => ({ class: name })),
+    },
+  ],
 });

@@ -5,12 +5,11 @@
 // statement's own (db.all, the same converter). Held only where JavaScript reads them as SQL does:
 // printable ASCII registry codes (byte order), sums that are exact numbers (a BIGINT past 2^53 comes
 // back as text). Above ROWS_MAX rows the statements are kept.
-import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { heldView } from '../../../engine/held.ts';
+import { integerAsJson, ordersAlike } from '../../../engine/heldGuards.ts';
 
 const ROWS_MAX = 100_000;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 export interface RegistryYear {
   registry_code: string;
@@ -29,27 +28,48 @@ export interface HeldEtsYears {
   latestOverall: number | null;
 }
 
+const ETS_SQL = 'SELECT registry_code, geo, year, installation_count, verified_emissions_sum, allocation_sum FROM ets_registry_years';
+
 /** The held registry totals, or null when too many or not exactly representable. */
-export const heldEtsYears = perDatabase(async (db: Database): Promise<HeldEtsYears | null> => {
-  const [{ n }] = await db.all('SELECT count(*)::INTEGER AS n FROM ets_registry_years');
-  if (Number(n) > ROWS_MAX) return null;
-  const rows: RegistryYear[] = [];
-  const latestYear = new Map<string, number>();
-  let latestOverall: number | null = null;
-  for (const row of await db.all('SELECT registry_code, geo, year, installation_count, verified_emissions_sum, allocation_sum FROM ets_registry_years')) {
-    const { registry_code: code, year, verified_emissions_sum: sum } = row;
-    if (typeof code !== 'string' || !PRINTABLE_ASCII.test(code) || typeof sum !== 'number' || typeof year !== 'number') return null;
-    rows.push(row as unknown as RegistryYear);
-    latestYear.set(code, Math.max(year, latestYear.get(code) ?? year));
-    latestOverall = Math.max(year, latestOverall ?? year);
-  }
-  return { rows, latestYear, latestOverall };
+export const heldEtsYears = heldView<HeldEtsYears>({
+  name: 'energy.etsYears',
+  sql: { rows: ETS_SQL },
+  count: 'SELECT count(*)::INTEGER AS n FROM ets_registry_years',
+  key: ['registry_code', 'year'],
+  order: '(any: the routes order them)',
+  rowsMax: ROWS_MAX,
+  bytesMax: 32 * 2 ** 20,
+  build: ({ rows: read }) => {
+    const rows: RegistryYear[] = [];
+    const latestYear = new Map<string, number>();
+    let latestOverall: number | null = null;
+    for (const row of read) {
+      const { registry_code: code, year, verified_emissions_sum: sum } = row;
+      if (!ordersAlike(code) || typeof sum !== 'number' || typeof year !== 'number') return null;
+      rows.push(row as unknown as RegistryYear);
+      latestYear.set(code, Math.max(year, latestYear.get(code) ?? year));
+      latestOverall = Math.max(year, latestOverall ?? year);
+    }
+    return { rows, latestYear, latestOverall };
+  },
+  parity: [
+    {
+      part: 'years of a registry',
+      probes: 'SELECT DISTINCT registry_code FROM ets_registry_years ORDER BY hash(registry_code), registry_code LIMIT 30',
+      keyed: `${ETS_SQL} WHERE registry_code = $registry_code ORDER BY year`,
+      answer: (held, probe) => held.rows.filter((row) => row.registry_code === probe.registry_code).sort((a, b) => a.year - b.year) as unknown as Row[],
+    },
+    {
+      part: 'latest year of a registry',
+      probes: 'SELECT DISTINCT registry_code FROM ets_registry_years ORDER BY hash(registry_code), registry_code LIMIT 30',
+      keyed: 'SELECT max(year) AS latest FROM ets_registry_years WHERE registry_code = $registry_code',
+      answer: (held, probe) => [{ latest: held.latestYear.get(String(probe.registry_code)) ?? null }],
+    },
+  ],
 });
 
 /** A BIGINT sum as the engine's converter gives it: a number where a double holds it exactly, else its digits. */
-function bigintJson(sum: bigint): number | string {
-  return sum <= BigInt(Number.MAX_SAFE_INTEGER) && sum >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(sum) : sum.toString();
-}
+const bigintJson = integerAsJson;
 
 export interface EtsSummaryPage {
   year: number | null;

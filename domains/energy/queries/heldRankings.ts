@@ -6,12 +6,11 @@
 // Held only where JavaScript's order is provably DuckDB's: every value a finite number other than -0
 // or NULL (NULL sorts last and ties with NULL, as in DuckDB), every geo printable ASCII (byte order).
 // Above ROWS_MAX rows the statement is kept.
-import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { heldView } from '../../../engine/held.ts';
+import { ordersAlike, ordersAlikeNumber } from '../../../engine/heldGuards.ts';
 
 const ROWS_MAX = 100_000;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 export interface RankingRow {
   geo: string;
@@ -27,24 +26,46 @@ export interface HeldRankings {
   periods: ReadonlyMap<string, number | null>;
 }
 
-const finiteOrNull = (value: unknown): value is number | null =>
-  value === null || (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0));
+const RANKINGS_SQL = 'SELECT metric, geo, value, period, percentile FROM energy_rankings';
 
 /** The held rankings, or null when the shape is too large or holds a value JavaScript would order differently. */
-export const heldRankings = perDatabase(async (db: Database): Promise<HeldRankings | null> => {
-  const [{ n }] = await db.all('SELECT count(*)::INTEGER AS n FROM energy_rankings');
-  if (Number(n) > ROWS_MAX) return null;
-  const rows = new Map<string, RankingRow[]>();
-  for (const row of await db.all('SELECT metric, geo, value, period, percentile FROM energy_rankings')) {
-    const { metric, geo, value, period, percentile } = row;
-    if (typeof geo !== 'string' || !PRINTABLE_ASCII.test(geo) || !finiteOrNull(value)) return null;
-    const held = rows.get(String(metric)) ?? [];
-    held.push({ geo, value, period: period as number | null, percentile: percentile as number | null });
-    rows.set(String(metric), held);
-  }
-  const periods = new Map<string, number | null>();
-  for (const row of await db.all('SELECT metric, period FROM energy_metric_periods')) periods.set(String(row.metric), row.period as number | null);
-  return { rows, periods };
+export const heldRankings = heldView<HeldRankings>({
+  name: 'energy.rankings',
+  sql: { rankings: RANKINGS_SQL, periods: 'SELECT metric, period FROM energy_metric_periods' },
+  count: 'SELECT count(*)::INTEGER AS n FROM energy_rankings',
+  key: ['metric'],
+  order: '(any: the route ranks them)',
+  // The periods' few rows count too (one per metric).
+  rowsMax: ROWS_MAX,
+  bytesMax: 32 * 2 ** 20,
+  build: ({ rankings, periods: periodRows }) => {
+    const rows = new Map<string, RankingRow[]>();
+    for (const { metric, geo, value, period, percentile } of rankings) {
+      if (!ordersAlike(geo) || !ordersAlikeNumber(value)) return null;
+      const held = rows.get(String(metric)) ?? [];
+      held.push({ geo, value, period: period as number | null, percentile: percentile as number | null });
+      rows.set(String(metric), held);
+    }
+    const periods = new Map<string, number | null>();
+    for (const row of periodRows) periods.set(String(row.metric), row.period as number | null);
+    return { rows, periods };
+  },
+  parity: [
+    {
+      part: 'rows of a metric',
+      probes: 'SELECT DISTINCT metric FROM energy_rankings ORDER BY metric',
+      keyed: `SELECT geo, value, period, percentile FROM energy_rankings WHERE metric = $metric ORDER BY geo, value, period, percentile`,
+      answer: (held, probe) => [...(held.rows.get(String(probe.metric)) ?? [])]
+        .sort((a, b) => (a.geo < b.geo ? -1 : a.geo > b.geo ? 1 : 0) || (a.value ?? Infinity) - (b.value ?? Infinity))
+        .map(({ geo, value, period, percentile }) => ({ geo, value, period, percentile })),
+    },
+    {
+      part: 'period of a metric',
+      probes: 'SELECT DISTINCT metric FROM energy_metric_periods ORDER BY metric',
+      keyed: 'SELECT period FROM energy_metric_periods WHERE metric = $metric',
+      answer: (held, probe) => (held.periods.has(String(probe.metric)) ? [{ period: held.periods.get(String(probe.metric))! }] : []),
+    },
+  ],
 });
 
 export interface RankedPage {

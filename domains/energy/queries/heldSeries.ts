@@ -7,7 +7,8 @@
 // SERIES_MAX variants, or one that would take the held bytes past HELD_BYTES_MAX, is not held (its
 // requests keep the statement).
 import type { Database } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
+import { ordersAlike } from '../../../engine/heldGuards.ts';
 
 /** One series variant: what energy_series holds for it, dims as the MAP's keys and values in its order. */
 export interface HeldVariant {
@@ -33,8 +34,6 @@ const SERIES_MAX = 50_000;
 const HELD_BYTES_MAX = 64 * 2 ** 20;
 const VARIANT_OVERHEAD_BYTES = 400;
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
 interface DatabaseSeries {
   /** The datasets the snapshot holds (energy_datasets). */
   datasets: ReadonlySet<string>;
@@ -43,9 +42,21 @@ interface DatabaseSeries {
   bytes: number;
 }
 
-const databaseSeries = perDatabase(async (db): Promise<DatabaseSeries> => {
-  const rows = await db.all('SELECT dataset_id FROM energy_datasets');
-  return { datasets: new Set(rows.map((row) => String(row.dataset_id))), held: new Map(), bytes: 0 };
+// The datasets are a held view; each dataset's variants are read on first use into it, under their own
+// cap (HELD_BYTES_MAX over all datasets, not yet the shared budget: they are read per request's dataset).
+const databaseSeries = requiredHeldView<DatabaseSeries>({
+  name: 'energy.seriesDatasets',
+  sql: { rows: 'SELECT dataset_id FROM energy_datasets' },
+  key: ['dataset_id'],
+  order: '',
+  rowsMax: 100_000,
+  bytesMax: HELD_BYTES_MAX,
+  build: ({ rows }) => ({ datasets: new Set(rows.map((row) => String(row.dataset_id))), held: new Map(), bytes: 0 }),
+  parity: {
+    probes: `SELECT dataset_id FROM (SELECT dataset_id FROM energy_datasets UNION ALL SELECT 'not-a-dataset') ORDER BY dataset_id`,
+    keyed: 'SELECT count(*) > 0 AS present FROM energy_datasets WHERE dataset_id = $dataset_id',
+    answer: (series, probe) => [{ present: series.datasets.has(String(probe.dataset_id)) }],
+  },
 });
 
 async function readVariants(db: Database, state: DatabaseSeries, dataset: string): Promise<readonly HeldVariant[] | null> {
@@ -60,7 +71,7 @@ async function readVariants(db: Database, state: DatabaseSeries, dataset: string
   for (const row of rows) {
     const dimKeys = row.dim_keys as string[];
     const dimValues = row.dim_values as Array<string | null>;
-    if (dimValues.some((value) => value === null || !PRINTABLE_ASCII.test(value)) || dimKeys.some((key) => !PRINTABLE_ASCII.test(key))) return null;
+    if (dimValues.some((value) => !ordersAlike(value)) || dimKeys.some((key) => !ordersAlike(key))) return null;
     const values = dimValues as string[];
     const upperDims = new Map<string, string>();
     dimKeys.forEach((key, i) => upperDims.set(key, values[i].toUpperCase()));

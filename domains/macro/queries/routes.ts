@@ -5,7 +5,7 @@
 // license_not_approved, before any payment).
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
 import { defineRoute, type JsonSchema, type ParamSpec, type RouteGate } from '../../../queries/catalog.ts';
 import { licenseNotApproved, notFound } from '../../../queries/shared/errors.ts';
 import {
@@ -43,9 +43,19 @@ export const GATE_DESCRIPTION =
  * an ingest or `npm run license`, which publish a new snapshot generation (a new database), so the gate
  * of every request to a reserve-bank route costs no statement.
  */
-const heldLicenseStatuses = perDatabase(async (db: Database): Promise<ReadonlyMap<string, string>> => {
-  const rows = await db.all('SELECT series_id, status FROM macro_fred_license_status');
-  return new Map(rows.map((row) => [String(row.series_id), String(row.status)]));
+const heldLicenseStatuses = requiredHeldView<ReadonlyMap<string, string>>({
+  name: 'macro.licenseStatuses',
+  sql: { rows: 'SELECT series_id, status FROM macro_fred_license_status' },
+  key: ['series_id'],
+  order: '',
+  rowsMax: 100_000,
+  bytesMax: 16 * 2 ** 20,
+  build: ({ rows }) => new Map(rows.map((row) => [String(row.series_id), String(row.status)])),
+  parity: {
+    probes: `SELECT series_id FROM (SELECT DISTINCT series_id FROM macro_fred_license_status UNION ALL SELECT 'NOT-A-SERIES') ORDER BY series_id`,
+    keyed: 'SELECT status FROM macro_fred_license_status WHERE series_id = $series_id',
+    answer: (held, probe) => (held.has(String(probe.series_id)) ? [{ status: held.get(String(probe.series_id))! }] : []),
+  },
 });
 
 /** The licence status in force of each of `series` that has one. */

@@ -5,8 +5,8 @@
 // window of a group is a run of its accidents in crash order (city_pos or region_pos: ptp_crashes
 // numbered by the group then crash_order), found by two binary searches, and the page is one range
 // read of ptp_crashes.
-import type { Database } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import type { Row } from '../../../engine/json.ts';
+import { requiredHeldView, type HeldParity } from '../../../engine/held.ts';
 
 /** One group's days (a settlement's, an oblast's). */
 export interface GroupDays {
@@ -28,12 +28,15 @@ export interface CityIndex {
 }
 
 /** Per value of `group`, its days from `table` (runDaysSql in tables.ts). */
-async function readGroupDays(db: Database, table: string, group: string): Promise<Map<string, GroupDays>> {
+function groupDaysSql(table: string, group: string): string {
   // One row per group, its days' columns as comma-separated text (tens of rows instead of one per day).
-  const rows = await db.all(`SELECT ${group} AS run_group, any_value(first_pos) AS first_pos,
+  return `SELECT ${group} AS run_group, any_value(first_pos) AS first_pos,
       string_agg(CAST(day AS VARCHAR), ',' ORDER BY day DESC) AS days, string_agg(CAST(crashes AS VARCHAR), ',' ORDER BY day DESC) AS crashes,
       string_agg(CAST(first_order AS VARCHAR), ',' ORDER BY day DESC) AS first_orders, string_agg(CAST(last_order AS VARCHAR), ',' ORDER BY day DESC) AS last_orders
-    FROM ${table} GROUP BY ${group}`);
+    FROM ${table} GROUP BY ${group}`;
+}
+
+function buildGroupDays(rows: readonly Row[]): Map<string, GroupDays> {
   const numbers = (text: unknown) => String(text).split(',').map(Number);
   const groups = new Map<string, GroupDays>();
   for (const row of rows) {
@@ -52,22 +55,72 @@ async function readGroupDays(db: Database, table: string, group: string): Promis
   return groups;
 }
 
-async function readIndex(db: Database): Promise<CityIndex> {
-  const byKey = new Map<string, string[]>();
-  for (const row of await db.all('SELECT key, location FROM ptp_place_keys')) {
-    const key = String(row.key);
-    const list = byKey.get(key);
-    if (list) list.push(String(row.location));
-    else byKey.set(key, [String(row.location)]);
+const groupDaysBytes = (groups: ReadonlyMap<string, GroupDays>): number => {
+  let bytes = 0;
+  for (const [name, entry] of groups) {
+    bytes += 64 + 2 * name.length + entry.days.byteLength + entry.newer.byteLength + entry.firstOrder.byteLength + entry.lastOrder.byteLength;
   }
-  return { byKey, settlements: await readGroupDays(db, 'ptp_city_days', 'location') };
+  return bytes;
+};
+
+/** The parity check of one group's days: the table's rows of the group, newest first. */
+function groupDaysParity<T>(table: string, group: string, groupsOf: (value: T) => ReadonlyMap<string, GroupDays>): HeldParity<T> {
+  return {
+    part: `${table} by ${group}`,
+    probes: `SELECT DISTINCT ${group} AS run_group FROM ${table} ORDER BY hash(run_group), run_group LIMIT 30`,
+    keyed: `SELECT day, crashes, first_order, last_order, first_pos FROM ${table} WHERE ${group} = $run_group ORDER BY day DESC`,
+    answer: (value, probe) => {
+      const entry = groupsOf(value).get(String(probe.run_group));
+      if (!entry) return [];
+      return Array.from(entry.days, (day, i) => ({
+        day, crashes: entry.newer[i + 1] - entry.newer[i], first_order: entry.firstOrder[i], last_order: entry.lastOrder[i], first_pos: entry.firstPos,
+      }));
+    },
+  };
 }
 
-/** The settlements' index of this database (built on first use). */
-export const cityIndex = perDatabase(readIndex);
+/** The settlements' index of this database (required: the per-city windows have no other statement). */
+export const cityIndex = requiredHeldView<CityIndex>({
+  name: 'ptp.cityIndex',
+  sql: { keys: 'SELECT key, location FROM ptp_place_keys', days: groupDaysSql('ptp_city_days', 'location') },
+  key: ['key', 'location'],
+  order: 'day DESC',
+  rowsMax: 1_000_000,
+  bytesMax: 256 * 2 ** 20,
+  build: ({ keys, days }) => {
+    const byKey = new Map<string, string[]>();
+    for (const row of keys) {
+      const key = String(row.key);
+      const list = byKey.get(key);
+      if (list) list.push(String(row.location));
+      else byKey.set(key, [String(row.location)]);
+    }
+    return { byKey, settlements: buildGroupDays(days) };
+  },
+  bytesOf: (index, { keys }) => groupDaysBytes(index.settlements) + keys.length * 96,
+  parity: [
+    {
+      part: 'name keys',
+      probes: 'SELECT DISTINCT key FROM ptp_place_keys ORDER BY hash(key), key LIMIT 40',
+      keyed: 'SELECT DISTINCT location FROM ptp_place_keys WHERE key = $key ORDER BY location',
+      answer: (index, probe) => matchedSettlements(index, [String(probe.key)]).map((location) => ({ location })),
+    },
+    groupDaysParity('ptp_city_days', 'location', (index: CityIndex) => index.settlements),
+  ],
+});
 
-/** The oblasts' days of this database by region code (built on first use). */
-export const regionDays = perDatabase((db) => readGroupDays(db, 'ptp_region_days', 'region_code'));
+/** The oblasts' days of this database by region code (required, as cityIndex). */
+export const regionDays = requiredHeldView<Map<string, GroupDays>>({
+  name: 'ptp.regionDays',
+  sql: { days: groupDaysSql('ptp_region_days', 'region_code') },
+  key: ['region_code'],
+  order: 'day DESC',
+  rowsMax: 1_000,
+  bytesMax: 64 * 2 ** 20,
+  build: ({ days }) => buildGroupDays(days),
+  bytesOf: groupDaysBytes,
+  parity: groupDaysParity('ptp_region_days', 'region_code', (groups: Map<string, GroupDays>) => groups),
+});
 
 /** Byte order of text, as DuckDB orders VARCHAR. */
 export const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));

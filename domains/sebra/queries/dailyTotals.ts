@@ -4,7 +4,7 @@
 // day (taxonomy spans) need no statement: a statement's fixed cost (plan, conversion) was most of
 // those answers' time, not their data.
 import type { Database } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
 
 export interface DailyTotal {
   /** ISO date. */
@@ -36,17 +36,46 @@ export function centsDecimal(cents: bigint): string {
   return `${cents < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
 }
 
-export const dailyTotals = perDatabase(async (db: Database): Promise<DailyTotals> => {
-  const read = await db.all(`SELECT CAST(payment_date AS VARCHAR) AS day, currency, total_amount, payment_count
-    FROM sebra_daily ORDER BY payment_date, currency`);
-  const rows = read.map((row) => ({
-    day: String(row.day),
-    currency: String(row.currency),
-    cents: decimalCents(String(row.total_amount)),
-    payment_count: Number(row.payment_count),
-  }));
-  const days = [...new Set(rows.map((row) => row.day))];
-  return { rows, days };
+/** Required: the period totals and the windows' payment days are computed from it (no statement at request time). */
+export const dailyTotals = requiredHeldView<DailyTotals>({
+  name: 'sebra.dailyTotals',
+  sql: { rows: `SELECT CAST(payment_date AS VARCHAR) AS day, currency, total_amount, payment_count FROM sebra_daily ORDER BY payment_date, currency` },
+  key: ['payment_date', 'currency'],
+  order: 'payment_date, currency',
+  rowsMax: 200_000,
+  bytesMax: 64 * 2 ** 20,
+  build: ({ rows: read }) => {
+    const rows = read.map((row) => ({
+      day: String(row.day),
+      currency: String(row.currency),
+      cents: decimalCents(String(row.total_amount)),
+      payment_count: Number(row.payment_count),
+    }));
+    const days = [...new Set(rows.map((row) => row.day))];
+    return { rows, days };
+  },
+  // A window (a month's start to a later month's end): its first and last payment day and its totals per currency.
+  parity: {
+    probes: `SELECT CAST(a.month AS VARCHAR) AS "from", CAST(CAST(b.month + INTERVAL 1 MONTH - INTERVAL 1 DAY AS DATE) AS VARCHAR) AS "to"
+      FROM (SELECT DISTINCT CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_daily) a,
+        (SELECT DISTINCT CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_daily) b
+      WHERE a.month <= b.month ORDER BY hash(a.month, b.month), a.month, b.month LIMIT 30`,
+    keyed: `SELECT CAST(min(min(payment_date)) OVER () AS VARCHAR) AS first, CAST(max(max(payment_date)) OVER () AS VARCHAR) AS last,
+        currency, sum(total_amount) AS total_amount, sum(payment_count) AS payment_count
+      FROM sebra_daily WHERE payment_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) GROUP BY currency ORDER BY currency`,
+    answer: ({ rows, days }, probe) => {
+      const window = windowPaymentDays(days, String(probe.from), String(probe.to));
+      const totals = new Map<string, { cents: bigint; count: number }>();
+      for (const row of rows) {
+        if (row.day < String(probe.from) || row.day > String(probe.to)) continue;
+        const total = totals.get(row.currency) ?? { cents: 0n, count: 0 };
+        totals.set(row.currency, { cents: total.cents + row.cents, count: total.count + row.payment_count });
+      }
+      return [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([currency, total]) => ({
+        first: window!.first, last: window!.last, currency, total_amount: centsDecimal(total.cents), payment_count: total.count,
+      }));
+    },
+  },
 });
 
 /** First index in the ascending `sorted` whose value is >= value. */

@@ -20,7 +20,8 @@
 // to two places first, as round(z, 2) does).
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView, type HeldRows } from '../../../engine/held.ts';
+import { hugeintAsDouble } from '../../../engine/heldGuards.ts';
 import { firstAtOrAfter } from '../../../queries/shared/sortedDays.ts';
 
 interface ProgrammeIndex {
@@ -46,21 +47,8 @@ interface ProgrammeIndex {
 }
 
 const MASK52 = (1n << 52n) - 1n;
-const MASK64 = (1n << 64n) - 1n;
 const TWO52 = 2 ** 52;
-const TWO64 = 2 ** 64;
 const DAY_MS = 86_400_000;
-
-/**
- * CAST(hugeint AS DOUBLE) as DuckDB does it: double(low 64 bits) + double(high 64 bits) * 2^64, and for
- * high bits -1 (small negatives) -double(2^64 - 1 - low) - 1.
- */
-export function hugeintAsDouble(value: bigint): number {
-  const low = value & MASK64;
-  const high = value >> 64n;
-  if (high === -1n) return -Number(MASK64 - low) - 1;
-  return Number(low) + Number(high) * TWO64;
-}
 
 /** Round half away from zero (C's round). */
 function roundAway(value: number): number {
@@ -89,21 +77,27 @@ const PROGRAMMES_PER_READ = 1000;
 const dayNumber = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
 const isoDay = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
-async function readIndex(db: Database): Promise<ProgrammeIndex> {
-  const programmes = await db.all(`SELECT programme_id, currency, programme,
-      CAST(row_number() OVER (ORDER BY programme, currency) AS INTEGER) AS name_order
-    FROM sebra_programmes ORDER BY programme_id`);
-  // One row per programme, its days and payouts as comma-separated text: parsing text is far cheaper
-  // (time and memory) than converting millions of list elements into JS values. Read in runs of
-  // programme ids so that no statement nears the query timeout at 100 times the sample.
+const PROGRAMMES_SQL = `SELECT programme_id, currency, programme,
+    CAST(row_number() OVER (ORDER BY programme, currency) AS INTEGER) AS name_order
+  FROM sebra_programmes ORDER BY programme_id`;
+// One row per programme, its days and payouts as comma-separated text: parsing text is far cheaper
+// (time and memory) than converting millions of list elements into JS values. Read in runs of
+// programme ids so that no statement nears the query timeout at 100 times the sample.
+const SERIES_SQL = `SELECT programme_id, count(*) AS rows,
+    string_agg(CAST(date_diff('day', DATE '1970-01-01', payment_date) AS VARCHAR), ',' ORDER BY payment_date) AS days,
+    string_agg(CAST(CAST(total_amount * 100 AS BIGINT) AS VARCHAR), ',' ORDER BY payment_date) AS cents
+  FROM sebra_programme_daily WHERE programme_id BETWEEN $first AND $last GROUP BY programme_id`;
+
+async function readProgrammes(db: Database): Promise<HeldRows> {
+  const programmes = await db.all(PROGRAMMES_SQL);
   const series: Row[] = [];
   for (let first = 1; first <= programmes.length; first += PROGRAMMES_PER_READ) {
-    series.push(...(await db.all(`SELECT programme_id, count(*) AS rows,
-        string_agg(CAST(date_diff('day', DATE '1970-01-01', payment_date) AS VARCHAR), ',' ORDER BY payment_date) AS days,
-        string_agg(CAST(CAST(total_amount * 100 AS BIGINT) AS VARCHAR), ',' ORDER BY payment_date) AS cents
-      FROM sebra_programme_daily WHERE programme_id BETWEEN $first AND $last GROUP BY programme_id`,
-      { first, last: first + PROGRAMMES_PER_READ - 1 })));
+    series.push(...(await db.all(SERIES_SQL, { first, last: first + PROGRAMMES_PER_READ - 1 })));
   }
+  return { programmes, series };
+}
+
+function buildIndex({ programmes, series }: HeldRows): ProgrammeIndex {
   const byId = new Map(series.map((row) => [Number(row.programme_id), row]));
   const rows = series.reduce((total, row) => total + Number(row.rows), 0);
   const index: ProgrammeIndex = {
@@ -179,7 +173,51 @@ function rangeMax(index: ProgrammeIndex, p: number, lo: number, hi: number): num
   return best;
 }
 
-export const programmeIndex = perDatabase(readIndex);
+/**
+ * unusual_programmes as one statement (window functions over exact cents): what the index answers, and
+ * what the generated parity test (test/engine/held-parity.test.ts) compares it with.
+ */
+export const UNUSUAL_PROGRAMMES_SQL = `
+  WITH lines AS (
+    SELECT p.programme, p.currency, d.payment_date, d.total_amount, CAST(d.total_amount * 100 AS HUGEINT) AS x
+    FROM sebra_programme_daily d JOIN sebra_programmes p USING (programme_id)
+    WHERE d.payment_date BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) AND ($currency = '' OR p.currency = $currency)
+  ), summed AS (
+    SELECT *, count(*) OVER w AS n, sum(x) OVER w AS s, sum(x * x) OVER w AS q
+    FROM lines WINDOW w AS (PARTITION BY programme, currency)
+  ), scored AS (
+    SELECT *, CAST(n * x - s AS DOUBLE) / sqrt(CAST(n * q - s * s AS DOUBLE)) AS z FROM summed WHERE n >= $min_days AND n * q - s * s > 0
+  )
+  SELECT programme, payment_date, currency, total_amount, CAST(CAST(s AS DOUBLE) / (n * 100) AS DECIMAL(38,2)) AS mean_amount,
+         CAST(round(z, 2) AS DECIMAL(38,2)) AS zscore, n::BIGINT AS observed_days,
+         row_number() OVER (ORDER BY z DESC, payment_date, programme, currency) AS rank
+  FROM scored WHERE z >= 2 - 1e-9 ORDER BY rank LIMIT CAST($limit AS BIGINT)`;
+
+/** Every programme's payouts by day (required: unusual_programmes has no other statement at request time). */
+export const programmeIndex = requiredHeldView<ProgrammeIndex>({
+  name: 'sebra.programmeIndex',
+  sql: { programmes: PROGRAMMES_SQL, series: SERIES_SQL },
+  read: readProgrammes,
+  key: ['programme_id'],
+  order: 'programme_id, payment_date',
+  rowsMax: 200_000,
+  bytesMax: 512 * 2 ** 20,
+  build: buildIndex,
+  bytesOf: (index) => [index.nameOrder, index.start, index.day, index.cents, index.base, index.sum, index.squaresHigh, index.squaresLow, index.tree]
+    .reduce((bytes, array) => bytes + array.byteLength, 0) + index.name.reduce((bytes, name) => bytes + 64 + 2 * name.length, 0),
+  parity: {
+    // Two-month windows from each month of the data, every currency filter, a limit that cuts ties.
+    probes: `SELECT CAST(month AS VARCHAR) AS "from", CAST(CAST(month + INTERVAL 2 MONTH - INTERVAL 1 DAY AS DATE) AS VARCHAR) AS "to",
+        currency, 25 AS "limit", 5 AS min_days
+      FROM (SELECT DISTINCT CAST(date_trunc('month', payment_date) AS DATE) AS month FROM sebra_programme_daily),
+        (VALUES (''), ('BGN'), ('EUR')) c(currency)
+      ORDER BY hash(month, currency), month, currency LIMIT 24`,
+    keyed: UNUSUAL_PROGRAMMES_SQL,
+    answer: (index, probe) => programmeItems(index, {
+      from: String(probe.from), to: String(probe.to), currency: String(probe.currency), limit: Number(probe.limit),
+    }, Number(probe.min_days)),
+  },
+});
 
 /** The running-sum entries of programme p before row lo and through row hi. */
 function sumPositions(index: ProgrammeIndex, p: number, lo: number, hi: number): [number, number] {
@@ -412,7 +450,10 @@ function candidateRuns(index: ProgrammeIndex, from: number, to: number, currency
  * the first `limit`, in the response's fields.
  */
 export async function unusualProgrammeItems(db: Database, window: ProgrammeWindow, minDays: number): Promise<Row[]> {
-  const index = await programmeIndex(db);
+  return programmeItems(await programmeIndex(db), window, minDays);
+}
+
+function programmeItems(index: ProgrammeIndex, window: ProgrammeWindow, minDays: number): Row[] {
   if (window.limit < 1) return [];
   const heap = new RunHeap(index, candidateRuns(index, dayNumber(window.from), dayNumber(window.to), window.currency, window.limit, minDays));
   const items: Row[] = [];

@@ -6,10 +6,11 @@
 // A statement's fixed cost (plan, reading a few hundred rows of dates and decimals) was most of it.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
 import { CATEGORIES, type Category } from './categories.ts';
 import { centsDecimal, decimalCents } from './dailyTotals.ts';
-import { decimal2Text, hugeintAsDouble } from './programmeScores.ts';
+import { hugeintAsDouble } from '../../../engine/heldGuards.ts';
+import { decimal2Text } from './programmeScores.ts';
 
 interface CategoryDay {
   /** ISO date. */
@@ -21,15 +22,27 @@ interface CategoryDay {
 
 const CATEGORY_BY_KEY = new Map<string, Category>(CATEGORIES.map((category) => [category.key, category]));
 
-export const categoryDaily = perDatabase(async (db: Database): Promise<CategoryDay[]> => {
-  const rows = await db.all(`SELECT CAST(payment_date AS VARCHAR) AS day, currency, category_key, total_amount
-    FROM sebra_category_daily ORDER BY payment_date, currency, category_key`);
-  return rows.map((row) => ({
+/** Required: expense_spikes of any window are computed from it (no statement at request time). */
+export const categoryDaily = requiredHeldView<CategoryDay[]>({
+  name: 'sebra.categoryDaily',
+  sql: { rows: `SELECT CAST(payment_date AS VARCHAR) AS day, currency, category_key, total_amount
+    FROM sebra_category_daily ORDER BY payment_date, currency, category_key` },
+  key: ['payment_date', 'currency', 'category_key'],
+  order: 'payment_date, currency, category_key',
+  rowsMax: 500_000,
+  bytesMax: 128 * 2 ** 20,
+  build: ({ rows }) => rows.map((row) => ({
     day: String(row.day),
     currency: String(row.currency),
     category: CATEGORY_BY_KEY.get(String(row.category_key))!,
     cents: decimalCents(String(row.total_amount)),
-  }));
+  })),
+  parity: {
+    probes: `SELECT DISTINCT CAST(payment_date AS VARCHAR) AS day FROM sebra_category_daily ORDER BY hash(day), day LIMIT 30`,
+    keyed: `SELECT currency, category_key, total_amount FROM sebra_category_daily WHERE payment_date = CAST($day AS DATE) ORDER BY currency, category_key`,
+    answer: (days, probe) => days.filter((row) => row.day === probe.day)
+      .map((row) => ({ currency: row.currency, category_key: row.category.key, total_amount: centsDecimal(row.cents) })),
+  },
 });
 
 interface Spike {

@@ -5,7 +5,7 @@ import { defineRoute } from '../../../queries/catalog.ts';
 import { decimal2, money, rank } from '../../../queries/shared/sql.ts';
 import { dayWindow, yearSpec, type Resolved } from '../../../queries/kinds/index.ts';
 import { windowBounds, yearWindow, type DateWindow } from '../../../queries/shared/window.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { heldView } from '../../../engine/held.ts';
 import { dailyTotals, decimalCents, windowPaymentDays } from './dailyTotals.ts';
 import { currencyParam, type Currency, type CurrencyParams } from './params.ts';
 import { taxonomyForPeriodResponse, taxonomyForYearResponse } from './schemas.ts';
@@ -87,17 +87,35 @@ interface HeldSpans {
 
 const spanKey = (first: string, last: string): string => `${first}|${last}`;
 
-const heldSpans = perDatabase(async (db: Database): Promise<HeldSpans> => {
-  const spans = await db.all('SELECT span_id, CAST(first_day AS VARCHAR) AS first_day, CAST(last_day AS VARCHAR) AS last_day FROM sebra_month_spans');
-  const spanByDays = new Map(spans.map((span) => [spanKey(String(span.first_day), String(span.last_day)), Number(span.span_id)]));
-  const rows = await db.all('SELECT * FROM sebra_taxonomy_spans ORDER BY span_id, currency, category_key, account_rank');
-  const rowsBySpan = new Map<number, Row[]>();
-  for (const { span_id, ...row } of rows) {
-    const held = rowsBySpan.get(Number(span_id)) ?? [];
-    held.push(row);
-    rowsBySpan.set(Number(span_id), held);
-  }
-  return { spanByDays, rowsBySpan };
+/** Not held (over bounds or budget): every window keeps ACCOUNTS_SQL, which gives the same rows. */
+const heldSpans = heldView<HeldSpans>({
+  name: 'sebra.taxonomySpans',
+  sql: {
+    spans: 'SELECT span_id, CAST(first_day AS VARCHAR) AS first_day, CAST(last_day AS VARCHAR) AS last_day FROM sebra_month_spans',
+    rows: 'SELECT * FROM sebra_taxonomy_spans ORDER BY span_id, currency, category_key, account_rank',
+  },
+  key: ['span_id'],
+  order: 'currency, category_key, account_rank',
+  rowsMax: 500_000,
+  bytesMax: 128 * 2 ** 20,
+  build: ({ spans, rows }) => {
+    const spanByDays = new Map(spans.map((span) => [spanKey(String(span.first_day), String(span.last_day)), Number(span.span_id)]));
+    const rowsBySpan = new Map<number, Row[]>();
+    for (const { span_id, ...row } of rows) {
+      const held = rowsBySpan.get(Number(span_id)) ?? [];
+      held.push(row);
+      rowsBySpan.set(Number(span_id), held);
+    }
+    return { spanByDays, rowsBySpan };
+  },
+  parity: {
+    probes: `SELECT CAST(first_day AS VARCHAR) AS first_day, CAST(last_day AS VARCHAR) AS last_day FROM sebra_month_spans
+      ORDER BY hash(first_day, last_day), first_day, last_day LIMIT 30`,
+    keyed: `SELECT * EXCLUDE (span_id) FROM sebra_taxonomy_spans WHERE span_id =
+        (SELECT span_id FROM sebra_month_spans WHERE first_day = CAST($first_day AS DATE) AND last_day = CAST($last_day AS DATE))
+      ORDER BY currency, category_key, account_rank`,
+    answer: ({ spanByDays, rowsBySpan }, probe) => rowsBySpan.get(spanByDays.get(spanKey(String(probe.first_day), String(probe.last_day)))!) ?? [],
+  },
 });
 
 /** The precomputed rows of the window's span in the asked currency (every currency when none); none when the window is no span. */
@@ -105,7 +123,9 @@ async function precomputedAccountRows(db: Database, window: DateWindow, currency
   const { from, to } = windowBounds(window);
   const paymentDays = windowPaymentDays((await dailyTotals(db)).days, from, to);
   if (paymentDays === null) return [];
-  const { spanByDays, rowsBySpan } = await heldSpans(db);
+  const held = await heldSpans(db);
+  if (held === null) return [];
+  const { spanByDays, rowsBySpan } = held;
   const span = spanByDays.get(spanKey(paymentDays.first, paymentDays.last));
   const rows = span === undefined ? [] : rowsBySpan.get(span) ?? [];
   return currency === undefined ? rows : rows.filter((row) => row.currency === currency);

@@ -3,13 +3,14 @@
 // against its own days) and capped by `limit`.
 import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { heldView } from '../../../engine/held.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { page, type Resolved } from '../../../queries/kinds/index.ts';
 import { decimal2, money, partitionMean, rank, zScore } from '../../../queries/shared/sql.ts';
 import { OPEN_FROM, OPEN_TO, yearWindow } from '../../../queries/shared/window.ts';
 import { currencyParam, yearOrWindow, type CurrencyParams } from './params.ts';
-import { decimal2Text, hugeintAsDouble, unusualProgrammeItems } from './programmeScores.ts';
+import { hugeintAsDouble } from '../../../engine/heldGuards.ts';
+import { decimal2Text, unusualProgrammeItems } from './programmeScores.ts';
 import { categoryDaily, expenseSpikes } from './spikes.ts';
 import { centsDecimal, dailyTotals, windowPaymentDays, type DailyTotal } from './dailyTotals.ts';
 import { unusualResponse } from './schemas.ts';
@@ -287,17 +288,33 @@ export async function loadUnusualAnswers(db: Database): Promise<void> {
  */
 const answerKey = (firstDay: string, lastDay: string, currency: string): string => `${firstDay}|${lastDay}|${currency}`;
 
-export const precomputedAnswers = perDatabase(async (db: Database): Promise<Map<string, Row[]>> => {
-  const rows = await db.all(`SELECT CAST(first_day AS VARCHAR) AS key_first, CAST(last_day AS VARCHAR) AS key_last, currency_key AS key_currency,
-      * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers`);
-  const byKey = new Map<string, Row[]>();
-  for (const { key_first, key_last, key_currency, ...row } of rows) {
-    const key = answerKey(String(key_first), String(key_last), String(key_currency));
-    const held = byKey.get(key) ?? [];
-    held.push(row);
-    byKey.set(key, held);
-  }
-  return byKey;
+/** Not held (over bounds or budget): every window keeps the statements, which give the same lists. */
+export const precomputedAnswers = heldView<Map<string, Row[]>>({
+  name: 'sebra.unusualAnswers',
+  // In the table's order (written sorted by window, list and rank).
+  sql: { rows: `SELECT CAST(first_day AS VARCHAR) AS key_first, CAST(last_day AS VARCHAR) AS key_last, currency_key AS key_currency,
+      * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers` },
+  key: ['first_day', 'last_day', 'currency_key'],
+  order: 'list_order, rank (the table order)',
+  rowsMax: 500_000,
+  bytesMax: 128 * 2 ** 20,
+  build: ({ rows }) => {
+    const byKey = new Map<string, Row[]>();
+    for (const { key_first, key_last, key_currency, ...row } of rows) {
+      const key = answerKey(String(key_first), String(key_last), String(key_currency));
+      const held = byKey.get(key) ?? [];
+      held.push(row);
+      byKey.set(key, held);
+    }
+    return byKey;
+  },
+  parity: {
+    probes: `SELECT DISTINCT CAST(first_day AS VARCHAR) AS first_day, CAST(last_day AS VARCHAR) AS last_day, currency_key FROM sebra_unusual_answers
+      ORDER BY hash(first_day, last_day, currency_key), first_day, last_day, currency_key LIMIT 30`,
+    keyed: `SELECT * EXCLUDE (first_day, last_day, currency_key) FROM sebra_unusual_answers
+      WHERE first_day = CAST($first_day AS DATE) AND last_day = CAST($last_day AS DATE) AND currency_key = $currency_key`,
+    answer: (byKey, probe) => byKey.get(answerKey(String(probe.first_day), String(probe.last_day), String(probe.currency_key))) ?? [],
+  },
 });
 
 /** The precomputed lists of the window (with their meta row); 'empty' when it has no payment day; null when its days are not precomputed. */
@@ -305,7 +322,7 @@ async function precomputedLists(db: Database, { from, to, currency, limit }: Unu
   const paymentDays = windowPaymentDays((await dailyTotals(db)).days, from, to);
   if (paymentDays === null) return 'empty'; // no payment day in any currency: the 404, without a statement
   if (limit > PRECOMPUTED_ITEMS) return null;
-  const held = (await precomputedAnswers(db)).get(answerKey(paymentDays.first, paymentDays.last, currency));
+  const held = (await precomputedAnswers(db))?.get(answerKey(paymentDays.first, paymentDays.last, currency));
   return held ? held.filter((row) => Number(row.rank ?? 0) <= limit) : null;
 }
 

@@ -4,7 +4,7 @@
 // never taken as 0: each change compares two observed values (previous_period says which).
 import type { Row } from '../../../engine/json.ts';
 import type { Database } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { aliased, knownId, pagedBody, pagedList, plain, type PageOfRows, type Resolved } from '../../../queries/kinds/index.ts';
 import { invalidParameter, notFound } from '../../../queries/shared/errors.ts';
@@ -127,15 +127,29 @@ function body(source: 'markets' | 'agrifood', filters: Record<string, string | n
 }
 
 /** trade_price_commodities, held in JavaScript once per database (a few dozen rows): what a `commodity` value is matched against. */
-const priceCommodities = perDatabase(async (db) => (await db.all(
-  'SELECT dataset, commodity_id, id_lower, name_lower, class_lower FROM trade_price_commodities ORDER BY dataset, commodity_id',
-)).map((row) => ({
-  dataset: String(row.dataset),
-  commodityId: String(row.commodity_id),
-  idLower: row.id_lower === null ? null : String(row.id_lower),
-  nameLower: row.name_lower === null ? null : String(row.name_lower),
-  classLower: row.class_lower === null ? null : String(row.class_lower),
-})));
+const PRICE_COMMODITIES_SQL = 'SELECT dataset, commodity_id, id_lower, name_lower, class_lower FROM trade_price_commodities';
+const priceCommodities = requiredHeldView({
+  name: 'trade.priceCommodities',
+  sql: { rows: `${PRICE_COMMODITIES_SQL} ORDER BY dataset, commodity_id` },
+  key: ['dataset', 'commodity_id'],
+  order: 'dataset, commodity_id',
+  rowsMax: 100_000,
+  bytesMax: 16 * 2 ** 20,
+  build: ({ rows }) => rows.map((row) => ({
+    dataset: String(row.dataset),
+    commodityId: String(row.commodity_id),
+    idLower: row.id_lower === null ? null : String(row.id_lower),
+    nameLower: row.name_lower === null ? null : String(row.name_lower),
+    classLower: row.class_lower === null ? null : String(row.class_lower),
+  })),
+  parity: {
+    probes: 'SELECT DISTINCT dataset FROM trade_price_commodities ORDER BY dataset',
+    keyed: `${PRICE_COMMODITIES_SQL} WHERE dataset = $dataset ORDER BY commodity_id`,
+    answer: (held, probe) => held.filter((entry) => entry.dataset === probe.dataset).map((entry) => ({
+      dataset: entry.dataset, commodity_id: entry.commodityId, id_lower: entry.idLower, name_lower: entry.nameLower, class_lower: entry.classLower,
+    })),
+  },
+})
 
 /**
  * The commodity ids of a dataset a `commodity` value names: a commodity id, product name or pig class

@@ -4,16 +4,15 @@
 // DuckDB's fixed work per statement (late materialisation of a dozen text columns), where a loop over
 // the held rows in pos order costs microseconds. The rows are the statement's own (db.all, the same
 // converter), so an answer is the one the statement gives. Bounded: a shape with more than ROWS_MAX
-// rows or more than BYTES_MAX of text is not held, and its requests keep the statement (pageOfShape).
-import type { Database } from '../../../engine/database.ts';
+// rows or more than BYTES_MAX of text (or over the shared budget) is not held, and its requests keep
+// the statement (pageOfShape).
 import type { Row } from '../../../engine/json.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { estimatedRowBytes, heldView, type HeldRows } from '../../../engine/held.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
-import { estimatedRowBytes } from '../../../queries/shared/heldGroups.ts';
 import { MARKET_ANOMALIES, MARKET_ANOMALIES_COLUMNS, MARKET_MOVES, MARKET_MOVES_COLUMNS } from './marketShapes.ts';
 
 const ROWS_MAX = 200_000;
-/** Estimated by estimatedRowBytes. */
+/** Estimated by estimatedRowBytes over the answer's columns. */
 const BYTES_MAX = 32 * 2 ** 20;
 
 export interface HeldMarketRows {
@@ -32,22 +31,14 @@ export interface MarketListFilter {
   commodities: readonly string[] | null;
 }
 
-async function readHeld(db: Database, table: string, columns: string, zscore: boolean): Promise<HeldMarketRows | null> {
-  const [{ n }] = await db.all(`SELECT count(*)::INTEGER AS n FROM ${table}`);
-  if (Number(n) > ROWS_MAX) return null;
-  const rows = await db.all(
-    `SELECT ${columns}, abs_percent AS held_abs_percent, ${zscore ? 'abs_zscore' : 'NULL::DOUBLE'} AS held_abs_zscore FROM ${table} ORDER BY pos`,
-  );
+function buildHeld({ rows }: HeldRows): HeldMarketRows {
   const absPercent = new Float64Array(rows.length);
   const absZscore = new Float64Array(rows.length);
   const answers: Row[] = [];
-  let bytes = 0;
   for (const [i, row] of rows.entries()) {
     const { held_abs_percent: percent, held_abs_zscore: z, ...answer } = row;
     absPercent[i] = percent === null ? Number.NaN : Number(percent);
     absZscore[i] = z === null ? Number.NaN : Number(z);
-    bytes += estimatedRowBytes(answer);
-    if (bytes > BYTES_MAX) return null;
     answers.push(answer);
   }
   return {
@@ -57,10 +48,38 @@ async function readHeld(db: Database, table: string, columns: string, zscore: bo
   };
 }
 
+/** Held as NaN where SQL has NULL: back to NULL, as the statement gives it. */
+const nullable = (value: number) => (Number.isNaN(value) ? null : value);
+
+function marketList(name: string, table: string, columns: string, zscore: boolean) {
+  return heldView<HeldMarketRows>({
+    name,
+    sql: { rows: `SELECT ${columns}, abs_percent AS held_abs_percent, ${zscore ? 'abs_zscore' : 'NULL::DOUBLE'} AS held_abs_zscore FROM ${table} ORDER BY pos` },
+    count: `SELECT count(*)::INTEGER AS n FROM ${table}`,
+    key: ['pos'],
+    order: 'pos',
+    rowsMax: ROWS_MAX,
+    bytesMax: BYTES_MAX,
+    build: buildHeld,
+    bytesOf: (held) => held.rows.reduce((bytes, row) => bytes + estimatedRowBytes(row), 0),
+    // Runs of positions (pos 1..n is row i + 1), with the thresholds' columns.
+    parity: {
+      probes: `SELECT pos AS first, pos + 9 AS last FROM ${table} WHERE pos % 97 = 1 ORDER BY pos`,
+      keyed: `SELECT ${columns}, abs_percent AS held_abs_percent, ${zscore ? 'abs_zscore' : 'NULL::DOUBLE'} AS held_abs_zscore
+        FROM ${table} WHERE pos BETWEEN $first AND $last ORDER BY pos`,
+      answer: (held, probe) => held.rows.slice(Number(probe.first) - 1, Number(probe.last)).map((row, k) => ({
+        ...row,
+        held_abs_percent: nullable(held.absPercent[Number(probe.first) - 1 + k]),
+        held_abs_zscore: nullable(held.absZscore[Number(probe.first) - 1 + k]),
+      })),
+    },
+  });
+}
+
 /** The moves (listMarketChanges), or null when not held. */
-export const heldMarketMoves = perDatabase((db) => readHeld(db, MARKET_MOVES.table, MARKET_MOVES_COLUMNS, false));
+export const heldMarketMoves = marketList('trade.marketMoves', MARKET_MOVES.table, MARKET_MOVES_COLUMNS, false);
 /** The anomalies (listMarketAnomalies), or null when not held. */
-export const heldMarketAnomalies = perDatabase((db) => readHeld(db, MARKET_ANOMALIES.table, MARKET_ANOMALIES_COLUMNS, true));
+export const heldMarketAnomalies = marketList('trade.marketAnomalies', MARKET_ANOMALIES.table, MARKET_ANOMALIES_COLUMNS, true);
 
 /** `value >= bound` as SQL reads it: NULL, held as NaN, meets no bound (every comparison with NaN is false). */
 export const atLeast = (value: number, bound: number): boolean => value >= bound;

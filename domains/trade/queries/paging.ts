@@ -3,7 +3,7 @@
 // leading keys it filters on, so DuckDB's zone maps skip the other keys' row groups and the top-N on
 // `pos` stops reading once the page is full. The total and the page come from one statement.
 import type { Database, SqlParams } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { heldSlot } from '../../../engine/held.ts';
 import type { Row } from '../../../engine/json.ts';
 import type { ListPage, PageOfRows } from '../../../queries/kinds/index.ts';
 import type { LocatedPage } from './positions.ts';
@@ -119,11 +119,11 @@ export function parsedItems(page: PageOfRows<Row>): PageOfRows<Row> {
 }
 
 /** Per database, the row count of each shape table read whole (a snapshot does not change while served). */
-const tableCounts = perDatabase(async () => new Map<string, Promise<number>>());
+const tableCounts = heldSlot('trade.tableCounts', () => new Map<string, Promise<number>>());
 
 /** The number of rows of `table` (a shape name from the code, never client text), counted once per database. */
 async function rowCount(db: Database, table: string): Promise<number> {
-  const counts = await tableCounts(db);
+  const counts = tableCounts(db);
   let count = counts.get(table);
   if (!count) {
     count = db.all(`SELECT count(*)::INTEGER AS total FROM ${table}`).then(([row]) => Number(row.total));

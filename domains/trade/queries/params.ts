@@ -2,7 +2,7 @@
 // and period windows, as parameter kinds. Unknown countries, products and partners are 404s;
 // malformed values are 400s naming the parameter.
 import type { Database } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import { requiredHeldView } from '../../../engine/held.ts';
 import type { RouteContext } from '../../../queries/catalog.ts';
 import {
   aliased, commaList, defineKind, memberState, parsePeriodBound, periodWindow, resolveMemberState, type Country,
@@ -141,7 +141,21 @@ export const countryList = (options: ListOptions) => resolvedList(options, (item
 export const productList = (options: ListOptions) => resolvedList(options, (item, param, { db }) => resolveProduct(db, item, param));
 
 /** The partner codes of the trade data (trade_partner_codes: a few hundred), held per database: a partner is checked without a statement. */
-const partnerCodes = perDatabase(async (db) => new Set((await db.all('SELECT partner FROM trade_partner_codes')).map((row) => String(row.partner))));
+const partnerCodes = requiredHeldView({
+  name: 'trade.partnerCodes',
+  sql: { rows: 'SELECT partner FROM trade_partner_codes' },
+  key: ['partner'],
+  order: '',
+  rowsMax: 100_000,
+  bytesMax: 16 * 2 ** 20,
+  build: ({ rows }) => new Set(rows.map((row) => String(row.partner))),
+  parity: {
+    probes: `SELECT partner FROM (SELECT partner FROM trade_partner_codes UNION ALL SELECT lower(partner) FROM trade_partner_codes UNION ALL SELECT 'ZZ')
+      ORDER BY hash(partner), partner LIMIT 40`,
+    keyed: 'SELECT count(*) > 0 AS present FROM trade_partner_codes WHERE partner = $partner',
+    answer: (codes, probe) => [{ present: codes.has(String(probe.partner)) }],
+  },
+});
 
 /** A partner code present in the data (any case, member states also by name or GR); WORLD is always accepted. Otherwise a 404. */
 export const partner = (description = 'Partner code (WORLD for the world total, UA, US, EXT_EU27_2020, ...), any case. Unknown ones are a 404.') =>

@@ -5,7 +5,8 @@
 // range of positions its first and last match span, with the request's own conditions (pageOfLocated).
 // Bounded: a shape that would take more than SHAPE_BYTES_MAX is not held (its requests keep the counting statement).
 import type { Database } from '../../../engine/database.ts';
-import { perDatabase } from '../../../engine/perDatabase.ts';
+import type { Row } from '../../../engine/json.ts';
+import { heldView, type HeldView } from '../../../engine/held.ts';
 
 /** What is held of a shape: its code columns (compared for equality), day columns (compared with bounds), and the columns rows are grouped by. */
 export interface PositionSpec {
@@ -45,10 +46,12 @@ interface HeldPositions {
 
 const dayNumber = (isoDay: string) => Number(isoDay.slice(0, 4)) * 10_000 + Number(isoDay.slice(5, 7)) * 100 + Number(isoDay.slice(8, 10));
 
+/** The bytes held per row of the shape (see SHAPE_BYTES_MAX). */
+const bytesPerRow = (spec: PositionSpec) => 2 * spec.codes.length + 4 * spec.days.length + 4 * spec.groupBy.length;
+
 async function readPositions(db: Database, spec: PositionSpec): Promise<HeldPositions | null> {
   const [shape] = await db.all(`SELECT count(*)::INTEGER AS n, min(pos)::INTEGER AS first, max(pos)::INTEGER AS last, count(DISTINCT pos)::INTEGER AS distinct_pos FROM ${spec.table}`);
   const rows = Number(shape.n);
-  if (rows * (2 * spec.codes.length + 4 * spec.days.length + 4 * spec.groupBy.length) > SHAPE_BYTES_MAX) return null;
   // pos must run 1..n without gaps: row i is pos i + 1.
   if (rows > 0 && (Number(shape.first) !== 1 || Number(shape.last) !== rows || Number(shape.distinct_pos) !== rows)) return null;
   // Each column comes back as one text of its values in pos order (the driver converts one value, not
@@ -94,54 +97,60 @@ async function readPositions(db: Database, spec: PositionSpec): Promise<HeldPosi
   return { rows, codes, days, groups };
 }
 
-/** A shape's positions being read or read: the requests before the read completes keep the counting statement. */
-interface HeldSlot {
-  read: Promise<HeldPositions | null>;
-  /** Set once the read completes (null: not held). */
-  held?: HeldPositions | null;
+/** Per shape (by its content: the same columns of the same table are the same positions), its held view. */
+const shapeViews = new Map<string, HeldView<HeldPositions>>();
+
+function viewOf(spec: PositionSpec): HeldView<HeldPositions> {
+  const key = JSON.stringify([spec.table, spec.codes, spec.days, spec.groupBy]);
+  let view = shapeViews.get(key);
+  if (view) return view;
+  const taken = [...shapeViews.values()].some((other) => other.spec.name === `trade.positions.${spec.table}`);
+  view = heldView<HeldPositions>({
+    name: taken ? `trade.positions.${key}` : `trade.positions.${spec.table}`,
+    sql: { shape: `SELECT pos, ${[...spec.codes, ...spec.days].join(', ')} FROM ${spec.table} ORDER BY pos` },
+    key: spec.groupBy,
+    order: 'pos',
+    count: `SELECT count(*)::INTEGER AS n FROM ${spec.table}`,
+    // rows x bytesPerRow > SHAPE_BYTES_MAX exactly when rows > floor(SHAPE_BYTES_MAX / bytesPerRow).
+    rowsMax: Math.floor(SHAPE_BYTES_MAX / bytesPerRow(spec)),
+    bytesMax: SHAPE_BYTES_MAX,
+    load: (db) => readPositions(db, spec),
+    rowsOf: (held) => held.rows,
+    bytesOf: (held) => held.rows * bytesPerRow(spec),
+    // Per grouping column and code: the matches' count and first and last position, as SQL counts them.
+    parity: spec.groupBy.map((column) => ({
+      part: `by ${column}`,
+      probes: `SELECT DISTINCT CAST(${column} AS VARCHAR) AS code FROM ${spec.table} WHERE ${column} IS NOT NULL ORDER BY hash(code), code LIMIT 30`,
+      keyed: `SELECT count(*)::INTEGER AS total, min(pos)::INTEGER AS first, max(pos)::INTEGER AS last FROM ${spec.table}
+        WHERE CAST(${column} AS VARCHAR) = $code HAVING count(*) > 0`,
+      answer: (held: HeldPositions, probe: Row) => {
+        const located = locate(held, spec, { equals: [[column, [String(probe.code)]]], atLeast: [], atMost: [] }, { limit: 2 ** 31, offset: 0 });
+        return located === null ? null : located.range === null ? [] : [{ total: located.total, first: located.range.first, last: located.range.last }];
+      },
+    })),
+  });
+  shapeViews.set(key, view);
+  return view;
 }
 
-/** Per database, per shape spec (by identity), its slot. */
-const heldShapes = perDatabase(async () => new Map<PositionSpec, HeldSlot>());
-
-/** The shapes the routes locate pages in (declared as their modules load). */
-const declaredShapes: PositionSpec[] = [];
-
-/** Declares a shape whose positions a route reads, so that the server's warm-up reads them; returns the spec. */
+/**
+ * Declares a shape whose positions a route reads (a held view: the server's warm-up reads it, in the
+ * background once it listens and before a new generation is swapped in); returns the spec. Read on a
+ * request's demand instead, a large shape's read (seconds at x100) ran beside every example's first
+ * requests, which counted in SQL meanwhile and were slowed by it (x100 listTrade: 25-150 ms).
+ */
 export function declarePositions(spec: PositionSpec): PositionSpec {
-  declaredShapes.push(spec);
+  viewOf(spec);
   return spec;
 }
 
 /**
- * Every declared shape's positions, read by the server's warm-up (warmHeldState: in the background
- * once it listens, and before a new generation is swapped in). Read on a request's demand instead, a
- * large shape's read (seconds at x100) ran beside every example's first requests, which counted in SQL
- * meanwhile and were slowed by it (x100 listTrade: 25-150 ms).
- */
-perDatabase(async (db) => {
-  for (const spec of declaredShapes) await positionsRead(db, spec);
-});
-
-/** The shape's slot, its read started on first use (a failed read is forgotten, so a later request starts it again). */
-async function slotOf(db: Database, spec: PositionSpec): Promise<HeldSlot> {
-  const shapes = await heldShapes(db);
-  let slot = shapes.get(spec);
-  if (!slot) {
-    const started: HeldSlot = { read: readPositions(db, spec) };
-    started.read.then((held) => (started.held = held), () => shapes.delete(spec));
-    shapes.set(spec, (slot = started));
-  }
-  return slot;
-}
-
-/**
- * Waits for the shape's positions to be read (null: not held). Requests do not wait: a read takes
+ * Waits for the shape's positions to be read (false: not held). Requests do not wait: a read takes
  * seconds on a large shape (x100 trade_price_changes, 2.5M rows), so until it completes they count
  * in SQL; this is for the tests and for warming.
  */
 export async function positionsRead(db: Database, spec: PositionSpec): Promise<boolean> {
-  return (await (await slotOf(db, spec)).read) !== null;
+  return (await viewOf(spec)(db)) !== null;
 }
 
 /** Where a page lies: the matches' count and the positions of the page's first and last match (null when the page is empty). */
@@ -157,8 +166,11 @@ export interface LocatedPage {
  */
 export async function locatePage(db: Database, spec: PositionSpec, filter: PositionFilter, page: { limit: number; offset: number }): Promise<LocatedPage | null> {
   // Not read yet (or not held): this request counts in SQL.
-  const held = (await slotOf(db, spec)).held;
-  if (!held) return null;
+  const held = viewOf(spec).peek(db);
+  return held === null ? null : locate(held, spec, filter, page);
+}
+
+function locate(held: HeldPositions, spec: PositionSpec, filter: PositionFilter, page: { limit: number; offset: number }): LocatedPage | null {
   const grouping = spec.groupBy.find((column) => filter.equals.some(([c]) => c === column));
   if (grouping === undefined) return null;
   // Each equality as the accepted ids of its column (a text no row has accepts nothing).
