@@ -195,3 +195,20 @@ test('a bespoke index (load) is bounded by its own count and size; peek does not
     await fresh.close();
   }
 });
+
+test('a snapshot swap releases the retired database\'s held views before closing it', async () => {
+  const { SnapshotHolder } = await import('../../http/snapshotHolder.ts');
+  const first = await Database.open({ connections: 1 });
+  const second = await Database.open({ connections: 1 });
+  try {
+    for (const target of [first, second]) await target.run(`CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1), ('b', 2), ('c', 3)) v(code, n)`);
+    assert.ok(await codes(first));
+    assert.ok(heldStateStats(first).bytes > 0);
+    const holder = new SnapshotHolder({ db: first, generation: 'g1', importDate: null });
+    await holder.swap({ db: second, generation: 'g2', importDate: null });
+    assert.equal(heldStateStats(first).bytes, 0, 'released');
+    assert.ok(heldStateStats(first).views.every((view) => view.state === 'not-read'));
+  } finally {
+    await second.close();
+  }
+});

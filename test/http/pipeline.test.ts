@@ -13,6 +13,7 @@ import { matchOf, type RequestMatch } from '../../http/pipeline/index.ts';
 import { openSnapshot } from '../../http/server.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
+import { heldViews } from '../../engine/held.ts';
 import type { Route } from '../../queries/catalog.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
@@ -164,13 +165,20 @@ describe('path forms and methods', () => {
   });
 });
 
-test('/healthz: one answer with the snapshot, the cache and the data origin, no-store; GET and HEAD only', async () => {
+test('/healthz: one answer with the snapshot, the cache, the held views and the data origin, no-store; GET and HEAD only', async () => {
+  await raw('GET', TAXONOMY);
   const answer = await raw('GET', '/healthz');
   assert.equal(answer.status, 200);
   assert.equal(answer.headers['cache-control'], 'no-store');
   const body = JSON.parse(answer.text);
-  assert.deepEqual(Object.keys(body), ['status', 'import_date', 'cache', 'data', 'sources']);
+  assert.deepEqual(Object.keys(body), ['status', 'import_date', 'cache', 'held', 'data', 'sources']);
   assert.equal(body.status, 'ok');
+  // Every declared view is named, each with its state; the held ones' bytes add up to the total.
+  assert.deepEqual(body.held.views.map((view: { name: string }) => view.name), [...heldViews().keys()].sort());
+  const heldBytes = body.held.views.filter((view: { state: string }) => view.state.startsWith('held')).reduce((sum: number, view: { bytes: number }) => sum + view.bytes, 0);
+  assert.ok(heldBytes > 0, 'the taxonomy request held some view');
+  assert.equal(body.held.bytes, heldBytes);
+  assert.ok(body.held.budget_bytes >= body.held.bytes);
   const post = await raw('POST', '/healthz');
   assert.equal(post.status, 405);
   assert.equal(post.headers.allow, 'GET, HEAD');
