@@ -80,7 +80,9 @@ before(async () => {
     log: () => undefined,
     docs: { baseUrl: base, payment: paymentInfoFromSettings(settings()) },
   });
-  server.on('request', app.callback());
+  // Koa's handler answers its own errors: its promise never rejects.
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
 });
 
 after(async () => {

@@ -63,7 +63,9 @@ export async function startPaidApp(options: {
     beforeHandler: [payments.middleware],
     logError: () => undefined,
   });
-  server.on('request', app.callback());
+  // Koa's handler answers its own errors: its promise never rejects.
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
   return {
     base,
     payments,
