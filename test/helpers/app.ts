@@ -88,8 +88,7 @@ export const pick = (items: any[], ...keys: string[]) => items.map((item) => Obj
 
 /**
  * An app over the sample of each source (generated and ingested into a temporary folder), removed on
- * close, also when the ingest fails; `dataDir` is its snapshot folder. (Serving the full sample that
- * `npm test` builds once instead is slower: loading every domain costs more than ingesting a few.)
+ * close, also when the ingest fails; `dataDir` is its snapshot folder.
  */
 export async function startSampleApp(prefix: string, sources: readonly SampleSource[]): Promise<TestApp & { dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), prefix));

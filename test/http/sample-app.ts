@@ -1,6 +1,6 @@
 // The app over the full generated sample, as `npm start` serves it (every domain's sample generated
 // and ingested). Building takes a minute or two. `npm test` builds it once per run
-// (test/helpers/run-tests.ts) and hands it to every file as SAMPLE_SNAPSHOT_DIR, which the tests only
+// (test/helpers/run-tests.js) and hands it to every file as SAMPLE_SNAPSHOT_DIR, which the tests only
 // read; a file run on its own without it builds its own in a fresh temp folder, removed on close.
 // SAMPLE_SNAPSHOT_DIR=<folder> set by hand builds it there once and keeps it (for repeated runs).
 import { mkdtemp, rm } from 'node:fs/promises';
