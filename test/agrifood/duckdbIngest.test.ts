@@ -3,8 +3,7 @@
 // refuses, the rows read into the fact table equal the parser's records (written the way the old
 // writer wrote them), and a refused file gives the parser's message, row included.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
@@ -15,6 +14,7 @@ import { makeFactTable, stageAgrifoodExport } from '../../domains/agrifood/inges
 import type { AgrifoodDataset } from '../../domains/agrifood/ingest/types.ts';
 import { jsonFileCheck } from '../../ingest/duckdbJson.ts';
 import { MalformedSourceError } from '../../ingest/errors.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 const HASH = 'f'.repeat(64);
 
@@ -60,7 +60,7 @@ function recordsFor(dataset: AgrifoodDataset): Array<Record<string, unknown>> {
 }
 
 async function tempFile(name: string, text: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'agrifood-duckdb-'));
+  const dir = await tempDirUntilExit('agrifood-duckdb-');
   const file = path.join(dir, name);
   await writeFile(file, text);
   return file;

@@ -20,12 +20,10 @@
 // Changes: A 3 + B 10 + BG 1 + DE S 1 = 15. Anomalies at 25 % / z 3: B 02-16 (percent), B 02-09
 // (percent and z), BG 01-12 (percent) = 3.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { expectError, expectOk, pick, startTestApp, type TestApp } from '../helpers/app.ts';
 import { writeAgrifoodFixtureSnapshot } from './fixtures.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 let app: TestApp;
 before(async () => {
@@ -362,7 +360,7 @@ describe('/api/v1/latest', () => {
 
 describe('an agri-food snapshot with no agri-food files', () => {
   test('every endpoint answers, with nothing in it', async () => {
-    const empty = await startTestApp(await mkdtemp(path.join(os.tmpdir(), 'agrifood-empty-')));
+    const empty = await startTestApp(await tempDirUntilExit('agrifood-empty-'));
     try {
       assert.deepEqual((await empty.get('/api/v1/datasets')).body, []);
       const detail = (await empty.get('/api/v1/datasets/cereals_prices')).body;

@@ -1,10 +1,10 @@
 // Hand-made agri-food exports in the portal's real JSON layouts, small enough to work out every
 // change, z-score and page by hand (the expected values are in the tests' comments), and a helper
 // that ingests them into a fresh snapshot folder.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ingestAgrifoodFiles } from '../../domains/agrifood/ingest/snapshot.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 type PortalRecord = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ export const FIXTURE_NOW = new Date('2026-11-20T10:00:00.000Z');
  * one batch. Returns the snapshot folder and the source folder.
  */
 export async function writeAgrifoodFixtureSnapshot(): Promise<{ dataDir: string; sourceDir: string }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'agrifood-fixture-'));
+  const root = await tempDirUntilExit('agrifood-fixture-');
   const sourceDir = path.join(root, 'source');
   const dataDir = path.join(root, 'parquet');
   await mkdir(sourceDir, { recursive: true });

@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
@@ -17,6 +16,7 @@ import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.t
 import { loadImports } from '../../queries/imports.ts';
 import { loadAgrifood } from '../../domains/agrifood/queries/tables.ts';
 import { oilseedsFixture, pigmeatFixture, writeAgrifoodFixtureSnapshot, writeJson } from './fixtures.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 describe('value parsers', () => {
   test('prices: euro sign, spaces, thousands separators and decimal commas', () => {
@@ -208,7 +208,7 @@ describe('npm run ingest -- agrifood', () => {
     );
 
   test('imports a folder (sector detected), rejects a malformed file with exit 1, a bad --dataset with exit 2', async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'agrifood-cli-'));
+    const root = await tempDirUntilExit('agrifood-cli-');
     const source = path.join(root, 'in');
     await mkdir(source);
     await writeJson(source, 'oilseeds.json', oilseedsFixture());

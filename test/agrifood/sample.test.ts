@@ -2,13 +2,13 @@
 // products the markets views need, a decade of weeks, and planted moves that the change and anomaly
 // endpoints find. Expectations are computed from the generated JSON itself, not from the service.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateAgrifoodSample, PLANTED_MOVES, SAMPLE_FILES } from '../../domains/agrifood/ingest/sample.ts';
 import { agrifoodSampleSource } from '../../domains/agrifood/ingest/sampleSource.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 type PortalRecord = Record<string, any>;
 const iso = (dmy: string) => dmy.split('/').reverse().join('-');
@@ -19,7 +19,7 @@ let app: TestApp;
 const records: Record<string, PortalRecord[]> = {};
 
 before(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'agrifood-sample-'));
+  root = await tempDirUntilExit('agrifood-sample-');
   files = await generateAgrifoodSample(path.join(root, 'sample'));
   for (const [key, name] of Object.entries(SAMPLE_FILES)) records[key] = JSON.parse(await readFile(path.join(root, 'sample', name), 'utf8'));
   const dataDir = path.join(root, 'parquet');

@@ -1,8 +1,7 @@
 // The benchmark's own logic: percentiles, ratios, example resolution, the recorded-SQL floor's
 // table detection, target checks and report writing. Values are worked out by hand in comments.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { benchCases, matchPathForm, rawQuery } from '../../bench/examples.ts';
@@ -16,6 +15,7 @@ import { medianBy, percentile, perSecond, ratio, summarize, type Summary } from 
 import type { CaseResult } from '../../bench/target.ts';
 import { routes } from '../../domains/index.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 test('percentile is nearest-rank', () => {
   const sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -152,7 +152,7 @@ test('the report is written as JSON and Markdown, and the README block is replac
     settings: { runs: 10, connections: 10, loadSeconds: 1, paidRequests: 0 },
     tiers, targets: checkTargets(tiers), notes: ['a note'],
   };
-  const dir = await mkdtemp(join(os.tmpdir(), 'bench-report-'));
+  const dir = await tempDirUntilExit('bench-report-');
   const files = await writeReport(dir, report);
   assert.equal(files.json, join(dir, '2026-11-22.json'));
   assert.deepEqual(JSON.parse(await readFile(files.json, 'utf8')), report);

@@ -19,7 +19,7 @@ test('the least ingest of the ETS sample reads its CSV files and the workbook\'s
     const workbook = files.find((f) => extname(f) === '.xlsx');
     assert.ok(workbook && files.some((f) => extname(f) === '.csv'), 'the sample has CSV files and a workbook');
     await mkdir(join(dir, 'copy'));
-    const readFiles = await Promise.all(files.map((f) => (f === workbook ? xlsxTableAsCsv(f, join(dir, 'copy')) : f)));
+    const readFiles = await Promise.all(files.map(async (f) => (f === workbook ? xlsxTableAsCsv(f, join(dir, 'copy')) : f)));
 
     // Expected, read independently: the rows DuckDB's reader finds in each file, and the copy's records
     // (its header and data rows: the workbook has at least those rows).

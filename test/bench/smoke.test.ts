@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { TIERS } from '../../bench/data.ts';
 import { runBench } from '../../bench/run.ts';
+import { REPEAT_UNDER_MS, TIMED_RUNS } from '../../bench/stats.ts';
 import { routes } from '../../domains/index.ts';
 
 test('quick mode on the PTP sample writes a complete report', { timeout: 240_000 }, async () => {
@@ -26,11 +27,13 @@ test('quick mode on the PTP sample writes a complete report', { timeout: 240_000
     assert.equal(ptp.factor, 1);
     assert.ok(ptp.ingest.rows > 0 && ptp.ingest.files === 4);
     assert.ok(ptp.floor && ptp.floor.files === 4, 'DuckDB read every CSV and JSON file');
-    // A small source with a floor: ingest and floor timed three times each, the median run reported.
-    assert.equal(ptp.ingest.runs, 3);
-    assert.equal(ptp.floor.runs, 3);
+    // A small source with a floor: ingest and floor timed three times each, the median run reported;
+    // once only when the first ingest took REPEAT_UNDER_MS or more (a busy machine, other tests beside).
+    const runs = ptp.ingest.runs;
+    assert.ok(runs === TIMED_RUNS || (runs === 1 && ptp.ingest.ms >= REPEAT_UNDER_MS), `${runs} ingest runs, ${ptp.ingest.ms} ms`);
+    assert.equal(ptp.floor.runs, runs);
     // The least possible ingest of the same files, timed as often, and its ratio to the floor.
-    assert.ok(ptp.least && ptp.least.runs === 3 && ptp.least.ms > 0);
+    assert.ok(ptp.least && ptp.least.runs === runs && ptp.least.ms > 0);
     assert.equal(ptp.leastVsFloor, ptp.floor.ms / ptp.least.ms);
 
     // Every PTP example is measured, answers 200, and has its handler, floor and HTTP timings.

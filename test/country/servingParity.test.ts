@@ -14,26 +14,25 @@ import { countryDomain } from '../../domains/country/index.ts';
 import { countrySampleSource } from '../../domains/country/ingest/sampleSource.ts';
 import { loadDomains, openDomains, routesOf } from '../../domains/registry.ts';
 import { Dispatcher, errorAnswer } from '../../http/dispatch.ts';
-import { ensureSnapshot } from '../../ingest/bootstrap.ts';
+import { sampleSnapshot } from '../helpers/app.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
 import { removeDir, tempDir } from './files.ts';
 
 const domains = [energyDomain, macroDomain, countryDomain];
 const routes = routesOf(domains);
 let root: string;
+let sample: { dataDir: string; remove(): Promise<void> } | undefined;
 let memory: Database;
 let file: Database;
 
 before(async () => {
   root = await tempDir('serving-parity-');
-  const dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({
-    dataDir, sampleDir: path.join(root, 'sample'), log: () => undefined,
-    sources: [
-      energyEurostatSampleSource, etsSampleSource, energyWorldBankSampleSource, ecbSampleSource, eurofxrefSampleSource, fredSampleSource,
-      hicpSampleSource, countrySampleSource,
-    ],
-  });
+  // Every source of the three domains (under `npm test`, the full sample built once per run).
+  sample = await sampleSnapshot('serving-parity-sample-', [
+    energyEurostatSampleSource, etsSampleSource, energyWorldBankSampleSource, ecbSampleSource, eurofxrefSampleSource, fredSampleSource,
+    hicpSampleSource, countrySampleSource,
+  ]);
+  const { dataDir } = sample;
   memory = await Database.open();
   await loadDomains(domains, memory, dataDir);
   const serving = path.join(root, 'serving.duckdb');
@@ -48,6 +47,7 @@ after(async () => {
   await memory?.close();
   await file?.close();
   if (root) await removeDir(root);
+  await sample?.remove();
 });
 
 /** Status and bytes of one request, as the dispatcher (HTTP's code path) answers it from db. */

@@ -43,7 +43,9 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const app = await createApp({ db, routes, now: () => FIXED_NOW, logError: () => undefined, docs: { baseUrl: base, payment: defaultPaymentInfo() } });
-  server.on('request', app.callback());
+  // Koa's handler answers its own errors: its promise never rejects.
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
   profile = await mkdtemp(path.join(os.tmpdir(), 'docs-chromium-profile-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

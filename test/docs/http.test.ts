@@ -6,9 +6,6 @@
 import assert from 'node:assert/strict';
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import type { Database } from '../../engine/database.ts';
@@ -23,6 +20,7 @@ import { createPayments } from '../../http/payments/index.ts';
 import { openSnapshot } from '../../http/server.ts';
 import { routes } from '../../domains/index.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 const PAY_TO = '0x1111111111111111111111111111111111111111';
 const NETWORKS = ['eip155:8453', 'eip155:137', 'eip155:42161'];
@@ -66,7 +64,7 @@ before(async () => {
     }
   });
   facilitatorUrl = await listen(facilitator);
-  db = await openSnapshot(await mkdtemp(path.join(os.tmpdir(), 'docs-http-')));
+  db = await openSnapshot(await tempDirUntilExit('docs-http-'));
   server = createServer();
   base = await listen(server);
   const payments = createPayments({ routes, settings: settings(), baseUrl: base, now: () => FIXED_NOW, log: () => undefined });
@@ -80,7 +78,9 @@ before(async () => {
     log: () => undefined,
     docs: { baseUrl: base, payment: paymentInfoFromSettings(settings()) },
   });
-  server.on('request', app.callback());
+  // Koa's handler answers its own errors: its promise never rejects.
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
 });
 
 after(async () => {

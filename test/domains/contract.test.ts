@@ -2,17 +2,18 @@
 // (routes, docs groups, ingest commands, samples, load order) is what the domains declare.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Database, type SqlParams } from '../../engine/database.ts';
 import type { Domain, SharedTables } from '../../domains/contract.ts';
 import { DOMAINS, routes } from '../../domains/index.ts';
 import { ingestCommandsOf, loadDomains, loadOrder, routesOf, sampleSourcesOf, sharedTablesOf, tagsOf } from '../../domains/registry.ts';
 import { eurostatTables, worldBankTables } from '../../domains/sharedTables.ts';
 import type { IngestCommand } from '../../ingest/command.ts';
-import { pathParamNames } from '../../queries/catalog.ts';
+import { pathParamNames, type Route } from '../../queries/catalog.ts';
 import { projectRoot } from '../helpers/cli.ts';
 
 test('each domain is a folder domains/<name>/ with its index.ts, and names are unique', () => {
@@ -52,8 +53,31 @@ test('every source has a sample, sample folders and ingest commands are unique',
   assert.equal(new Set(commands).size, commands.length);
 });
 
-test('the router, the docs and the ingest CLI see exactly what the domains declare', () => {
-  assert.deepEqual(routes, routesOf(DOMAINS));
+/** Each domain folder's own Domain, read from domains/<folder>/index.ts on disk (not through DOMAINS). */
+async function domainsOnDisk(): Promise<Map<string, Domain>> {
+  const found = new Map<string, Domain>();
+  const root = path.join(projectRoot, 'domains');
+  for (const entry of readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    const exports: Record<string, unknown> = await import(pathToFileURL(path.join(root, entry.name, 'index.ts')).href);
+    const domains = Object.values(exports).filter((value): value is Domain =>
+      typeof value === 'object' && value !== null && 'name' in value && 'routes' in value && Array.isArray((value as Domain).routes));
+    assert.equal(domains.length, 1, `domains/${entry.name}/index.ts exports one domain`);
+    assert.equal(domains[0]!.name, entry.name, `domains/${entry.name}/index.ts`);
+    found.set(entry.name, domains[0]!);
+  }
+  return found;
+}
+
+test('the router, the docs and the ingest CLI see exactly what the domains declare', async () => {
+  // The served routes are every domain folder's routes, in the order of DOMAINS, each once.
+  const onDisk = await domainsOnDisk();
+  assert.deepEqual([...onDisk.keys()].sort(), DOMAINS.map((domain) => domain.name).sort(), 'DOMAINS lists every domain folder');
+  const expected: Route[] = [];
+  for (const domain of DOMAINS) expected.push(...onDisk.get(domain.name)!.routes);
+  assert.ok(expected.length >= DOMAINS.length, `${expected.length} routes`);
+  assert.equal(routes.length, expected.length);
+  routes.forEach((route, i) => assert.equal(route, expected[i], `route ${i}: ${route.id}, expected ${expected[i]?.id}`));
+  assert.deepEqual(routesOf(DOMAINS), expected);
   assert.equal(new Set(routes.map((route) => route.id)).size, routes.length, 'operation ids are unique');
   const tags = tagsOf(DOMAINS).map((tag) => tag.tag);
   assert.equal(new Set(tags).size, tags.length, 'a tag belongs to one domain');

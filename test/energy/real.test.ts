@@ -49,7 +49,11 @@ before(async () => {
   await ingestEtsFiles([path.join(EUTL, 'installation.csv'), path.join(EUTL, 'compliance.csv')], { dataDir });
   app = await startEnergyApp(dataDir, root);
 });
-after(() => app?.close());
+after(async () => {
+  await app?.close();
+  // Also when the ingest failed before the app (which removes it on close) was started.
+  if (root) await rm(root, { recursive: true, force: true });
+});
 
 describe('real nrg_ind_ren TSV', { skip }, () => {
   test('series: every REN value of AT, DE, EL, EU27_2020 unchanged', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
 import { createApp } from '../../http/app.ts';
 import { openSnapshot } from '../../http/server.ts';
@@ -11,6 +11,7 @@ import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import type { Route } from '../../queries/catalog.ts';
 import type { SampleSource } from '../../ingest/sampleSource.ts';
+import { ensureSnapshot } from '../../ingest/bootstrap.ts';
 
 export interface TestApp {
   db: Database;
@@ -87,9 +88,9 @@ export const pick = (items: any[], ...keys: string[]) => items.map((item) => Obj
 
 /**
  * An app over the sample of each source (generated and ingested into a temporary folder), removed on
- * close, also when the ingest fails.
+ * close, also when the ingest fails; `dataDir` is its snapshot folder.
  */
-export async function startSampleApp(prefix: string, sources: readonly SampleSource[]): Promise<TestApp> {
+export async function startSampleApp(prefix: string, sources: readonly SampleSource[]): Promise<TestApp & { dataDir: string }> {
   const root = await mkdtemp(join(tmpdir(), prefix));
   const removeRoot = () => rm(root, { recursive: true, force: true });
   try {
@@ -98,9 +99,32 @@ export async function startSampleApp(prefix: string, sources: readonly SampleSou
       await source.generate(sampleDir);
       await source.ingest({ dataDir: join(root, 'parquet'), sampleDir, log: () => undefined });
     }
-    return await serveTestApp(await openSnapshot(join(root, 'parquet')), routes, { onClose: removeRoot });
+    const dataDir = join(root, 'parquet');
+    return { ...(await serveTestApp(await openSnapshot(dataDir), routes, { onClose: removeRoot })), dataDir };
   } catch (error) {
     await removeRoot();
+    throw error;
+  }
+}
+
+/**
+ * A snapshot folder with the sample of each source, for tests that open it themselves: generated and
+ * ingested (ensureSnapshot) into a temporary folder that remove() deletes; under `npm test`
+ * (SAMPLE_SNAPSHOT_DIR set) the full sample built once per run, which tests only read (remove() keeps it).
+ */
+export async function sampleSnapshot(prefix: string, sources: readonly SampleSource[]): Promise<{ dataDir: string; remove(): Promise<void> }> {
+  if (process.env.SAMPLE_SNAPSHOT_DIR) {
+    const { buildSampleSnapshot } = await import('../http/sample-app.ts');
+    return { dataDir: await buildSampleSnapshot(resolve(process.env.SAMPLE_SNAPSHOT_DIR)), remove: () => Promise.resolve() };
+  }
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const remove = () => rm(root, { recursive: true, force: true });
+  try {
+    const dataDir = join(root, 'parquet');
+    await ensureSnapshot({ dataDir, sampleDir: join(root, 'sample'), sources, log: () => undefined });
+    return { dataDir, remove };
+  } catch (error) {
+    await remove();
     throw error;
   }
 }

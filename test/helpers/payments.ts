@@ -2,8 +2,6 @@
 // app with payments configured from environment-style settings (as `npm start` reads them).
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -18,6 +16,7 @@ import { DEV_NETWORK, startDevChain, type DevChain } from '../../devchain/chain.
 import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/facilitator.ts';
 import type { Database } from '../../engine/database.ts';
 import { FIXED_NOW } from './app.ts';
+import { tempDirUntilExit } from './tmp.ts';
 
 export interface PaidApp {
   base: string;
@@ -45,7 +44,7 @@ export async function startPaidApp(options: {
   routes: readonly Route[];
   env: NodeJS.ProcessEnv;
 }): Promise<PaidApp> {
-  const ledgerPath = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-')), 'revenue.jsonl');
+  const ledgerPath = path.join(await tempDirUntilExit('ledger-'), 'revenue.jsonl');
   const settings = readPaymentSettings({ REVENUE_LEDGER: ledgerPath, ...options.env });
   // Listen first: the challenge's resource URL needs the base address, known once a port is bound.
   const server = createServer();
@@ -63,7 +62,9 @@ export async function startPaidApp(options: {
     beforeHandler: [payments.middleware],
     logError: () => undefined,
   });
-  server.on('request', app.callback());
+  // Koa's handler answers its own errors: its promise never rejects.
+  const handle = app.callback();
+  server.on('request', (request, response) => void handle(request, response));
   return {
     base,
     payments,

@@ -1,10 +1,9 @@
 // Writes a hand-made SEBRA snapshot (the Parquet files ingest would write) for query tests,
 // so query tests do not depend on the parsers.
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
+import { tempDirUntilExit } from './tmp.ts';
 
 export interface FixturePayment {
   date: string;
@@ -23,7 +22,7 @@ export interface FixtureDay {
 }
 
 export async function writeSebraSnapshot(payments: FixturePayment[], days: FixtureDay[], dir?: string): Promise<string> {
-  const dataDir = dir ?? (await mkdtemp(path.join(os.tmpdir(), 'sebra-fixture-')));
+  const dataDir = dir ?? (await tempDirUntilExit('sebra-fixture-'));
   const db = await Database.open({ connections: 1 });
   try {
     await db.run(`CREATE TABLE p (payment_date VARCHAR, currency VARCHAR, programme VARCHAR, programme_code VARCHAR,

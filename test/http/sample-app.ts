@@ -1,24 +1,38 @@
 // The app over the full generated sample, as `npm start` serves it (every domain's sample generated
-// and ingested into a fresh temp folder, removed on close). Building takes a minute or two: share one
-// per test file. SAMPLE_SNAPSHOT_DIR=<folder> builds it there once and keeps it (for repeated runs).
+// and ingested). Building takes a minute or two. `npm test` builds it once per run
+// (test/helpers/run-tests.js) and hands it to every file as SAMPLE_SNAPSHOT_DIR, which the tests only
+// read; a file run on its own without it builds its own in a fresh temp folder, removed on close.
+// SAMPLE_SNAPSHOT_DIR=<folder> set by hand builds it there once and keeps it (for repeated runs).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { DOMAINS } from '../../domains/index.ts';
+import { DOMAINS, ensureServing } from '../../domains/index.ts';
 import { sampleSourcesOf } from '../../domains/registry.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
-export async function startSampleApp(prefix: string): Promise<TestApp> {
+/**
+ * Generates and ingests every domain's sample under root (root/sample, root/parquet), and builds its
+ * serving database, as `npm start` does on a fresh clone; returns the snapshot folder.
+ */
+export async function buildSampleSnapshot(root: string): Promise<string> {
+  const dataDir = path.join(root, 'parquet');
+  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
+  await ensureServing(dataDir, () => undefined);
+  return dataDir;
+}
+
+/** The app over the full sample; `dataDir` is its snapshot folder, which tests only read. */
+export async function startSampleApp(prefix: string): Promise<TestApp & { dataDir: string }> {
   const kept = process.env.SAMPLE_SNAPSHOT_DIR;
   const root = kept ? path.resolve(kept) : await mkdtemp(path.join(os.tmpdir(), prefix));
   const cleanUp = () => (kept ? Promise.resolve() : rm(root, { recursive: true, force: true }));
   try {
-    const dataDir = path.join(root, 'parquet');
-    await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
+    const dataDir = await buildSampleSnapshot(root);
     const app = await startTestApp(dataDir);
     return {
       ...app,
+      dataDir,
       async close() {
         await app.close();
         await cleanUp();

@@ -3,8 +3,7 @@
 // the JavaScript they stand for; NOT_PLAINLY_TEXT leaves unflagged only what DuckDB prints as JavaScript
 // would; readNewFiles skips known and repeated files as parseNewFiles does.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
@@ -15,9 +14,10 @@ import {
 } from '../../ingest/duckdbJson.ts';
 import { sha256OfFile } from '../../ingest/commit.ts';
 import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 async function tempFile(name: string, content: string | Buffer): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'duckdb-json-'));
+  const dir = await tempDirUntilExit('duckdb-json-');
   const file = path.join(dir, name);
   await writeFile(file, content);
   return file;

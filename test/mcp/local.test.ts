@@ -3,27 +3,20 @@
 // every catalog sample request the tool's answer is the HTTP API's JSON text; errors are tool errors
 // carrying the API's JSON error.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { DOMAINS, routes } from '../../domains/index.ts';
-import { sampleSourcesOf } from '../../domains/registry.ts';
+import { routes } from '../../domains/index.ts';
 import { exampleRequests, pathParamNames, type Route } from '../../queries/catalog.ts';
 import { createMcpServer, localCaller } from '../../bin/mcp.ts';
-import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/app.ts';
+import { FIXED_NOW, type TestApp } from '../helpers/app.ts';
+import { startSampleApp } from '../http/sample-app.ts';
 
-let root: string;
 let app: TestApp;
 let client: Client;
 before(async () => {
-  root = await mkdtemp(path.join(os.tmpdir(), 'mcp-local-'));
-  const dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
-  app = await startTestApp(dataDir);
+  // Every domain's sample, as `npm start` serves it (built once per `npm test` run).
+  app = await startSampleApp('mcp-local-');
   const server = createMcpServer({ routes, call: localCaller({ db: app.db, routes, now: () => FIXED_NOW }), remote: false });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -33,7 +26,6 @@ before(async () => {
 after(async () => {
   await client?.close();
   await app?.close();
-  if (root) await rm(root, { recursive: true, force: true });
 });
 
 /** A sample URL as the arguments an agent would send: path and query values typed by the route's schemas. */

@@ -1,13 +1,13 @@
 // Payment settings, the ledger and the start refusals, without a chain.
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { formatUsdc, readRevenue, RevenueLedger, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
 import { appendLinesDurably, DurableLineWriter } from '../../http/payments/jsonLines.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -60,11 +60,12 @@ test('X402_ASSETS adds a network and overrides a built-in one', () => {
   assert.deepEqual(settings.assets['eip155:8453'], USDC['eip155:8453']);
 });
 
-/** bin/start.ts with only PATH from this environment, so no payment setting leaks in. */
-const runStart = (env: NodeJS.ProcessEnv) => runCli('bin/start.ts', [], { ...Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined])), PATH: process.env.PATH, ...env });
+/** bin/start.ts with only PATH and TMPDIR from this environment, so no payment setting leaks in. */
+const runStart = (env: NodeJS.ProcessEnv) =>
+  runCli('bin/start.ts', [], { ...Object.fromEntries(Object.keys(process.env).map((k) => [k, undefined])), PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, ...env });
 
 test('npm start in production refuses to start, with one clear line, when the payment settings are missing or malformed', async () => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'refuse-'));
+  const dataDir = await tempDirUntilExit('refuse-');
   const missing = await runStart({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0' });
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /^refusing to start: NODE_ENV=production requires X402_PAY_TO and X402_FACILITATOR_URL/m);
@@ -74,7 +75,7 @@ test('npm start in production refuses to start, with one clear line, when the pa
 });
 
 test('npm start refuses a bad engine or cache setting the same way: one line, exit code 1', async () => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'refuse-settings-'));
+  const dataDir = await tempDirUntilExit('refuse-settings-');
   const threads = await runStart({ DATA_DIR: dataDir, PORT: '0', DUCKDB_THREADS: '0' });
   assert.equal(threads.code, 1);
   assert.match(threads.stderr, /^refusing to start: DUCKDB_THREADS must be a whole number from 1 to 64 \(got "0"\)$/m);
@@ -89,7 +90,7 @@ const record = (overrides: Partial<RevenueRecord>): RevenueRecord => ({
 });
 
 test('the ledger survives a torn last line: it is skipped and the next record starts on its own line', async () => {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-')), 'nested', 'ledger.jsonl');
+  const file = path.join(await tempDirUntilExit('ledger-'), 'nested', 'ledger.jsonl');
   const ledger = new RevenueLedger(file);
   await ledger.append(record({ transaction: '0x1' }));
   await appendFile(file, '{"time":"2026-11-22T10:00:01.000Z","route":"getTa'); // a crash mid-write
@@ -101,7 +102,7 @@ test('the ledger survives a torn last line: it is skipped and the next record st
 });
 
 test('ledger appends that arrive while a write is on disk share the next write, in call order; a failed write fails only its own group', async () => {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'ledger-group-')), 'ledger.jsonl');
+  const file = path.join(await tempDirUntilExit('ledger-group-'), 'ledger.jsonl');
   const groups: number[] = [];
   let failNext = false;
   const writer = new DurableLineWriter(file, async (target, lines) => {
@@ -144,7 +145,7 @@ test('revenue totals per key, and USDC formatting', () => {
 });
 
 test('npm run revenue prints the totals of the ledger', async () => {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'revenue-')), 'ledger.jsonl');
+  const file = path.join(await tempDirUntilExit('revenue-'), 'ledger.jsonl');
   await writeFile(file, [record({}), record({ network: 'eip155:137', amount: '20000' })].map((r) => JSON.stringify(r)).join('\n') + '\n');
   const { stdout: output } = await runCli('bin/revenue.ts', [], { REVENUE_LEDGER: file });
   assert.match(output, /2 settled payment\(s\), 0\.030000 USDC/);

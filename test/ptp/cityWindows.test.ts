@@ -3,7 +3,6 @@
 // accidents inside the window in crash order, cut at the limit, for windows whose bounds fall on days
 // with and without accidents, before, inside and after the data, and any limit.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { cityIndex } from '../../domains/ptp/queries/runIndex.ts';
 import { cityCrashes, type CrashParams } from '../../domains/ptp/queries/crashes.ts';

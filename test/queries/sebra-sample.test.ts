@@ -1,20 +1,13 @@
 // The SEBRA endpoints over the full generated sample, as `npm start` serves it:
 // the endpoints agree with each other, and every unusual-payment list is non-empty.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ensureSnapshot } from '../../ingest/bootstrap.ts';
 import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startSampleApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
 before(async () => {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'sebra-sample-'));
-  const dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), log: () => undefined, sources: [sebraSampleSource] });
-  app = await startTestApp(dataDir);
+  app = await startSampleApp('sebra-sample-', [sebraSampleSource]);
 });
 after(() => app?.close());
 

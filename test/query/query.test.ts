@@ -6,22 +6,22 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ensureSnapshot } from '../../ingest/bootstrap.ts';
-import { DOMAINS, routes } from '../../domains/index.ts';
-import { sampleSourcesOf } from '../../domains/registry.ts';
+import { routes } from '../../domains/index.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
 import { runQuery } from '../../bin/query.ts';
-import { FIXED_NOW, startTestApp, type TestApp } from '../helpers/app.ts';
+import { FIXED_NOW, type TestApp } from '../helpers/app.ts';
 import { runCli } from '../helpers/cli.ts';
+import { startSampleApp } from '../http/sample-app.ts';
 
 let root: string;
 let dataDir: string;
 let app: TestApp;
 before(async () => {
+  // A folder for the CLI's output files; the snapshot is every domain's sample (built once per `npm test` run).
   root = await mkdtemp(path.join(os.tmpdir(), 'query-cli-'));
-  dataDir = path.join(root, 'parquet');
-  await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
-  app = await startTestApp(dataDir);
+  const sample = await startSampleApp('query-cli-sample-');
+  app = sample;
+  dataDir = sample.dataDir;
 });
 after(async () => {
   await app?.close();

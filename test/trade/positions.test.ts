@@ -95,13 +95,22 @@ test('trade_price_changes: count and page range as plain statements give them (d
         for (const [from, to] of windows) {
           const conditions = ['dataset = $dataset'];
           const bindings: Record<string, string> = { dataset };
-          if (country !== null) (conditions.push('country = $country'), (bindings.country = country));
+          if (country !== null) {
+            conditions.push('country = $country');
+            bindings.country = country;
+          }
           if (commodities !== null) {
             conditions.push(`commodity IN (${commodities.map((_, i) => `$c_${i}`).join(', ')})`);
             commodities.forEach((c, i) => (bindings[`c_${i}`] = c));
           }
-          if (from !== null) (conditions.push('begin_date >= CAST($from AS DATE)'), (bindings.from = from));
-          if (to !== null) (conditions.push('begin_date <= CAST($to AS DATE)'), (bindings.to = to));
+          if (from !== null) {
+            conditions.push('begin_date >= CAST($from AS DATE)');
+            bindings.from = from;
+          }
+          if (to !== null) {
+            conditions.push('begin_date <= CAST($to AS DATE)');
+            bindings.to = to;
+          }
           const where = conditions.join(' AND ');
           const [{ n }] = await app.db.all(`SELECT count(*)::INTEGER AS n FROM trade_price_changes WHERE ${where}`, bindings);
           for (const page of [{ limit: 4, offset: 0 }, { limit: 3, offset: 5 }, { limit: 500, offset: 0 }]) {
