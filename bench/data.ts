@@ -292,7 +292,7 @@ export async function prepareSource(source: SampleSource, tier: Tier, workDir: s
     const copyDir = join(workDir, tier.name, 'floor-copy', source.name);
     await rm(copyDir, { recursive: true, force: true });
     await mkdir(copyDir, { recursive: true });
-    floorFiles = await Promise.all(files.map((f) => (extname(f).toLowerCase() === '.xlsx' ? xlsxTableAsCsv(f, copyDir) : f)));
+    floorFiles = await Promise.all(files.map((f) => (extname(f).toLowerCase() === '.xlsx' ? xlsxTableAsCsv(f, copyDir) : Promise.resolve(f))));
     floorNote = 'floor: DuckDB read_csv of the CSV files and of a CSV copy of the workbook\'s table (written by the bench from its first sheet, header row on; DuckDB reads no XLSX without a downloaded extension)';
   }
   // Round by round (floor, least ingest, then the next ingest), so that the machine's drift over the

@@ -102,7 +102,8 @@ function listen(server: Server): Promise<number> {
 }
 
 async function serveKoa(app: Koa): Promise<{ server: Server; port: number }> {
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  const server = createServer((request, response) => void handle(request, response));
   return { server, port: await listen(server) };
 }
 
@@ -248,7 +249,8 @@ export async function runTarget(options: TargetOptions): Promise<{ report: Targe
       const port = await listen(server);
       const payments = createPayments({ routes: selected, settings, baseUrl: `http://127.0.0.1:${port}`, now, log: quiet, facilitatorClient });
       await payments.start();
-      server.on('request', (await createApp({ db, routes: selected, now, logError: quiet, cache: answers, beforeHandler: [payments.middleware] })).callback());
+      const handle = (await createApp({ db, routes: selected, now, logError: quiet, cache: answers, beforeHandler: [payments.middleware] })).callback();
+      server.on('request', (request, response) => void handle(request, response));
       servers.push(server);
       return port;
     };

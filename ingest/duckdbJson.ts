@@ -309,7 +309,8 @@ class StrictnessScan {
 }
 
 // Byte classes for jsonFileCheck's scan outside strings.
-const OTHER_KIND = 0, SPACE_KIND = 1, LETTER_KIND = 2, OPEN_KIND = 3, CLOSE_KIND = 4, QUOTE_KIND = 5, COLON_KIND = 6;
+// 0: any other byte.
+const SPACE_KIND = 1, LETTER_KIND = 2, OPEN_KIND = 3, CLOSE_KIND = 4, QUOTE_KIND = 5, COLON_KIND = 6;
 const BYTE_KIND = new Uint8Array(256);
 for (const b of [SPACE, TAB, LF, CR]) BYTE_KIND[b] = SPACE_KIND;
 for (let b = 0x41; b <= 0x5a; b++) BYTE_KIND[b] = LETTER_KIND;

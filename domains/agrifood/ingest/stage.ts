@@ -33,7 +33,6 @@ const SECTOR_KEYS: Record<AgrifoodDataset, readonly Key[]> = {
   oilseeds_prices: ['product', 'productCode', 'productType', 'market', 'marketCode', 'marketStage'],
   pigmeat_prices: ['pigClass'],
 };
-const COMMON_KEYS: readonly Key[] = ['memberStateCode', 'memberStateName', 'beginDate', 'endDate', 'weekNumber', 'marketingYear', 'referencePeriod', 'unit', 'price'];
 /** Text values (optionalText) besides the sector's: its other keys are texts too. */
 const COMMON_TEXTS: readonly Key[] = ['memberStateName', 'referencePeriod', 'unit'];
 

@@ -5,7 +5,7 @@ import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
-import { page, type Page } from '../../../queries/kinds/page.ts';
+import { type Page } from '../../../queries/kinds/page.ts';
 import { DEVBANK_BY_CODE, DEVBANK_INDICATORS } from '../indicators.ts';
 import { countryPathParam, iso3OfIso2, isoCountry, parseSeriesCode, resolveIso3, seriesCodeParam, unknownSeries, type Place } from './codes.ts';
 import { seriesPage } from './coop.ts';

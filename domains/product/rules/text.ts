@@ -47,7 +47,8 @@ export function stripHtml(text: string): string {
   return collapseSpaces(text.replace(TAG, ' ').replace(ENTITY, decodeEntity));
 }
 
-const EMOJI = /[\p{Extended_Pictographic}\u{1F1E6}-\u{1F1FF}\u{FE0F}\u{200D}\u{20E3}]/gu;
+// One code point each: a pictograph, a regional indicator, or a joiner/variation/keycap mark.
+const EMOJI = /\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]|\u{FE0F}|\u{200D}|\u{20E3}/gu;
 
 export function hasEmoji(text: string): boolean {
   return /\p{Extended_Pictographic}|[\u{1F1E6}-\u{1F1FF}]/u.test(text);

@@ -3,7 +3,6 @@
 // window's days (getPeriodsWithMostPayments) and the lookups keyed by a window's first and last payment
 // day (taxonomy spans) need no statement: a statement's fixed cost (plan, conversion) was most of
 // those answers' time, not their data.
-import type { Database } from '../../../engine/database.ts';
 import { requiredHeldView } from '../../../engine/held.ts';
 
 export interface DailyTotal {

@@ -167,8 +167,14 @@ function rangeMax(index: ProgrammeIndex, p: number, lo: number, hi: number): num
   const base = 2 * first;
   let best = -1;
   for (let l = lo - first + m, r = hi - first + m + 1; l < r; l >>= 1, r >>= 1) {
-    if (l & 1) best = best < 0 ? tree[base + l] : better(cents, best, tree[base + l]), l++;
-    if (r & 1) --r, best = best < 0 ? tree[base + r] : better(cents, best, tree[base + r]);
+    if (l & 1) {
+      best = best < 0 ? tree[base + l] : better(cents, best, tree[base + l]);
+      l++;
+    }
+    if (r & 1) {
+      --r;
+      best = best < 0 ? tree[base + r] : better(cents, best, tree[base + r]);
+    }
   }
   return best;
 }
@@ -364,7 +370,10 @@ class LargestValues {
     const values = this.values;
     if (this.size < this.count) {
       let i = this.size++;
-      while (i > 0 && values[(i - 1) >> 1] > value) values[i] = values[(i - 1) >> 1], i = (i - 1) >> 1;
+      while (i > 0 && values[(i - 1) >> 1] > value) {
+        values[i] = values[(i - 1) >> 1];
+        i = (i - 1) >> 1;
+      }
       values[i] = value;
       return;
     }

@@ -4,7 +4,6 @@
 // precomputed whole-month answers): monthly sums exact in cents, a month against the calendar month
 // before it, the ratio as DuckDB divides two DECIMAL(38,2) (both as doubles), rounded as decimal2.
 // A statement's fixed cost (plan, reading a few hundred rows of dates and decimals) was most of it.
-import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { requiredHeldView } from '../../../engine/held.ts';
 import { CATEGORIES, type Category } from './categories.ts';

@@ -86,7 +86,10 @@ async function readPositions(db: Database, spec: PositionSpec): Promise<HeldPosi
     for (let i = 0; i < rows; i++) counts.set(ids[i], (counts.get(ids[i]) ?? 0) + 1);
     const lists = new Map<number, Int32Array>();
     const filled = new Map<number, number>();
-    for (const [id, count] of counts) (lists.set(id, new Int32Array(count)), filled.set(id, 0));
+    for (const [id, count] of counts) {
+      lists.set(id, new Int32Array(count));
+      filled.set(id, 0);
+    }
     for (let i = 0; i < rows; i++) {
       const at = filled.get(ids[i])!;
       lists.get(ids[i])![at] = i;
@@ -205,7 +208,10 @@ function locate(held: HeldPositions, spec: PositionSpec, filter: PositionFilter,
   else {
     candidates = new Int32Array(lists.reduce((n, list) => n + list.length, 0));
     let at = 0;
-    for (const list of lists) (candidates.set(list, at), (at += list.length));
+    for (const list of lists) {
+      candidates.set(list, at);
+      at += list.length;
+    }
     candidates.sort();
   }
   let total = 0;

@@ -1,10 +1,9 @@
 // Customs trade facts: /api/v1/trade (the published rows), /api/v1/trade/balance (exports minus
 // imports on value, per period) and /api/v1/trade/partners (partners ranked, WORLD as the share
 // denominator, aggregates left out).
-import type { Database } from '../../../engine/database.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute } from '../../../queries/catalog.ts';
-import { pagedBody, pagedList, paginate, plain, type PeriodWindow, type Resolved } from '../../../queries/kinds/index.ts';
+import { pagedBody, pagedList, plain, type PeriodWindow, type Resolved } from '../../../queries/kinds/index.ts';
 import { FLOW_NAMES, WORLD } from './codes.ts';
 import {
   flow, partner, PARTNERS_LIMIT_DEFAULT, periodsWindow, product, reporter, requiredProduct, requiredReporter, tradePeriod, type TradePeriod,
