@@ -14,11 +14,11 @@
 //   RO Feed wheat (Constanta, FOB): 2020-03-02 180, 2021-03-01 230
 //   RO Durum wheat 2021-03-01 999 (not a price product of 1001); RO Feed barley 2021-03-01 150
 //   FR Breadmaking common wheat (Rouen, FOB): 2022-03-07 280
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ingestAgrifoodFiles } from '../../domains/agrifood/ingest/snapshot.ts';
 import { ingestTradeFiles } from '../../domains/trade/ingest/snapshot.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 export const HEADER = 'DATAFLOW,LAST UPDATE,freq,reporter,partner,product,flow,indicators,TIME_PERIOD,OBS_VALUE,OBS_FLAG';
 const DATAFLOW = 'ESTAT:DS-045409(1.0)';
@@ -91,8 +91,9 @@ export function cerealsFixture() {
 
 export const FIXTURE_NOW = new Date('2026-11-20T10:00:00.000Z');
 
+/** A fresh temporary folder, removed when the test process exits (also after a failure). */
 export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), prefix));
+  return tempDirUntilExit(prefix);
 }
 
 /** The fixture snapshot: trade (one file) and cereal prices, in a temporary folder `root` the caller removes (removeFixture). */
