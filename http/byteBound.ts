@@ -58,3 +58,76 @@ export class ByteBound {
     return this.held;
   }
 }
+
+/** An entry of a BoundedEntries: its bytes, and the bound's use stamp of its last store or hit. */
+export interface BoundedEntry {
+  size: number;
+  used: number;
+}
+
+/**
+ * Entries by key in least-recently-used order (a Map iterates in insertion order), drawing on a
+ * ByteBound: the one store both the answer cache and the fast answers keep their entries in.
+ */
+export class BoundedEntries<E extends BoundedEntry> implements BoundedStore {
+  private readonly entries = new Map<string, E>();
+  private held = 0;
+
+  constructor(readonly bound: ByteBound) {
+    bound.join(this);
+  }
+
+  /** The entry, made the most recently used. */
+  get(key: string): E | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      hit.used = this.bound.use();
+    }
+    return hit;
+  }
+
+  /** Stores the entry (replacing one under the same key), then trims every store of the bound. */
+  set(key: string, entry: E): void {
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.held -= previous.size;
+      this.bound.release(previous.size);
+      this.entries.delete(key);
+    }
+    this.entries.set(key, entry);
+    this.held += entry.size;
+    this.bound.add(entry.size);
+    this.bound.trim();
+  }
+
+  oldestUse(): number | undefined {
+    for (const entry of this.entries.values()) return entry.used;
+    return undefined;
+  }
+
+  evictOldest(): void {
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
+      this.held -= entry.size;
+      this.bound.release(entry.size);
+      return;
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bound.release(this.held);
+    this.held = 0;
+  }
+
+  /** Bytes held by this store's entries. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  get count(): number {
+    return this.entries.size;
+  }
+}

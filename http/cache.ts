@@ -3,7 +3,7 @@
 // sent to the client, and is bounded by their size: least recently used answers go first once the
 // total passes the bound, and an answer larger than the per-answer limit is never kept. The bound is
 // shared with the fast answers (http/byteBound.ts): the two together stay under ANSWER_CACHE_MB.
-import { ByteBound, type BoundedStore } from './byteBound.ts';
+import { BoundedEntries, ByteBound } from './byteBound.ts';
 import type { EncodedBody } from './formats.ts';
 import { ConfigError } from './configError.ts';
 
@@ -69,12 +69,11 @@ interface Entry {
   used: number;
 }
 
-export class ResponseCache implements BoundedStore {
-  /** Settled answers in least-recently-used order (a Map iterates in insertion order). */
-  private readonly entries = new Map<string, Entry>();
+export class ResponseCache {
+  /** Settled answers in least-recently-used order. */
+  private readonly entries: BoundedEntries<Entry>;
   /** Answers being computed: concurrent requests for one key share the computation. */
   private readonly pending = new Map<string, Promise<CachedAnswer>>();
-  private held = 0;
   private hits = 0;
   private misses = 0;
   readonly maxBytes: number;
@@ -88,7 +87,7 @@ export class ResponseCache implements BoundedStore {
     this.maxBytes = Math.max(0, given.maxBytes ?? DEFAULT_CACHE_BYTES);
     this.maxAnswerBytes = given.maxAnswerBytes ?? Math.min(DEFAULT_MAX_ANSWER_BYTES, Math.floor(this.maxBytes / 16));
     this.bound = new ByteBound(this.maxBytes);
-    this.bound.join(this);
+    this.entries = new BoundedEntries(this.bound);
   }
 
   static key(routeId: string, params: Record<string, unknown>, today: string, format = 'json'): string {
@@ -101,9 +100,6 @@ export class ResponseCache implements BoundedStore {
     const hit = this.entries.get(key);
     if (hit) {
       this.hits++;
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      hit.used = this.bound.use();
       return hit.answer;
     }
     const shared = this.pending.get(key);
@@ -127,30 +123,7 @@ export class ResponseCache implements BoundedStore {
   private store(key: string, answer: CachedAnswer): void {
     if (answer.body.length > this.maxAnswerBytes) return;
     const size = answer.body.length + key.length * 2 + ENTRY_OVERHEAD;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.held -= previous.size;
-      this.bound.release(previous.size);
-      this.entries.delete(key);
-    }
     this.entries.set(key, { answer, size, used: this.bound.use() });
-    this.held += size;
-    this.bound.add(size);
-    this.bound.trim();
-  }
-
-  oldestUse(): number | undefined {
-    for (const entry of this.entries.values()) return entry.used;
-    return undefined;
-  }
-
-  evictOldest(): void {
-    for (const [key, entry] of this.entries) {
-      this.entries.delete(key);
-      this.held -= entry.size;
-      this.bound.release(entry.size);
-      return;
-    }
   }
 
   /** Counts a hit served by the fast path (http/fastAnswers.ts) from bytes this cache's answers produced. */
@@ -161,17 +134,15 @@ export class ResponseCache implements BoundedStore {
   /** Empties the cache (a new snapshot); the counters stay. */
   clear(): void {
     this.entries.clear();
-    this.bound.release(this.held);
-    this.held = 0;
   }
 
   stats(): CacheStats {
     const lookups = this.hits + this.misses;
     return {
-      bytes: this.held,
+      bytes: this.entries.bytes,
       max_bytes: this.maxBytes,
       max_answer_bytes: this.maxAnswerBytes,
-      entries: this.entries.size,
+      entries: this.entries.count,
       hits: this.hits,
       misses: this.misses,
       hit_rate: lookups === 0 ? null : Math.round((this.hits / lookups) * 10_000) / 10_000,

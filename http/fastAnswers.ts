@@ -12,7 +12,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
-import type { BoundedStore, ByteBound } from './byteBound.ts';
+import { BoundedEntries, type ByteBound } from './byteBound.ts';
 import { matchOf } from './pipeline/requestMatch.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 
@@ -45,12 +45,11 @@ export interface FastAnswerOptions {
   countHit: () => void;
 }
 
-export class FastAnswers implements BoundedStore {
-  private readonly entries = new Map<string, FastAnswer>();
-  private held = 0;
+export class FastAnswers {
+  private readonly entries: BoundedEntries<FastAnswer>;
 
   constructor(private readonly options: FastAnswerOptions) {
-    options.bound.join(this);
+    this.entries = new BoundedEntries(options.bound);
   }
 
   /** The answer's key: what the recorded answer depends on besides the route's own parameters. */
@@ -60,14 +59,11 @@ export class FastAnswers implements BoundedStore {
 
   /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false). */
   serve(request: IncomingMessage, response: ServerResponse): boolean {
-    if (request.method !== 'GET' || this.options.bound.maxBytes === 0 || this.entries.size === 0) return false;
+    if (request.method !== 'GET' || this.options.bound.maxBytes === 0 || this.entries.count === 0) return false;
     const key = this.keyOf(request.url ?? '', request.headers);
     const hit = this.entries.get(key);
     // Recorded for a client that needed no payment; this one may (exemption is per client).
     if (!hit || this.options.needsPayment(hit.route, request)) return false;
-    this.entries.delete(key);
-    this.entries.set(key, hit);
-    hit.used = this.options.bound.use();
     this.options.countHit();
     response.writeHead(200, hit.headers);
     response.end(hit.body);
@@ -91,47 +87,17 @@ export class FastAnswers implements BoundedStore {
         .flatMap(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]);
       headers.push('content-length', String(body.length));
       const size = body.length + key.length * 2 + headers.reduce((sum, text) => sum + text.length, 0) * 2 + ENTRY_OVERHEAD;
-      this.store(key, { route, headers, body, size, used: this.options.bound.use() });
+      this.entries.set(key, { route, headers, body, size, used: this.options.bound.use() });
     };
-  }
-
-  private store(key: string, answer: FastAnswer): void {
-    const { bound } = this.options;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.held -= previous.size;
-      bound.release(previous.size);
-      this.entries.delete(key);
-    }
-    this.entries.set(key, answer);
-    this.held += answer.size;
-    bound.add(answer.size);
-    bound.trim();
-  }
-
-  oldestUse(): number | undefined {
-    for (const entry of this.entries.values()) return entry.used;
-    return undefined;
-  }
-
-  evictOldest(): void {
-    for (const [key, entry] of this.entries) {
-      this.entries.delete(key);
-      this.held -= entry.size;
-      this.options.bound.release(entry.size);
-      return;
-    }
   }
 
   /** Empties the fast path (a new snapshot). */
   clear(): void {
     this.entries.clear();
-    this.options.bound.release(this.held);
-    this.held = 0;
   }
 
   /** Bytes held (answers, headers, keys and an estimate of each entry's overhead). */
   get bytes(): number {
-    return this.held;
+    return this.entries.bytes;
   }
 }
