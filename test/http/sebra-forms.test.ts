@@ -348,12 +348,14 @@ describe('unknown paths, methods, health', () => {
   test('/healthz answers status ok and the snapshot import date', async () => {
     const response = await ok('/healthz');
     // the fixture's import record says 2026-11-01 10:00:00
-    const { status, import_date, cache, data, sources, ...rest } = response.body;
+    const { status, import_date, cache, held, data, sources, ...rest } = response.body;
     assert.deepEqual({ status, import_date }, { status: 'ok', import_date: '2026-11-01T10:00:00Z' });
     // sample or imported (issue 19): the fixture's import record has no source address, so neither
     assert.deepEqual({ data, sources }, { data: 'unknown', sources: {} });
     // and the answer cache's figures (test/http/cache.test.ts checks their values)
     assert.deepEqual(Object.keys(cache).sort(), ['bytes', 'entries', 'hit_rate', 'hits', 'max_answer_bytes', 'max_bytes', 'misses']);
+    // and the held views against their budget (test/http/pipeline.test.ts checks their values)
+    assert.deepEqual(Object.keys(held).sort(), ['budget_bytes', 'bytes', 'views']);
     assert.deepEqual(rest, {});
   });
 });
