@@ -29,6 +29,7 @@ let db: Database;
 let base: string;
 let context: BrowserContext;
 let profile: string;
+let emptySnapshot: string | undefined;
 
 before(async () => {
   if (SKIP) return;
@@ -38,7 +39,8 @@ before(async () => {
         'set CHROMIUM_PATH, or set SKIP_BROWSER_TESTS=1 to skip the browser test',
     );
   }
-  db = await openSnapshot(await mkdtemp(path.join(os.tmpdir(), 'docs-browser-')));
+  emptySnapshot = await mkdtemp(path.join(os.tmpdir(), 'docs-browser-'));
+  db = await openSnapshot(emptySnapshot);
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -63,6 +65,7 @@ after(async () => {
   server?.closeAllConnections();
   if (server) await new Promise((resolve) => server.close(resolve));
   await db?.close();
+  if (emptySnapshot) await rm(emptySnapshot, { recursive: true, force: true });
 });
 
 /** The section id the page gives a route (tag-id, other characters as _). */
