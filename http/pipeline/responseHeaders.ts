@@ -35,9 +35,9 @@ export function responseHeaders(options: ResponseHeadersOptions): Koa.Middleware
   return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     const match = matchOf(ctx);
-    // As before the single match: a catalog path spelt with another case than `/api/` gets its answer
-    // but not these headers (kept so that no answer changes; see the issue 32 report).
-    const catalogPath = match && ctx.path.startsWith('/api/') ? match : undefined;
+    // Every catalog match, however the path is cased (`/API/...` is the same route): a paid answer
+    // must never go out without `private, no-store`, where a shared cache could keep it.
+    const catalogPath = match;
     try {
       if (catalogPath) {
         const methods = [...new Set(catalogPath.routeMethods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])))];

@@ -184,3 +184,13 @@ test('/healthz: one answer with the snapshot, the cache, the held views and the 
   assert.equal(post.headers.allow, 'GET, HEAD');
   assert.equal(post.headers['cache-control'], undefined);
 });
+
+test('a catalog path in another case gets the same headers: CORS, Vary and, on a paid route, private, no-store', async () => {
+  const lower = await raw('GET', TAXONOMY, { Origin: 'https://example.org' });
+  const upper = await raw('GET', TAXONOMY.toUpperCase(), { Origin: 'https://example.org' });
+  assert.equal(upper.status, lower.status);
+  for (const name of ['cache-control', 'access-control-allow-origin', 'x-content-type-options']) {
+    assert.equal(upper.headers[name], lower.headers[name], name);
+  }
+  assert.equal(upper.headers['cache-control'], 'private, no-store');
+});
