@@ -47,6 +47,12 @@ export interface PaymentSettings {
   ledgerPath: string;
   /** Settled answers kept for safe retries (payment-identifier): file, bound in bytes, bound in age. */
   paidAnswers: { path: string; maxBytes: number; maxAgeSeconds: number };
+  /** DATABASE_URL: the shared PostgreSQL store of every replica; null: the embedded file store. */
+  databaseUrl: string | null;
+  /** An authorization with less validity left than this is refused before verification (X402_MIN_VALIDITY_SECONDS). */
+  minValiditySeconds: number;
+  /** X402_RPC_URLS: a JSON-RPC address per network, to read a token's authorization state directly. */
+  rpcUrls: Record<string, string>;
 }
 
 /** USD 0.01 in USDC's 6-decimal units: the one price of every paid route. */
@@ -179,6 +185,42 @@ function readFacilitatorHeaders(env: NodeJS.ProcessEnv): FacilitatorSettings['he
   return headers;
 }
 
+function readDatabaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.DATABASE_URL?.trim();
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new PaymentConfigError('DATABASE_URL must be a postgres:// address such as postgres://user@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new PaymentConfigError(`DATABASE_URL must be a postgres:// address (got a ${url.protocol} address)`);
+  }
+  return raw;
+}
+
+/** X402_RPC_URLS: "eip155:8453=https://...,eip155:137=https://..." (only configured networks). */
+function readRpcUrls(env: NodeJS.ProcessEnv, networks: readonly string[]): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const entry of (env.X402_RPC_URLS ?? '').split(',').map((item) => item.trim()).filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const network = at > 0 ? entry.slice(0, at).trim() : '';
+    const address = at > 0 ? entry.slice(at + 1).trim() : '';
+    if (!CAIP2_EVM.test(network)) throw new PaymentConfigError(`X402_RPC_URLS: "${entry}" must be network=url, such as eip155:8453=https://mainnet.base.org`);
+    if (!networks.includes(network)) throw new PaymentConfigError(`X402_RPC_URLS: ${network} is not one of X402_NETWORKS (${networks.join(', ')})`);
+    let url: URL;
+    try {
+      url = new URL(address);
+    } catch {
+      throw new PaymentConfigError(`X402_RPC_URLS: the address for ${network} must be an http(s) URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PaymentConfigError(`X402_RPC_URLS: the address for ${network} must be an http(s) URL`);
+    urls[network] = address;
+  }
+  return urls;
+}
+
 function readFacilitatorUrl(raw: string): string {
   let url: URL;
   try {
@@ -207,6 +249,7 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
   const assets = readAssets(env);
   const hops = proxyHops(env);
   const ledgerPath = env.REVENUE_LEDGER?.trim() || 'data/revenue/ledger.jsonl';
+  const networks = readNetworks(env, assets);
   return {
     production,
     payTo: payToRaw,
@@ -217,7 +260,7 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
           timeoutMs: positiveInteger(env, 'X402_FACILITATOR_TIMEOUT_MS', 15_000),
         }
       : null,
-    networks: readNetworks(env, assets),
+    networks,
     assets,
     amount: PRICE_ATOMIC,
     maxTimeoutSeconds: positiveInteger(env, 'X402_MAX_TIMEOUT_SECONDS', 300),
@@ -232,5 +275,8 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
       maxBytes: positiveInteger(env, 'PAID_ANSWERS_MAX_BYTES', 64 * 1024 * 1024),
       maxAgeSeconds: positiveInteger(env, 'PAID_ANSWERS_MAX_AGE_SECONDS', 24 * 60 * 60),
     },
+    databaseUrl: readDatabaseUrl(env),
+    minValiditySeconds: positiveInteger(env, 'X402_MIN_VALIDITY_SECONDS', 20),
+    rpcUrls: readRpcUrls(env, networks),
   };
 }
