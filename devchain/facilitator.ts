@@ -31,11 +31,25 @@ export interface RecordedRequest {
   result?: unknown;
 }
 
+/** Faults a test switches on to play a facilitator (or the network in front of it) losing answers. */
+export interface FacilitatorFaults {
+  /** The next N /settle calls are carried out on chain, then their answer is lost: the connection is reset, or a proxy-style 504 is sent. */
+  loseSettleAnswers: number;
+  loseAs: 'reset' | 'gateway-timeout';
+  /** The next N /settle calls are neither carried out nor answered (the caller times out; nothing moved). */
+  stallSettles: number;
+  /** Answer a /settle of an authorization already settled here with the first result (as some hosted facilitators do) instead of refusing it as used. */
+  repeatFirstSettleResult: boolean;
+}
+
 export interface LocalFacilitator {
   url: string;
   port: number;
   /** Every request received, in order (tests read it). */
   requests: RecordedRequest[];
+  faults: FacilitatorFaults;
+  /** The chain's JSON-RPC over HTTP (POST), for X402_RPC_URLS. */
+  rpcUrl: string;
   /** Stops listening; `start()` listens again on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -72,6 +86,13 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 export async function startLocalFacilitator(options: FacilitatorOptions): Promise<LocalFacilitator> {
   const facilitator = createLocalFacilitator(options.chain, options.networks);
   const requests: RecordedRequest[] = [];
+  const faults: FacilitatorFaults = { loseSettleAnswers: 0, loseAs: 'reset', stallSettles: 0, repeatFirstSettleResult: false };
+  /** First settle result per authorization (payer:nonce), for repeatFirstSettleResult. */
+  const firstSettles = new Map<string, unknown>();
+  const authorizationKey = (payload: unknown): string => {
+    const authorization = (payload as { payload?: { authorization?: { from?: string; nonce?: string } } }).payload?.authorization;
+    return `${authorization?.from?.toLowerCase()}:${authorization?.nonce?.toLowerCase()}`;
+  };
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const authorization = request.headers.authorization ?? null;
@@ -88,12 +109,34 @@ export async function startLocalFacilitator(options: FacilitatorOptions): Promis
       return send(response, 401, { error: 'unauthorized' });
     }
     if (request.method === 'GET' && path === '/supported') return send(response, 200, facilitator.getSupported());
+    if (request.method === 'POST' && path === '/rpc') {
+      const call = body as { id?: unknown; method?: string; params?: unknown[] };
+      try {
+        const result = await options.chain.provider.request({ method: call.method as never, params: call.params as never });
+        return send(response, 200, { jsonrpc: '2.0', id: call.id ?? null, result });
+      } catch (error) {
+        return send(response, 200, { jsonrpc: '2.0', id: call.id ?? null, error: { code: -32000, message: error instanceof Error ? error.message : String(error) } });
+      }
+    }
     if (request.method === 'POST' && (path === '/verify' || path === '/settle')) {
       if (!body.paymentPayload || !body.paymentRequirements) return send(response, 400, { error: 'paymentPayload and paymentRequirements are required' });
-      const result = path === '/verify'
+      if (path === '/settle' && faults.stallSettles > 0) {
+        faults.stallSettles -= 1;
+        return; // never answered: the connection is closed by the caller's timeout or by stop()
+      }
+      const key = authorizationKey(body.paymentPayload);
+      const repeated = path === '/settle' && faults.repeatFirstSettleResult ? firstSettles.get(key) : undefined;
+      const result = repeated ?? (path === '/verify'
         ? await facilitator.verify(body.paymentPayload as never, body.paymentRequirements as never)
-        : await facilitator.settle(body.paymentPayload as never, body.paymentRequirements as never);
+        : await facilitator.settle(body.paymentPayload as never, body.paymentRequirements as never));
       recorded.result = result;
+      if (path === '/settle' && (result as { success?: boolean }).success && !firstSettles.has(key)) firstSettles.set(key, result);
+      if (path === '/settle' && faults.loseSettleAnswers > 0) {
+        faults.loseSettleAnswers -= 1;
+        if (faults.loseAs === 'reset') return void request.socket.destroy();
+        response.writeHead(504, { 'Content-Type': 'text/html' });
+        return void response.end('<html><body>504 Gateway Time-out</body></html>');
+      }
       return send(response, 200, result);
     }
     send(response, 404, { error: 'not found' });
@@ -124,6 +167,10 @@ export async function startLocalFacilitator(options: FacilitatorOptions): Promis
       return port;
     },
     requests,
+    faults,
+    get rpcUrl() {
+      return `http://${host}:${port}/rpc`;
+    },
     start,
     async stop() {
       const closing = server;

@@ -16,3 +16,9 @@ export function koaAdapter(ctx: Koa.Context, baseUrl: string): HTTPAdapter {
     getQueryParam: (name) => ctx.query[name],
   };
 }
+
+/** The same request as the server would see it without a payment: for a fresh challenge when a payment is refused locally. */
+export function unpaidAdapter(ctx: Koa.Context, baseUrl: string): HTTPAdapter {
+  const adapter = koaAdapter(ctx, baseUrl);
+  return { ...adapter, getHeader: (name) => (name.toLowerCase() === 'payment-signature' ? undefined : adapter.getHeader(name)) };
+}

@@ -1,6 +1,6 @@
 // Payments for the app: the x402 resource server over the catalog, its startup check against the
-// facilitator, and the middleware the request pipeline runs on paid routes (with the revenue ledger and the
-// store of settled answers for safe retries beside it).
+// facilitator, the payment store (settlements and the revenue ledger, locks, refusals), the resolver
+// of settlements whose outcome is unknown, and the middleware the request pipeline runs on paid routes.
 import { x402HTTPResourceServer, x402ResourceServer, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
@@ -11,9 +11,11 @@ import { paymentRoutesConfig } from './challenge.ts';
 import { PaymentConfigError, type PaymentSettings } from './config.ts';
 import { exemption, type ClientRequest } from './exemption.ts';
 import { createFacilitatorClient } from './facilitatorClient.ts';
-import { RevenueLedger } from './ledger.ts';
+import { createChainReader, type ChainReader } from './chainReader.ts';
 import { paymentMiddleware } from './middleware.ts';
-import { PaidAnswerStore } from './paidAnswers.ts';
+import { createSettlementResolver, type Resolution } from './resolve.ts';
+import { createPaymentStore } from './store/index.ts';
+import type { PaymentStore, Settlement } from './store/types.ts';
 
 export interface PaymentsOptions {
   routes: readonly Route[];
@@ -23,6 +25,10 @@ export interface PaymentsOptions {
   log?: (message: string, error?: unknown) => void;
   /** The facilitator client; default the HTTP client of `settings.facilitator` (the benchmark passes one answering in-process). */
   facilitatorClient?: FacilitatorClient;
+  /** The payment store; default the one the settings name (DATABASE_URL, or the files beside the ledger), opened by start(). */
+  store?: PaymentStore;
+  /** Chain readers per network; default one per X402_RPC_URLS entry. */
+  chains?: ReadonlyMap<string, ChainReader>;
 }
 
 export interface Payments {
@@ -33,9 +39,14 @@ export interface Payments {
   needsPayment(route: Route, request: ClientRequest): boolean;
   /**
    * Asks the facilitator's /supported and logs which configured networks are live; throws
-   * PaymentConfigError when one is not supported or the facilitator cannot be asked.
+   * PaymentConfigError when one is not supported or the facilitator cannot be asked; opens the payment store.
    */
   start(): Promise<void>;
+  /** The payment store (after start()); null when payments are not configured. */
+  store(): PaymentStore | null;
+  /** Resolves a settlement whose outcome is unknown (`npm run payments -- reconcile`). */
+  resolve(settlement: Settlement): Promise<Resolution>;
+  close(): Promise<void>;
 }
 
 function supports(kinds: ReadonlyArray<{ x402Version: number; scheme: string; network: string }>, network: string): boolean {
@@ -57,7 +68,19 @@ export function createPayments(options: PaymentsOptions): Payments {
     resourceServer.registerExtension(paymentIdentifierResourceServerExtension);
     server = new x402HTTPResourceServer(resourceServer, paymentRoutesConfig(options.routes, settings));
   }
+  // Opened by start(); the same store object serves every request.
+  const store: PaymentStore | null = server ? options.store ?? createPaymentStore(settings, { now: options.now, log }) : null;
   const isExempt = exemption(settings);
+  const now = options.now ?? (() => new Date());
+  const chains = options.chains ?? new Map(Object.entries(settings.rpcUrls).map(([network, url]) => [network, createChainReader(url)]));
+  const resolve = createSettlementResolver({
+    chains,
+    nowSeconds: () => Math.floor(now().getTime() / 1000),
+    async settle(payload, requirements) {
+      const result = await server!.processSettlement(payload, requirements, undefined, undefined);
+      return result.success ? { success: true, transaction: result.transaction, headers: result.headers } : { success: false, errorReason: result.errorReason };
+    },
+  });
   return {
     settings,
     needsPayment: (route, request) => route.paid && !isExempt(request),
@@ -65,13 +88,23 @@ export function createPayments(options: PaymentsOptions): Payments {
       server,
       isExempt,
       baseUrl: options.baseUrl,
-      ledger: server ? new RevenueLedger(settings.ledgerPath) : null,
-      answers: server ? new PaidAnswerStore({ ...settings.paidAnswers, now: options.now, log }) : null,
-      now: options.now ?? (() => new Date()),
+      store,
+      resolve,
+      minValiditySeconds: settings.minValiditySeconds,
+      maxTimeoutSeconds: settings.maxTimeoutSeconds,
+      // verify and settle each within the facilitator timeout, the handler well within a minute
+      lockTtlMs: 2 * (settings.facilitator?.timeoutMs ?? 15_000) + 60_000,
+      now,
       log,
     }),
+    store: () => store,
+    resolve,
+    async close() {
+      await store?.close();
+    },
     async start() {
-      if (!facilitator || !server) return;
+      if (!facilitator || !server || !store) return;
+      await store.open();
       const url = settings.facilitator!.url;
       let supported;
       try {
@@ -86,7 +119,7 @@ export function createPayments(options: PaymentsOptions): Payments {
         throw new PaymentConfigError(`the facilitator at ${url} does not support exact x402 v2 payments on ${missing.join(', ')} (it offers: ${offered}); fix X402_NETWORKS or X402_FACILITATOR_URL`);
       }
       await server.initialize();
-      log(`payments: live on ${live.join(', ')} through ${url}`);
+      log(`payments: live on ${live.join(', ')} through ${url}; payment records in ${store.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'local files'}`);
     },
   };
 }

@@ -1,38 +1,51 @@
 // The payment check of a paid route, run by the request pipeline after validation and before the
-// handler: challenge (402), verify through the facilitator, run the handler, settle only a 2xx
-// answer, record it in the ledger. The paid body is held (Koa sends after this returns) until the
-// settlement succeeded; otherwise it is replaced by an error and nothing is charged.
-// Safe retries (x402 `payment-identifier` extension): a settled answer bought with a payment
-// identifier is kept (paidAnswers.ts); a later request with that identifier, for the same request
-// and paid by the same payer on the same terms (its signature checked locally), gets the same
-// status, headers (the original PAYMENT-RESPONSE) and body without a second verify or settle; the
-// same identifier with another request or another payment is a 409 payment_identifier_conflict.
+// handler. A payment is taken at most once and never without its answer:
+//   1. Refused locally, before any facilitator call: an authorization with less than
+//      X402_MIN_VALIDITY_SECONDS left, and a payload already refused (remembered until it expires).
+//   2. An authorization (payer, nonce) or payment identifier seen before is answered from its
+//      settlement: settled, its kept answer; unresolved (pending, unknown), resolved first
+//      (resolve.ts): paid, the kept answer and never the new authorization; not paid, a fresh payment.
+//   3. A fresh payment: shared locks on the authorization and the payment id, verify, run the
+//      handler, record the settlement as pending with its answer, settle, then deliver. A settle
+//      whose answer is lost is 502 settlement_unknown (never "nothing was charged", never a 402):
+//      the answer stays kept, and the retry resolves it.
+// Every piece of state lives in the payment store (store/types.ts), shared by replicas; a store
+// that cannot be reached fails closed: 503, nothing verified, nothing charged, nothing served.
 import { getFacilitatorResponseError, type x402HTTPResourceServer } from '@x402/core/server';
 import type { HTTPRequestContext, HTTPResponseInstructions } from '@x402/core/server';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader, decodePaymentSignatureHeader, encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
 import { extractPaymentIdentifier, isValidPaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import type Koa from 'koa';
 import { createHash } from 'node:crypto';
-import { verifyTypedData, type Hex } from 'viem';
 import { errorBody, type ErrorBody } from '../errors.ts';
 import { koaPath } from '../dispatch.ts';
 import { validatedMatchOf } from '../pipeline/requestMatch.ts';
-import { koaAdapter } from './adapter.ts';
+import { koaAdapter, unpaidAdapter } from './adapter.ts';
+import { authorizationOf, paymentTerms, samePayment, type AuthorizationFacts } from './authorization.ts';
 import { decodeOnce } from './decodedOnce.ts';
-import { facilitatorFailureStatus } from './facilitatorClient.ts';
+import { facilitatorFailureStatus, settleWasNotSent } from './facilitatorClient.ts';
 import type { ClientRequest } from './exemption.ts';
-import type { RevenueLedger } from './ledger.ts';
-import type { PaidAnswer, PaidAnswerStore, PaymentTerms } from './paidAnswers.ts';
+import { recordResolution, type Resolution } from './resolve.ts';
+import {
+  PaymentStoreUnavailableError, SettlementExistsError, type KeptAnswer, type PaymentStore, type Settlement, type SettlementChange,
+} from './store/types.ts';
 
 export interface PaymentMiddlewareOptions {
   /** null when payments are not configured (development): non-exempt clients get 503. */
   server: x402HTTPResourceServer | null;
   isExempt: (request: ClientRequest) => boolean;
   baseUrl: string;
-  ledger: RevenueLedger | null;
-  /** Settled answers kept for retries with a payment identifier; null: identifiers are ignored. */
-  answers?: PaidAnswerStore | null;
+  /** Where settlements, locks and refusals live (null only when `server` is null). */
+  store: PaymentStore | null;
+  /** Resolves an earlier settlement whose outcome is not known. */
+  resolve: (settlement: Settlement) => Promise<Resolution>;
+  /** An authorization with less validity left is refused before verification. */
+  minValiditySeconds: number;
+  /** How long a payment that carries no expiry of its own is remembered (the challenge's maxTimeoutSeconds). */
+  maxTimeoutSeconds: number;
+  /** The lease of a payment's locks: longer than verify, handler and settle together, so it only lapses for a replica that stopped. */
+  lockTtlMs: number;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
 }
@@ -43,6 +56,7 @@ function respond(ctx: Koa.Context, status: number, body: ErrorBody | (ErrorBody 
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase() !== 'content-type') ctx.set(name, value);
   }
+  ctx.set('Cache-Control', 'no-store');
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = body;
@@ -53,24 +67,24 @@ const REASON_MESSAGES: Record<string, string> = {
   'No matching payment requirements': 'the payment does not match any option of the challenge (scheme, network, asset, amount or recipient)',
 };
 
-/** A 402 (or other) answer of the x402 engine, with our JSON error body and the reason it gives. */
-function respondPaymentError(ctx: Koa.Context, response: HTTPResponseInstructions): void {
+/** Why the x402 engine refused a payment: the challenge's error, or the failed receipt's reason. */
+function refusalReason(response: HTTPResponseInstructions): string {
   const challengeHeader = response.headers['PAYMENT-REQUIRED'];
   const receiptHeader = response.headers['PAYMENT-RESPONSE'];
-  let reason = 'payment_required';
-  let challenge: unknown = undefined;
-  if (challengeHeader) {
-    const decoded = decodePaymentRequiredHeader(challengeHeader);
-    reason = decoded.error ?? reason;
-    challenge = decoded;
-  } else if (receiptHeader) {
-    reason = decodePaymentResponseHeader(receiptHeader).errorReason ?? 'settlement_failed';
-  } else if (response.body && typeof response.body === 'object' && 'error' in response.body) {
-    reason = String((response.body as { error: unknown }).error);
-  }
-  const message = (Object.hasOwn(REASON_MESSAGES, reason) ? REASON_MESSAGES[reason] : undefined) ?? `payment refused: ${reason}`;
-  const body = errorBody(response.status, response.status === 402 ? 'payment_required' : 'invalid_payment', message);
-  respond(ctx, response.status, { ...body, reason, ...(challenge ? { challenge } : {}) }, { 'Cache-Control': 'no-store', ...response.headers });
+  if (challengeHeader) return decodePaymentRequiredHeader(challengeHeader).error ?? 'payment_required';
+  if (receiptHeader) return decodePaymentResponseHeader(receiptHeader).errorReason ?? 'settlement_failed';
+  if (response.body && typeof response.body === 'object' && 'error' in response.body) return String((response.body as { error: unknown }).error);
+  return 'payment_required';
+}
+
+/** A 402 (or other) answer of the x402 engine, with our JSON error body and the reason it gives. */
+function respondPaymentError(ctx: Koa.Context, response: HTTPResponseInstructions, message?: string): void {
+  const reason = refusalReason(response);
+  const challengeHeader = response.headers['PAYMENT-REQUIRED'];
+  const challenge = challengeHeader ? decodePaymentRequiredHeader(challengeHeader) : undefined;
+  const text = message ?? (Object.hasOwn(REASON_MESSAGES, reason) ? REASON_MESSAGES[reason] : undefined) ?? `payment refused: ${reason}`;
+  const body = errorBody(response.status, response.status === 402 ? 'payment_required' : 'invalid_payment', text);
+  respond(ctx, response.status, { ...body, reason, ...(challenge ? { challenge } : {}) }, response.headers);
 }
 
 function respondFacilitatorFailure(ctx: Koa.Context, error: unknown, log: PaymentMiddlewareOptions['log']): void {
@@ -78,20 +92,22 @@ function respondFacilitatorFailure(ctx: Koa.Context, error: unknown, log: Paymen
   if (!failure) throw error; // unexpected: a 500 from the error handler, never a 402
   log('payment facilitator failure', failure);
   const status = facilitatorFailureStatus(failure);
-  ctx.set('Retry-After', '5');
-  ctx.set('Cache-Control', 'no-store');
-  respond(ctx, status, errorBody(status, 'facilitator_unavailable', 'the payment facilitator is unavailable; nothing was charged, retry shortly'));
+  respond(ctx, status, errorBody(status, 'facilitator_unavailable', 'the payment facilitator is unavailable; nothing was charged, retry shortly'), { 'Retry-After': '5' });
 }
 
-/** One signed authorization buys one answer: its (payer, nonce), or the payload's hash. */
-function inFlightKey(payload: PaymentPayload): string {
-  const authorization = (payload.payload as { authorization?: { from?: string; nonce?: string } }).authorization;
-  if (authorization?.from && authorization.nonce) return `${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
-  return createHash('sha256').update(JSON.stringify(payload.payload)).digest('hex');
+function respondSettlementUnknown(ctx: Koa.Context): void {
+  respond(ctx, 502, errorBody(502, 'settlement_unknown',
+    'your payment was sent for settlement and its outcome could not be read, so it may have been taken; retry with the same PAYMENT-SIGNATURE, or with the same payment identifier, and you will not be charged twice: the answer is kept for you'),
+  { 'Retry-After': '5' });
 }
 
-function payerOf(payload: PaymentPayload): string {
-  return (payload.payload as { authorization?: { from?: string } }).authorization?.from ?? '';
+function respondStoreUnavailable(ctx: Koa.Context, error: unknown, log: PaymentMiddlewareOptions['log']): void {
+  log('the payment store cannot be reached', error);
+  respond(ctx, 503, errorBody(503, 'payment_store_unavailable', 'the payment records cannot be reached; nothing was verified or charged, retry shortly'), { 'Retry-After': '5' });
+}
+
+function respondInProgress(ctx: Koa.Context, what: 'authorization' | 'payment identifier'): void {
+  respond(ctx, 409, errorBody(409, 'payment_in_progress', `this ${what} is being used by another request right now; one payment buys one answer, retry once it is done`));
 }
 
 function bodyBuffer(body: unknown): Buffer {
@@ -119,69 +135,16 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * What makes two requests "the same request" for a payment identifier: the method, the path, the
- * query parameters (sorted by name, repeated values in their order), the negotiated format and the
- * JSON body (keys sorted). A different parameter spelling (`?year=2024` against `?year=2024&currency=EUR`)
+ * What makes two requests "the same request" for a payment: the method, the path, the query
+ * parameters (sorted by name, repeated values in their order), the negotiated format and the JSON
+ * body (keys sorted). A different parameter spelling (`?year=2024` against `?year=2024&currency=EUR`)
  * is another request even when the answers would agree.
  */
 export function requestFingerprint(ctx: Koa.Context): string {
   const query = [...new URLSearchParams(ctx.querystring).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const { validated } = validatedMatchOf(ctx);
   const body = validated.body === undefined ? null : validated.body;
-  const format = validated.format;
-  return createHash('sha256').update(canonicalJson([ctx.method, ctx.path, query, format, body])).digest('hex');
-}
-
-/** The terms of a payment payload: its payer and the accepted requirement's network, asset, recipient and amount. */
-function paymentTerms(payload: PaymentPayload): PaymentTerms {
-  return {
-    payer: payerOf(payload).toLowerCase(),
-    network: String(payload.accepted?.network ?? ''),
-    asset: String(payload.accepted?.asset ?? '').toLowerCase(),
-    payTo: String(payload.accepted?.payTo ?? '').toLowerCase(),
-    amount: String(payload.accepted?.amount ?? ''),
-  };
-}
-
-const TRANSFER_WITH_AUTHORIZATION = [
-  { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-  { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
-] as const;
-
-/**
- * Whether a retry is paid by the payer who bought the kept answer, on the same terms: the same
- * payer, network, asset, recipient and amount, an authorization to that recipient for that amount,
- * and an EIP-3009 signature that recovers to the payer (checked locally: no facilitator call, no
- * charge). Payloads this cannot check (no EIP-3009 authorization, smart-wallet signatures) do not match.
- */
-async function samePayment(kept: PaymentTerms, payload: PaymentPayload): Promise<boolean> {
-  const terms = paymentTerms(payload);
-  if ((Object.keys(kept) as Array<keyof PaymentTerms>).some((key) => kept[key] !== terms[key])) return false;
-  const { authorization, signature } = payload.payload as {
-    authorization?: { from?: string; to?: string; value?: string; validAfter?: string; validBefore?: string; nonce?: string };
-    signature?: string;
-  };
-  if (!authorization || typeof signature !== 'string') return false;
-  const { from, to, value, validAfter, validBefore, nonce } = authorization;
-  if (![from, to, value, validAfter, validBefore, nonce].every((field) => typeof field === 'string')) return false;
-  if (to!.toLowerCase() !== kept.payTo || value !== kept.amount) return false;
-  const chainId = /^eip155:([0-9]+)$/.exec(kept.network)?.[1];
-  const extra = (payload.accepted?.extra ?? {}) as { name?: unknown; version?: unknown };
-  if (!chainId || typeof extra.name !== 'string' || typeof extra.version !== 'string') return false;
-  try {
-    return await verifyTypedData({
-      address: from as Hex,
-      domain: { name: extra.name, version: extra.version, chainId: Number(chainId), verifyingContract: payload.accepted.asset as Hex },
-      types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
-      primaryType: 'TransferWithAuthorization',
-      message: {
-        from: from as Hex, to: to as Hex, value: BigInt(value!), validAfter: BigInt(validAfter!), validBefore: BigInt(validBefore!), nonce: nonce as Hex,
-      },
-      signature: signature as Hex,
-    });
-  } catch {
-    return false; // malformed numbers, addresses or signature
-  }
+  return createHash('sha256').update(canonicalJson([ctx.method, ctx.path, query, validated.format, body])).digest('hex');
 }
 
 /** Headers not kept with an answer: Koa recomputes the length, the connection is per request. */
@@ -196,8 +159,8 @@ function headersOf(ctx: Koa.Context): Map<string, string> {
 }
 
 /**
- * The headers this answer gained below the outer middleware (the handler's, the settlement's):
- * those set before the payment check (CORS, per-request headers) are set afresh on a retry.
+ * The headers this answer gained below the payment stage (the handler's, the settlement's): those
+ * set before it (CORS, per-request headers) are set afresh on a retry.
  */
 function keptHeaders(ctx: Koa.Context, before: Map<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -208,151 +171,252 @@ function keptHeaders(ctx: Koa.Context, before: Map<string, string>): Record<stri
   return headers;
 }
 
-function replay(ctx: Koa.Context, answer: PaidAnswer): void {
+function replay(ctx: Koa.Context, answer: KeptAnswer): void {
   ctx.status = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.set('Cache-Control', 'private, no-store');
   ctx.body = answer.body;
 }
 
+function nowSeconds(now: () => Date): number {
+  return Math.floor(now().getTime() / 1000);
+}
+
 export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middleware {
-  const inFlight = new Set<string>();
-  /** Payment identifiers whose request is being answered right now. */
-  const inFlightIds = new Set<string>();
-  const answers = options.answers ?? null;
-  const decodedPayments = options.server ? decodeOnce(options.server) : null;
+  const { server, store, log } = options;
+  const decodedPayments = server ? decodeOnce(server) : null;
+
+  /** Changes a settlement's state; a failure is logged and leaves it pending, for the retry or reconcile to resolve. */
+  async function finishQuietly(key: string, change: Omit<SettlementChange, 'updatedAt'>): Promise<void> {
+    try {
+      await store!.finish(key, { ...change, updatedAt: options.now().toISOString() });
+    } catch (error) {
+      log(`the payment store could not record settlement ${key} as ${change.state}; it stays pending until reconciled`, error);
+    }
+  }
+
+  /** A 402 with a fresh challenge and a reason of our own, without asking the facilitator. */
+  async function refuseLocally(ctx: Koa.Context, reason: string, message: string): Promise<void> {
+    const { pathForm } = validatedMatchOf(ctx);
+    const result = await server!.processHTTPRequest({ adapter: unpaidAdapter(ctx, options.baseUrl), path: koaPath(pathForm), method: ctx.method });
+    if (result.type !== 'payment-error') throw new Error('a paid route answered a request without payment');
+    const challenge = { ...decodePaymentRequiredHeader(result.response.headers['PAYMENT-REQUIRED']!), error: reason };
+    respondPaymentError(ctx, { ...result.response, headers: { ...result.response.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) } }, message);
+  }
+
+  async function rememberRefusal(facts: AuthorizationFacts, reason: string): Promise<void> {
+    const until = facts.validBefore ?? nowSeconds(options.now) + options.maxTimeoutSeconds;
+    await store!.rememberRefusal(facts.hash, reason, until).catch((error: unknown) => log('a refused payment could not be remembered', error));
+  }
+
+  /** Runs `work` holding every named lock, or answers 409 when another request holds one. */
+  async function withLocks(ctx: Koa.Context, locks: ReadonlyArray<[string, 'authorization' | 'payment identifier']>, work: () => Promise<void>): Promise<void> {
+    const taken: string[] = [];
+    try {
+      for (const [name, what] of locks) {
+        if (!(await store!.tryLock(name, options.lockTtlMs, options.now().getTime()))) return respondInProgress(ctx, what);
+        taken.push(name);
+      }
+      await work();
+    } finally {
+      for (const name of taken) await store!.unlock(name).catch((error: unknown) => log(`the payment lock ${name} could not be released; its lease lapses`, error));
+    }
+  }
+
   return async (ctx, next) => {
     const { route } = validatedMatchOf(ctx);
     if (!route.paid || options.isExempt(ctx.req)) return next();
-    if (!options.server) {
-      ctx.set('Cache-Control', 'no-store');
+    if (!server || !store) {
       return respond(ctx, 503, errorBody(503, 'payments_not_configured', 'payments are not configured on this server (set X402_PAY_TO and X402_FACILITATOR_URL); only exempt clients are served'));
     }
     const paymentHeader = ctx.get('PAYMENT-SIGNATURE') || undefined;
-    let decoded: PaymentPayload | undefined;
-    if (paymentHeader) {
-      try {
-        decoded = decodePaymentSignatureHeader(paymentHeader);
-      } catch {
-        return respond(ctx, 400, errorBody(400, 'invalid_payment', 'PAYMENT-SIGNATURE is not a base64-encoded x402 payment payload', 'PAYMENT-SIGNATURE'));
-      }
-    }
-    let paymentId: string | null = null;
-    if (decoded && answers) {
-      // The package's id checks, not its validatePaymentIdentifier: that compiles the schema the
-      // client sent (with Ajv) on every request.
-      const info = (decoded.extensions?.[PAYMENT_IDENTIFIER] as { info?: { id?: unknown } } | undefined)?.info;
-      const id = extractPaymentIdentifier(decoded, false);
-      if (info?.id !== undefined && (id === null || !isValidPaymentId(id))) {
-        return respond(ctx, 400, errorBody(400, 'invalid_payment', 'the payment identifier (payment-identifier extension) must be 16 to 128 characters of A-Z, a-z, 0-9, _ and -', 'PAYMENT-SIGNATURE'));
-      }
-      paymentId = id;
-    }
-    if (paymentId === null) return pay(ctx, next, paymentHeader, decoded, null);
-    if (inFlightIds.has(paymentId)) {
-      ctx.set('Cache-Control', 'no-store');
-      return respond(ctx, 409, errorBody(409, 'payment_in_progress', 'a request with this payment identifier is being answered right now; retry once it is done'));
-    }
-    inFlightIds.add(paymentId);
+    if (!paymentHeader) return pay(ctx, next, undefined, null, null, '');
+    let decoded: PaymentPayload;
     try {
-      const kept = await answers!.get(paymentId);
-      if (!kept) return await pay(ctx, next, paymentHeader, decoded, paymentId);
-      ctx.set('Cache-Control', 'no-store');
-      if (kept.request !== requestFingerprint(ctx)) {
-        return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier already bought the answer to a different request; nothing was charged. Use a new identifier for a new request'));
+      decoded = decodePaymentSignatureHeader(paymentHeader);
+    } catch {
+      return respond(ctx, 400, errorBody(400, 'invalid_payment', 'PAYMENT-SIGNATURE is not a base64-encoded x402 payment payload', 'PAYMENT-SIGNATURE'));
+    }
+    // The package's id checks, not its validatePaymentIdentifier: that compiles the schema the
+    // client sent (with Ajv) on every request.
+    const info = (decoded.extensions?.[PAYMENT_IDENTIFIER] as { info?: { id?: unknown } } | undefined)?.info;
+    const paymentId = extractPaymentIdentifier(decoded, false);
+    if (info?.id !== undefined && (paymentId === null || !isValidPaymentId(paymentId))) {
+      return respond(ctx, 400, errorBody(400, 'invalid_payment', 'the payment identifier (payment-identifier extension) must be 16 to 128 characters of A-Z, a-z, 0-9, _ and -', 'PAYMENT-SIGNATURE'));
+    }
+    const facts = authorizationOf(decoded);
+    try {
+      // Refusals that cost nothing: no facilitator call, no handler work.
+      const left = facts.validBefore === null ? Infinity : facts.validBefore - nowSeconds(options.now);
+      if (left < options.minValiditySeconds) {
+        return await refuseLocally(ctx, 'authorization_expiring', `the authorization is valid for ${Math.max(0, left)} more second(s); sign one valid for at least ${options.minValiditySeconds} s (the challenge's maxTimeoutSeconds)`);
       }
-      if (!(await samePayment(kept.payment, decoded!))) {
-        return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier was paid by another payer or on other terms (network, asset, amount or recipient), or the signature does not match; nothing was charged'));
+      const refused = await store.refusal(facts.hash, nowSeconds(options.now));
+      if (refused) return await refuseLocally(ctx, refused, `this payment was already refused (${refused}); sign a new one`);
+
+      const fingerprint = requestFingerprint(ctx);
+      const earlier = await store.byKey(facts.key);
+      if (earlier) return await answerEarlier(ctx, next, earlier, decoded, facts, paymentId, fingerprint, 'authorization');
+      if (paymentId !== null) {
+        const byId = await store.byPaymentId(paymentId);
+        if (byId) return await answerEarlier(ctx, next, byId, decoded, facts, paymentId, fingerprint, 'payment identifier');
       }
-      return replay(ctx, kept);
-    } finally {
-      inFlightIds.delete(paymentId);
+      return await pay(ctx, next, decoded, facts, paymentId, fingerprint);
+    } catch (error) {
+      // Only reached before a settlement is sent: after it, store failures are logged (finishQuietly).
+      if (error instanceof PaymentStoreUnavailableError) {
+        ctx.body = null;
+        return respondStoreUnavailable(ctx, error, log);
+      }
+      throw error;
     }
   };
 
-  async function pay(ctx: Koa.Context, next: Koa.Next, paymentHeader: string | undefined, decoded: PaymentPayload | undefined, paymentId: string | null): Promise<void> {
+  /** A request whose authorization, or payment identifier, already has a settlement. */
+  async function answerEarlier(
+    ctx: Koa.Context, next: Koa.Next, earlier: Settlement, decoded: PaymentPayload, facts: AuthorizationFacts,
+    paymentId: string | null, fingerprint: string, via: 'authorization' | 'payment identifier',
+  ): Promise<void> {
+    if (earlier.request !== fingerprint) {
+      return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', `this ${via} already bought the answer to a different request; nothing was charged. Use a new ${via === 'authorization' ? 'payment' : 'identifier'} for a new request`));
+    }
+    if (earlier.key !== facts.key && !(await samePayment(earlier.terms, decoded))) {
+      return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier was paid by another payer or on other terms (network, asset, amount or recipient), or the signature does not match; nothing was charged'));
+    }
+    if (earlier.state === 'settled') {
+      if (earlier.answer) return replay(ctx, earlier.answer);
+      return refuseLocally(ctx, 'authorization_already_used', 'this authorization was already used to pay, and its answer is no longer kept; sign a new payment');
+    }
+    if (earlier.state === 'unpaid') {
+      if (earlier.key === facts.key) return refuseLocally(ctx, 'authorization_refused', 'this authorization was refused before and charged nothing; sign a new payment');
+      return pay(ctx, next, decoded, facts, paymentId, fingerprint);
+    }
+    // pending or unknown: resolve it before anything else, holding its lock (the replica that sent it may still be at it).
+    return withLocks(ctx, [[`authorization:${earlier.key}`, via]], async () => {
+      const resolution = await options.resolve(earlier);
+      let answer: KeptAnswer | null = null;
+      try {
+        answer = await recordResolution(store!, earlier, resolution, options.now());
+      } catch (error) {
+        log(`the resolution of settlement ${earlier.key} (${resolution.outcome}) could not be recorded`, error);
+      }
+      if (resolution.outcome === 'unknown') {
+        log(`settlement ${earlier.key} is still unknown: ${resolution.reason}`);
+        return respondSettlementUnknown(ctx);
+      }
+      if (resolution.outcome === 'unpaid') {
+        if (earlier.key === facts.key) return refuseLocally(ctx, resolution.reason, `this payment was never charged (${resolution.reason}); sign a new one`);
+        return pay(ctx, next, decoded, facts, paymentId, fingerprint);
+      }
+      // Paid: the kept answer, never the new authorization.
+      if (answer) return replay(ctx, answer);
+      // No answer was kept (it cannot happen for a settlement this stage recorded): answer afresh, not charged again.
+      await next();
+      for (const [name, value] of Object.entries(resolution.headers)) ctx.set(name, value);
+    });
+  }
+
+  /** A payment seen for the first time (or no payment: the challenge). */
+  async function pay(ctx: Koa.Context, next: Koa.Next, decoded: PaymentPayload | undefined, facts: AuthorizationFacts | null, paymentId: string | null, fingerprint: string): Promise<void> {
     const { route, pathForm } = validatedMatchOf(ctx);
-    if (!options.server) throw new Error('payments are not configured');
     const adapter = koaAdapter(ctx, options.baseUrl);
     if (decoded) decodedPayments?.set(adapter, decoded); // the server reads this payload instead of decoding the header again
-    const context: HTTPRequestContext = {
-      adapter,
-      // The catalog's path form, so the route table matches whatever the path parameters hold.
-      path: koaPath(pathForm),
-      method: ctx.method,
-      paymentHeader,
-    };
-    let result;
-    try {
-      result = await options.server.processHTTPRequest(context);
-    } catch (error) {
-      return respondFacilitatorFailure(ctx, error, options.log);
+    // The catalog's path form, so the route table matches whatever the path parameters hold.
+    const context: HTTPRequestContext = { adapter, path: koaPath(pathForm), method: ctx.method, paymentHeader: ctx.get('PAYMENT-SIGNATURE') || undefined };
+    if (!decoded || !facts) {
+      const challenge = await server!.processHTTPRequest(context);
+      if (challenge.type !== 'payment-error') throw new Error(`paid route ${route.id} answered a request without payment`);
+      return respondPaymentError(ctx, challenge.response);
     }
-    if (result.type === 'no-payment-required') throw new Error(`paid route ${route.id} has no payment rule for ${context.path}`);
-    if (result.type === 'payment-error') return respondPaymentError(ctx, result.response);
-
-    const key = inFlightKey(result.paymentPayload);
-    if (inFlight.has(key)) {
-      ctx.set('Cache-Control', 'no-store');
-      return respond(ctx, 409, errorBody(409, 'payment_in_progress', 'this payment is already being used by another request; one payment buys one answer'));
-    }
-    inFlight.add(key);
-    const headersBefore = headersOf(ctx);
-    try {
+    const locks: Array<[string, 'authorization' | 'payment identifier']> = [[`authorization:${facts.key}`, 'authorization']];
+    if (paymentId !== null) locks.push([`payment-id:${paymentId}`, 'payment identifier']);
+    return withLocks(ctx, locks, async () => {
+      let result;
+      try {
+        result = await server!.processHTTPRequest(context);
+      } catch (error) {
+        return respondFacilitatorFailure(ctx, error, log);
+      }
+      if (result.type === 'no-payment-required') throw new Error(`paid route ${route.id} has no payment rule for ${context.path}`);
+      if (result.type === 'payment-error') {
+        await rememberRefusal(facts, refusalReason(result.response));
+        return respondPaymentError(ctx, result.response);
+      }
+      const headersBefore = headersOf(ctx);
       try {
         await next();
       } catch (error) {
-        await cancel(result, 'handler_threw', options.log);
+        await cancel(result, 'handler_threw', log);
         throw error;
       }
       if (ctx.status < 200 || ctx.status >= 300 || ctx.body === undefined || ctx.body === null) {
-        return await cancel(result, 'handler_failed', options.log, ctx.status);
+        return cancel(result, 'handler_failed', log, ctx.status);
       }
-      let settlement;
-      try {
-        settlement = await options.server.processSettlement(result.paymentPayload, result.paymentRequirements, result.declaredExtensions, {
-          request: context,
-          responseBody: bodyBuffer(ctx.body),
-          responseHeaders: Object.fromEntries(Object.entries(ctx.response.headers).map(([name, value]) => [name, String(value)])),
-        });
-      } catch (error) {
-        ctx.body = null;
-        return respondFacilitatorFailure(ctx, error, options.log);
-      }
-      if (!settlement.success) {
-        ctx.body = null;
-        return respondPaymentError(ctx, { ...settlement.response, status: 402, headers: { ...settlement.response.headers, ...settlement.headers } });
-      }
-      for (const [name, value] of Object.entries(settlement.headers)) ctx.set(name, value);
-      ctx.set('Cache-Control', 'private, no-store');
-      const paidBody = bodyBuffer(ctx.body);
-      if (paymentId !== null) ctx.body = paidBody; // the exact bytes kept for a retry are the bytes sent
-      await options.ledger
-        ?.append({
-          time: options.now().toISOString(),
-          route: route.id,
-          resource: ctx.originalUrl,
-          network: settlement.network,
-          payer: settlement.payer ?? payerOf(result.paymentPayload),
-          amount: settlement.amount ?? result.paymentRequirements.amount,
-          asset: result.paymentRequirements.asset,
-          transaction: settlement.transaction,
-        })
-        .catch((error: unknown) => options.log('the revenue ledger could not record a settled payment', error));
-      if (paymentId !== null && answers) {
-        await answers
-          .put({
-            id: paymentId,
-            savedAt: options.now().toISOString(),
-            request: requestFingerprint(ctx),
-            payment: paymentTerms(result.paymentPayload),
-            status: ctx.status,
-            headers: keptHeaders(ctx, headersBefore),
-            body: paidBody,
-          })
-          .catch((error: unknown) => options.log('a settled answer could not be kept for retries', error));
-      }
-    } finally {
-      inFlight.delete(key);
+      return settle(ctx, result, facts, paymentId, fingerprint, context, headersBefore);
+    });
+  }
+
+  async function settle(
+    ctx: Koa.Context, payment: VerifiedPayment, facts: AuthorizationFacts, paymentId: string | null, fingerprint: string,
+    request: HTTPRequestContext, headersBefore: Map<string, string>,
+  ): Promise<void> {
+    const { route } = validatedMatchOf(ctx);
+    const body = bodyBuffer(ctx.body);
+    const time = options.now().toISOString();
+    // Recorded, with its answer, before /settle is sent: whatever happens next, a retry or reconcile finds it.
+    try {
+      await store!.begin({
+        key: facts.key,
+        paymentId,
+        state: 'pending',
+        validBefore: facts.validBefore ?? nowSeconds(options.now) + options.maxTimeoutSeconds,
+        route: route.id,
+        resource: ctx.originalUrl,
+        terms: paymentTerms(payment.paymentPayload),
+        payload: payment.paymentPayload,
+        requirements: payment.paymentRequirements,
+        request: fingerprint,
+        answer: { status: ctx.status, headers: keptHeaders(ctx, headersBefore), body },
+        transaction: null,
+        createdAt: time,
+        updatedAt: time,
+      });
+    } catch (error) {
+      await cancel(payment, 'handler_failed', log, 503);
+      ctx.body = null;
+      if (error instanceof SettlementExistsError) return respondInProgress(ctx, error.field === 'key' ? 'authorization' : 'payment identifier');
+      return respondStoreUnavailable(ctx, error, log);
     }
+    let settlement;
+    try {
+      settlement = await server!.processSettlement(payment.paymentPayload, payment.paymentRequirements, payment.declaredExtensions, {
+        request,
+        responseBody: body,
+        responseHeaders: Object.fromEntries(Object.entries(ctx.response.headers).map(([name, value]) => [name, String(value)])),
+      });
+    } catch (error) {
+      ctx.body = null;
+      if (settleWasNotSent(error)) {
+        await finishQuietly(facts.key, { state: 'unpaid' });
+        return respondFacilitatorFailure(ctx, error, log);
+      }
+      log(`settlement ${facts.key}: its outcome is unknown`, error);
+      await finishQuietly(facts.key, { state: 'unknown' });
+      return respondSettlementUnknown(ctx);
+    }
+    if (!settlement.success) {
+      ctx.body = null;
+      await finishQuietly(facts.key, { state: 'unpaid' });
+      await rememberRefusal(facts, settlement.errorReason);
+      return respondPaymentError(ctx, { ...settlement.response, status: 402, headers: { ...settlement.response.headers, ...settlement.headers } });
+    }
+    for (const [name, value] of Object.entries(settlement.headers)) ctx.set(name, value);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = body; // the exact bytes kept for a retry are the bytes sent
+    await finishQuietly(facts.key, {
+      state: 'settled',
+      transaction: settlement.transaction,
+      answer: { status: ctx.status, headers: keptHeaders(ctx, headersBefore), body },
+    });
   }
 }

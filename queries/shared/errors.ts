@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   license_not_approved: { statuses: [451], description: 'A source series the route needs is not licensed (APPROVED) by the operator. Never charged.' },
   internal_error: { statuses: [500], description: 'An unexpected failure; nothing was charged.' },
   facilitator_unavailable: { statuses: [503, 502], description: 'The payment facilitator did not answer (503) or answered nonsense (502); nothing was charged, retry shortly.' },
+  settlement_unknown: { statuses: [502], description: 'The payment was sent for settlement and the answer was lost: your payment may have been taken. Retry with the same PAYMENT-SIGNATURE, or with the same payment identifier, and you will not be charged twice; the answer is kept for you.' },
+  payment_store_unavailable: { statuses: [503], description: 'The payment records cannot be reached; nothing was verified or charged, retry shortly.' },
   payments_not_configured: { statuses: [503], description: 'Payments are not configured on this server; only exempt clients are served paid routes.' },
   timeout: { statuses: [503], description: 'The query took too long; try a narrower selection.' },
 } as const satisfies Record<string, ErrorCodeInfo>;

@@ -1,18 +1,23 @@
 // Paid-route test rig: the in-process chain, the local facilitator over HTTP on loopback, and the
 // app with payments configured from environment-style settings (as `npm start` reads them).
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
+import { x402HTTPClient } from '@x402/core/client';
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { Hex } from 'viem';
+import { toHex, type Hex } from 'viem';
 import { createApp } from '../../http/app.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments, type Payments } from '../../http/payments/index.ts';
 import { openSnapshot } from '../../http/server.ts';
 import type { Route } from '../../queries/catalog.ts';
-import { DEV_NETWORK, startDevChain, type DevChain } from '../../devchain/chain.ts';
+import { DEV_KEYS, DEV_NETWORK, startDevChain, type DevChain } from '../../devchain/chain.ts';
 import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/facilitator.ts';
 import type { Database } from '../../engine/database.ts';
 import { FIXED_NOW } from './app.ts';
@@ -43,6 +48,8 @@ export async function startPaidApp(options: {
   db: Database;
   routes: readonly Route[];
   env: NodeJS.ProcessEnv;
+  /** The payments' clock (default FIXED_NOW, the data's "today"); authorization validity is read against it. */
+  now?: () => Date;
 }): Promise<PaidApp> {
   const ledgerPath = path.join(await tempDirUntilExit('ledger-'), 'revenue.jsonl');
   const settings = readPaymentSettings({ REVENUE_LEDGER: ledgerPath, ...options.env });
@@ -50,8 +57,9 @@ export async function startPaidApp(options: {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const payments = createPayments({ routes: options.routes, settings, baseUrl: base, now: () => FIXED_NOW, log: () => undefined });
+  const payments = createPayments({ routes: options.routes, settings, baseUrl: base, now: options.now ?? (() => FIXED_NOW), log: () => undefined });
   await payments.start().catch(async (error: unknown) => {
+    await payments.close();
     await new Promise((resolve) => server.close(resolve));
     throw error;
   });
@@ -73,6 +81,7 @@ export async function startPaidApp(options: {
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await payments.close();
     },
   };
 }
@@ -104,3 +113,61 @@ export async function startPaymentRig(dataDir: string, facilitatorAuthorization?
   const db = await openSnapshot(dataDir);
   return { chain, facilitator, db };
 }
+
+export const TRANSFER_WITH_AUTHORIZATION = [
+  { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
+  { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+] as const;
+
+export async function challengeFor(paidApp: PaidApp, path: string): Promise<PaymentRequired> {
+  const response = await paidApp.request(path);
+  assert.equal(response.status, 402);
+  return decodePaymentRequiredHeader(response.headers.get('payment-required')!);
+}
+
+/** A payment signed by the official client for the server's own challenge. */
+export async function officialPaymentHeader(paidApp: PaidApp, path: string, key: Hex = DEV_KEYS.payer): Promise<string> {
+  const client = new x402HTTPClient(officialClient(key));
+  const payload = await client.createPaymentPayload(await challengeFor(paidApp, path));
+  return client.encodePaymentSignatureHeader(payload)['PAYMENT-SIGNATURE']!;
+}
+
+/**
+ * A hand-signed EIP-3009 authorization for tampering: `accepted` is the server's own requirement,
+ * the authorization and signature are what an attacker or a broken client would send.
+ */
+export async function forgedPaymentHeader(
+  challenge: PaymentRequired,
+  changes: { to?: string; value?: string; validBefore?: string; signerKey?: Hex; accepted?: Partial<PaymentRequirements> },
+): Promise<string> {
+  const requirement = challenge.accepts[0]!;
+  const from = privateKeyToAccount(DEV_KEYS.payer).address;
+  const signer = privateKeyToAccount(changes.signerKey ?? DEV_KEYS.payer);
+  const authorization = {
+    from,
+    to: (changes.to ?? requirement.payTo) as Hex,
+    value: changes.value ?? requirement.amount,
+    validAfter: '0',
+    validBefore: changes.validBefore ?? String(Math.floor(Date.now() / 1000) + 300),
+    nonce: toHex(randomBytes(32)),
+  };
+  const signature = await signer.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: requirement.asset as Hex },
+    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+    primaryType: 'TransferWithAuthorization',
+    message: {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    },
+  });
+  const payload: PaymentPayload = {
+    x402Version: 2,
+    resource: challenge.resource,
+    accepted: { ...requirement, ...changes.accepted },
+    payload: { signature, authorization },
+  };
+  return encodePaymentSignatureHeader(payload);
+}
+

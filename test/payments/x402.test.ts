@@ -7,11 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import { x402HTTPClient } from '@x402/core/client';
-import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createWalletClient, custom, toHex, type Hex } from 'viem';
+import { createWalletClient, custom, toHex } from 'viem';
 import { DEV_KEYS, DEV_NETWORK, devChain } from '../../devchain/chain.ts';
 import { compileTestToken } from '../../devchain/token.ts';
 import { startLocalFacilitator } from '../../devchain/facilitator.ts';
@@ -22,14 +20,11 @@ import { readRevenue } from '../../http/payments/ledger.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 import {
-  devPaymentEnv, officialClient, payingFetch, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig,
+  challengeFor, devPaymentEnv, forgedPaymentHeader, officialPaymentHeader, payingFetch, startPaidApp, startPaymentRig,
+  TRANSFER_WITH_AUTHORIZATION, type PaidApp, type PaymentRig,
 } from '../helpers/payments.ts';
 
 const PRICE = 10_000n;
-const TRANSFER_WITH_AUTHORIZATION = [
-  { name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
-  { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
-] as const;
 const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
 
 const failingRoute: Route = defineRoute<Record<string, never>>({
@@ -69,58 +64,6 @@ async function balances(): Promise<{ payer: bigint; payTo: bigint }> {
   return { payer: await rig.chain.balanceOf(payer()), payTo: await rig.chain.balanceOf(payTo()) };
 }
 const settleCalls = () => rig.facilitator.requests.filter((r) => r.path === '/settle').length;
-
-async function challengeFor(paidApp: PaidApp, path: string): Promise<PaymentRequired> {
-  const response = await paidApp.request(path);
-  assert.equal(response.status, 402);
-  return decodePaymentRequiredHeader(response.headers.get('payment-required')!);
-}
-
-/** A payment signed by the official client for the server's own challenge. */
-async function officialPaymentHeader(paidApp: PaidApp, path: string, key: Hex = DEV_KEYS.payer): Promise<string> {
-  const client = new x402HTTPClient(officialClient(key));
-  const payload = await client.createPaymentPayload(await challengeFor(paidApp, path));
-  return client.encodePaymentSignatureHeader(payload)['PAYMENT-SIGNATURE']!;
-}
-
-/**
- * A hand-signed EIP-3009 authorization for tampering: `accepted` is the server's own requirement,
- * the authorization and signature are what an attacker or a broken client would send.
- */
-async function forgedPaymentHeader(
-  challenge: PaymentRequired,
-  changes: { to?: string; value?: string; validBefore?: string; signerKey?: Hex; accepted?: Partial<PaymentRequirements> },
-): Promise<string> {
-  const requirement = challenge.accepts[0]!;
-  const from = privateKeyToAccount(DEV_KEYS.payer).address;
-  const signer = privateKeyToAccount(changes.signerKey ?? DEV_KEYS.payer);
-  const authorization = {
-    from,
-    to: (changes.to ?? requirement.payTo) as Hex,
-    value: changes.value ?? requirement.amount,
-    validAfter: '0',
-    validBefore: changes.validBefore ?? String(Math.floor(Date.now() / 1000) + 300),
-    nonce: toHex(randomBytes(32)),
-  };
-  const signature = await signer.signTypedData({
-    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: requirement.asset as Hex },
-    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
-    primaryType: 'TransferWithAuthorization',
-    message: {
-      ...authorization,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-    },
-  });
-  const payload: PaymentPayload = {
-    x402Version: 2,
-    resource: challenge.resource,
-    accepted: { ...requirement, ...changes.accepted },
-    payload: { signature, authorization },
-  };
-  return encodePaymentSignatureHeader(payload);
-}
 
 async function errorOf(response: Response): Promise<{ status: number; code: string; reason?: string; message: string }> {
   const body = await response.json();

@@ -1,0 +1,82 @@
+// `npm run payments -- <command>`: the operator's view of settlements, from the payment store the
+// server uses (DATABASE_URL, or the files beside REVENUE_LEDGER), with the same X402_* settings.
+//   list       the settlements whose outcome is not known yet (pending, unknown)
+//   reconcile  resolves each of them as a paying client's retry would (the token's state through
+//              X402_RPC_URLS, else settling the kept authorization again) and records the outcome,
+//              so the books match the chain. One being answered right now (its lock held) is skipped.
+// Exit codes: 0 done (nothing left unknown), 2 usage or settings, 3 some outcomes are still unknown.
+import { routes } from '../domains/index.ts';
+import { ConfigError } from '../http/configError.ts';
+import { readPaymentSettings } from '../http/payments/config.ts';
+import { createPayments } from '../http/payments/index.ts';
+import { recordResolution } from '../http/payments/resolve.ts';
+import { formatUsdc } from '../http/payments/ledger.ts';
+import type { Settlement } from '../http/payments/store/types.ts';
+
+const USAGE = `usage: npm run payments -- list | reconcile
+
+  list        settlements whose outcome is not known yet (pending or unknown), oldest first
+  reconcile   resolve each one (X402_RPC_URLS, else the facilitator) and record it: settled or unpaid
+
+Reads the same settings as npm start: X402_PAY_TO, X402_FACILITATOR_URL, X402_NETWORKS, X402_ASSETS,
+DATABASE_URL (or REVENUE_LEDGER and PAID_ANSWERS_PATH for the local files), X402_RPC_URLS.
+Exit codes: 0 nothing left unknown, 2 usage or settings, 3 some outcomes are still unknown.`;
+
+function fail(message: string, code = 2): never {
+  console.error(`payments: ${message}`);
+  process.exit(code);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === '--help' || command === '-h') {
+  console.log(USAGE);
+  process.exit(0);
+}
+if ((command !== 'list' && command !== 'reconcile') || rest.length > 0) fail(`${command === undefined ? 'a command is required' : `unknown arguments: ${[command, ...rest].join(' ')}`}\n\n${USAGE}`);
+
+function line(settlement: Settlement): string {
+  return `${settlement.createdAt}  ${settlement.state.padEnd(7)}  ${settlement.key}  ${formatUsdc(BigInt(settlement.terms.amount))} on ${settlement.terms.network}  ${settlement.route} ${settlement.resource}`;
+}
+
+let payments;
+try {
+  const settings = readPaymentSettings(process.env);
+  if (!settings.payTo || !settings.facilitator) fail('payments are not configured: set X402_PAY_TO and X402_FACILITATOR_URL as for npm start');
+  payments = createPayments({ routes, settings, baseUrl: 'http://localhost', log: () => undefined });
+  await payments.start();
+} catch (error) {
+  if (error instanceof ConfigError) fail(error.message);
+  fail(error instanceof Error ? error.message : String(error));
+}
+const store = payments.store()!;
+let stillUnknown = 0;
+try {
+  const unresolved = await store.unresolved();
+  console.log(`${unresolved.length} settlement(s) with an outcome not known yet (${store.kind === 'postgres' ? 'PostgreSQL' : 'local files'})`);
+  for (const settlement of unresolved) {
+    console.log(line(settlement));
+    if (command === 'list') continue;
+    const lock = `authorization:${settlement.key}`;
+    if (!(await store.tryLock(lock, 120_000, Date.now()))) {
+      console.log('  skipped: a request is answering it right now');
+      stillUnknown += 1;
+      continue;
+    }
+    try {
+      const resolution = await payments.resolve(settlement);
+      await recordResolution(store, settlement, resolution, new Date());
+      if (resolution.outcome === 'paid') console.log(`  settled${resolution.transaction ? ` by ${resolution.transaction}` : ' (the authorization was used; transaction not known)'}`);
+      else if (resolution.outcome === 'unpaid') console.log(`  unpaid: ${resolution.reason}`);
+      else {
+        console.log(`  still unknown: ${resolution.reason}`);
+        stillUnknown += 1;
+      }
+    } finally {
+      await store.unlock(lock);
+    }
+  }
+  if (command === 'list') stillUnknown = unresolved.length;
+} finally {
+  await payments.close();
+}
+process.exit(stillUnknown > 0 ? 3 : 0);
