@@ -72,7 +72,7 @@ export function createPayments(options: PaymentsOptions): Payments {
     }),
     async start() {
       if (!facilitator || !server) return;
-      const url = settings.facilitator!.url;
+      const url = settings.facilitator!.urls.join(' or ');
       let supported;
       try {
         supported = await facilitator.getSupported();
