@@ -139,6 +139,7 @@ interface Facilitator {
  * through unchanged.
  */
 export function createFacilitatorClient(settings: FacilitatorSettings, options: FacilitatorClientOptions = {}): FacilitatorClient {
+  if (settings.urls.length === 0) throw new RangeError('createFacilitatorClient needs at least one facilitator URL');
   const now = options.now ?? Date.now;
   const backoffMs = options.backoffMs ?? FACILITATOR_BACKOFF_MS;
   const isCdp = options.isCdp ?? isCdpHost;
