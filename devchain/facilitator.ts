@@ -1,8 +1,9 @@
 // A local x402 facilitator for development and tests: the official x402Facilitator with the exact
 // EVM scheme, settling on the in-process chain, served over HTTP (POST /verify, POST /settle,
-// GET /supported) like a hosted one. Optionally requires an authorization header, so the server's
-// per-path facilitator headers can be exercised.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// GET /supported) like a hosted one. Optionally requires an authorization header, or headers that
+// pass a check (e.g. a token signed afresh for each request), so the server's facilitator headers can
+// be exercised.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
@@ -18,6 +19,8 @@ export interface FacilitatorOptions {
   host?: string;
   /** When set, every request must carry `Authorization: <value>`; others get 401. */
   authorization?: string;
+  /** When set, a request whose headers it refuses gets 401 (checked after `authorization`). */
+  checkHeaders?: (headers: IncomingHttpHeaders, path: string) => boolean;
   /** Networks announced in /supported (default: the local chain only; others cannot settle). */
   networks?: string[];
 }
@@ -26,6 +29,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | null;
+  /** All request headers (lower-case names). */
+  headers: IncomingHttpHeaders;
   body: unknown;
   /** The facilitator's answer (verify or settle result), once given. */
   result?: unknown;
@@ -103,11 +108,12 @@ export async function startLocalFacilitator(options: FacilitatorOptions): Promis
     } catch {
       return send(response, 400, { error: 'invalid JSON' });
     }
-    const recorded: RecordedRequest = { method: request.method ?? '', path, authorization, body };
+    const recorded: RecordedRequest = { method: request.method ?? '', path, authorization, headers: request.headers, body };
     requests.push(recorded);
     if (options.authorization !== undefined && authorization !== options.authorization) {
       return send(response, 401, { error: 'unauthorized' });
     }
+    if (options.checkHeaders && !options.checkHeaders(request.headers, path)) return send(response, 401, { error: 'unauthorized' });
     if (request.method === 'GET' && path === '/supported') return send(response, 200, facilitator.getSupported());
     if (request.method === 'POST' && path === '/rpc') {
       const call = body as { id?: unknown; method?: string; params?: unknown[] };

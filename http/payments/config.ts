@@ -16,11 +16,20 @@ export interface PaymentAsset {
 
 export type FacilitatorPath = 'verify' | 'settle' | 'supported';
 
+/** A CDP API key (CDP_API_KEY_ID, CDP_API_KEY_SECRET). The secret is not enumerable: JSON and util.inspect leave it out. */
+export interface CdpApiKey {
+  id: string;
+  secret: string;
+}
+
 export interface FacilitatorSettings {
-  url: string;
-  /** Extra request headers per facilitator path (authentication). */
+  /** X402_FACILITATOR_URL: one or more facilitators, in order of preference (the first healthy one is used). */
+  urls: string[];
+  /** Extra request headers per facilitator path (authentication), sent to every facilitator. */
   headers: Partial<Record<FacilitatorPath, Record<string, string>>>;
   timeoutMs: number;
+  /** The CDP API key that signs each request to the Coinbase facilitator (api.cdp.coinbase.com); null: none. */
+  cdp: CdpApiKey | null;
 }
 
 export interface PaymentSettings {
@@ -234,6 +243,28 @@ function readFacilitatorUrl(raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** X402_FACILITATOR_URL: a comma-separated list of http(s) URLs, each once, in order of preference. */
+function readFacilitatorUrls(raw: string): string[] {
+  const urls = raw.split(',').map((entry) => entry.trim()).filter(Boolean).map(readFacilitatorUrl);
+  if (urls.length === 0) throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL or a comma-separated list of them (got "${raw}")`);
+  const repeated = urls.find((url, i) => urls.indexOf(url) !== i);
+  if (repeated !== undefined) throw new PaymentConfigError(`X402_FACILITATOR_URL lists ${repeated} twice`);
+  return urls;
+}
+
+/** CDP_API_KEY_ID and CDP_API_KEY_SECRET: both or neither. The secret never appears in a message. */
+function readCdpApiKey(env: NodeJS.ProcessEnv): CdpApiKey | null {
+  const id = env.CDP_API_KEY_ID?.trim() || null;
+  const secret = env.CDP_API_KEY_SECRET?.trim() || null;
+  if (!id && !secret) return null;
+  if (!id || !secret) {
+    throw new PaymentConfigError(`set both CDP_API_KEY_ID and CDP_API_KEY_SECRET, or neither (got only ${id ? 'CDP_API_KEY_ID' : 'CDP_API_KEY_SECRET'})`);
+  }
+  const key = { id } as CdpApiKey;
+  Object.defineProperty(key, 'secret', { value: secret, enumerable: false });
+  return key;
+}
+
 export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): PaymentSettings {
   const production = (env.NODE_ENV ?? 'development') === 'production';
   const payToRaw = env.X402_PAY_TO?.trim() || null;
@@ -250,14 +281,16 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
   const hops = proxyHops(env);
   const ledgerPath = env.REVENUE_LEDGER?.trim() || 'data/revenue/ledger.jsonl';
   const networks = readNetworks(env, assets);
+  const cdp = readCdpApiKey(env);
   return {
     production,
     payTo: payToRaw,
     facilitator: facilitatorRaw
       ? {
-          url: readFacilitatorUrl(facilitatorRaw),
+          urls: readFacilitatorUrls(facilitatorRaw),
           headers: readFacilitatorHeaders(env),
           timeoutMs: positiveInteger(env, 'X402_FACILITATOR_TIMEOUT_MS', 15_000),
+          cdp,
         }
       : null,
     networks,

@@ -105,7 +105,7 @@ export function createPayments(options: PaymentsOptions): Payments {
     async start() {
       if (!facilitator || !server || !store) return;
       await store.open();
-      const url = settings.facilitator!.url;
+      const url = settings.facilitator!.urls.join(' or ');
       let supported;
       try {
         supported = await facilitator.getSupported();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
+import { inspect } from 'node:util';
 import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { formatUsdc, readRevenue, RevenueLedger, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
@@ -27,7 +28,7 @@ test('production requires the pay-to address and the facilitator, and exempts no
   assert.throws(() => readPaymentSettings({ NODE_ENV: 'production', X402_PAY_TO: PAY_TO }), /requires X402_FACILITATOR_URL/);
   const settings = readPaymentSettings({ NODE_ENV: 'production', X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'https://facilitator.example/x402/' });
   assert.equal(settings.exemptLoopback, false);
-  assert.equal(settings.facilitator!.url, 'https://facilitator.example/x402');
+  assert.deepEqual(settings.facilitator!.urls, ['https://facilitator.example/x402']);
 });
 
 test('malformed settings are refused naming the variable', () => {
@@ -48,6 +49,42 @@ test('malformed settings are refused naming the variable', () => {
   for (const [env, message] of cases) {
     assert.throws(() => readPaymentSettings(env), (error: unknown) => error instanceof PaymentConfigError && message.test(error.message), JSON.stringify(env));
   }
+});
+
+test('X402_FACILITATOR_URL takes a comma-separated list, in order of preference, each an http(s) URL, none twice', () => {
+  const env = { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: ' https://primary.example/x402/ , http://127.0.0.1:4020,' };
+  const settings = readPaymentSettings(env);
+  assert.deepEqual(settings.facilitator!.urls, ['https://primary.example/x402', 'http://127.0.0.1:4020']);
+  assert.equal(settings.facilitator!.cdp, null);
+  const refused: Array<[string, RegExp]> = [
+    ['https://a.example, ftp://b.example', /X402_FACILITATOR_URL must be an http\(s\) URL \(got "ftp:\/\/b\.example"\)/],
+    ['https://a.example,not a url', /X402_FACILITATOR_URL must be an http\(s\) URL \(got "not a url"\)/],
+    ['https://a.example/x402, https://b.example, https://a.example/x402/', /X402_FACILITATOR_URL lists https:\/\/a\.example\/x402 twice/],
+    [' , ', /X402_FACILITATOR_URL must be an http\(s\) URL or a comma-separated list/],
+  ];
+  for (const [value, message] of refused) {
+    assert.throws(() => readPaymentSettings({ X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: value }), (error: unknown) => error instanceof PaymentConfigError && message.test(error.message), value);
+  }
+});
+
+test('CDP_API_KEY_ID and CDP_API_KEY_SECRET: both or neither; the secret is kept out of JSON, inspection and messages', () => {
+  const secret = 'cdp-secret-value-that-must-not-leak';
+  const base = { X402_PAY_TO: PAY_TO, X402_FACILITATOR_URL: 'https://api.cdp.coinbase.com/platform/v2/x402' };
+  const settings = readPaymentSettings({ ...base, CDP_API_KEY_ID: 'organizations/o/apiKeys/k', CDP_API_KEY_SECRET: secret });
+  assert.equal(settings.facilitator!.cdp!.id, 'organizations/o/apiKeys/k');
+  assert.equal(settings.facilitator!.cdp!.secret, secret);
+  assert.doesNotMatch(JSON.stringify(settings), /cdp-secret/);
+  assert.doesNotMatch(inspect(settings, { depth: null }), /cdp-secret/);
+  for (const env of [{ CDP_API_KEY_ID: 'organizations/o/apiKeys/k' }, { CDP_API_KEY_SECRET: secret }]) {
+    // Refused also where payments are not configured: a half-set key is a mistake either way.
+    for (const withFacilitator of [base, {}]) {
+      assert.throws(
+        () => readPaymentSettings({ ...withFacilitator, ...env }),
+        (error: unknown) => error instanceof PaymentConfigError && /set both CDP_API_KEY_ID and CDP_API_KEY_SECRET, or neither/.test(error.message) && !error.message.includes(secret),
+      );
+    }
+  }
+  assert.equal(readPaymentSettings({ ...base, CDP_API_KEY_ID: ' ', CDP_API_KEY_SECRET: '' }).facilitator!.cdp, null);
 });
 
 test('X402_ASSETS adds a network and overrides a built-in one', () => {
