@@ -1,15 +1,19 @@
 // npm run mcp [-- --data-dir DIR]                                       (local: the snapshot, no payment)
-// npm run mcp -- --remote <base-url> [--max-usd 0.01] [--budget-usd 1]   (remote: pays each call with x402)
+// npm run mcp -- --remote <base-url> [--max-usd 0.01] [--budget-usd 1] [--allow-asset <address>[:decimals]]...
+//                                                                        (remote: pays each call with x402)
 // An MCP server over stdio (the official @modelcontextprotocol/sdk): one tool per catalog route, named
 // after its operation id, whose input is the route's parameters as JSON Schema (the path and query
 // forms folded into one object; a POST route's JSON body as the field `body`).
 // - local (default): answers from the snapshot in DATA_DIR through the API's own validation, handlers
 //   and encoders (http/dispatch.ts); nothing is paid;
 // - remote: calls the deployment over HTTP and pays each call with the official x402 client
-//   (@x402/fetch, a viem account from X402_PAYER_KEY) in USDC only (or the local chain's test token
-//   named by X402_TEST_TOKEN, counted like USDC), never more than --max-usd per call nor
-//   --budget-usd in the session; each result
-//   says what was paid; a refused payment or an exhausted budget is a tool error, not a crash.
+//   (@x402/fetch, a viem account from X402_PAYER_KEY) in USDC where it is known (6 decimals), or in
+//   a token named by --allow-asset or X402_TEST_TOKEN (the local chain's test token), each amount
+//   priced in its asset's own decimals (http/payments/assets.ts); never more than --max-usd per call,
+//   and never more than --budget-usd signed in the session: an authorization counts as spent when it
+//   is signed, whatever the deployment answers. Each result says what was signed and whether the
+//   deployment's receipt says it was settled; a refused payment or an exhausted budget is a tool
+//   error, not a crash.
 // The API's errors (400, 404, 451, ...) are tool errors carrying the API's JSON error.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +23,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, type PaymentRequirements } from '@x402/fetch';
-import { findDefaultAsset } from '@x402/evm';
+import type { SettleResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
@@ -30,13 +34,35 @@ import { invalidParameter } from '../queries/shared/errors.ts';
 import { isoToday } from '../queries/shared/window.ts';
 import { Dispatcher, errorAnswer } from '../http/dispatch.ts';
 import { openSnapshot } from '../http/server.ts';
+import {
+  formatUsd, knownAssetsLines, knownAssetsText, parseAllowedAsset, parseUsd, usdOfMicros, usdOfRequirement, USDC_DECIMALS, type AllowedAsset, type Usd,
+} from '../http/payments/assets.ts';
 
 const SERVER_INFO = { name: 'public-data-service', version: '0.1.0' };
 
 const USAGE = [
   'usage: npm run mcp [-- --data-dir DIR]',
-  '       X402_PAYER_KEY=0x... npm run mcp -- --remote <base-url> [--max-usd 0.01] [--budget-usd 1]',
+  '       X402_PAYER_KEY=0x... npm run mcp -- --remote <base-url> [--max-usd 0.01] [--budget-usd 1] [--allow-asset <address>[:decimals]]...',
 ].join('\n');
+
+const HELP = `${USAGE}
+
+An MCP server over stdio: one tool per API operation.
+  local (default)      answers from the snapshot in DATA_DIR (or --data-dir); nothing is paid.
+  --remote URL         calls the deployment at URL and pays each call with x402 (the payer's key
+                       from X402_PAYER_KEY).
+  --max-usd X          the most one call may cost, in USD (default 0.01).
+  --budget-usd X       the most the session may sign, in USD (default 1). An authorization counts
+                       as spent when it is signed, before it is sent, and is never given back on the
+                       strength of the deployment's answer (no receipt, an error, a receipt of a
+                       smaller amount): the deployment can settle it until it expires. A call that
+                       would take the signed total above the budget is refused, nothing signed.
+  --allow-asset A[:D]  also pay the token at address A (on any network), D decimals (default 6);
+                       repeatable. X402_TEST_TOKEN=<address> allows the local chain's test token
+                       (6 decimals). Known without them:
+${knownAssetsLines(' '.repeat(23))}
+Amounts are read in each asset's own decimals and every asset paid is taken for a USD stablecoin
+(1 whole token = USD 1): do not allow a token that is not one.`;
 
 // ---------------------------------------------------------------------------------------------
 // Tools from the catalog
@@ -145,16 +171,23 @@ export function requestFor(route: Route, args: Record<string, unknown>): ToolReq
 // ---------------------------------------------------------------------------------------------
 // Callers: what answers a tool call
 
-/** What a call paid (remote mode). */
+/**
+ * What a call signed (remote mode). An authorization counts as spent once signed, whatever the
+ * deployment answers: it can settle a signed authorization at any time until it expires.
+ */
 export interface Payment {
-  /** USD, from the asset's 6-decimal units. */
+  /** USD, from the amount in the asset's own decimals. */
   usd: string;
+  /** The amount signed, in the asset's units. */
   atomic: string;
   network: string;
   asset: string;
-  transaction: string;
+  /** The settlement transaction of the deployment's receipt; null without a receipt of success. */
+  transaction: string | null;
+  /** Whether the deployment sent a receipt of success. The amount counts as spent either way. */
+  settled: boolean;
   payer: string | null;
-  /** Spent in this session so far, including this call. */
+  /** Signed in this session so far, including this call. */
   session_usd: string;
 }
 
@@ -164,6 +197,7 @@ export interface CallOutcome {
   json: unknown;
   /** The JSON text as the API sent it. */
   text: string;
+  /** Remote mode: what was signed, or null for nothing. */
   payment?: Payment | null;
 }
 
@@ -185,92 +219,116 @@ export function localCaller(options: { db: Database; routes: readonly Route[]; n
   };
 }
 
-const MICRO = 1_000_000n;
-
-/** A 6-decimal amount in USD: 10000 -> "0.01". */
+/** A 6-decimal amount (micro-USD, USDC's units) in USD: 10000 -> "0.01". */
 export function usdOf(atomic: bigint): string {
-  const whole = atomic / MICRO;
-  const fraction = (atomic % MICRO).toString().padStart(6, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : `${whole}`;
+  return formatUsd(usdOfMicros(atomic));
 }
 
-/** "0.01" -> 10000n; null unless a non-negative decimal with at most 6 places. */
+/** "0.01" -> 10000n (micro-USD); null unless a non-negative decimal with at most 6 places. */
 export function atomicOf(usd: string): bigint | null {
-  const match = /^(\d{1,9})(?:\.(\d{1,6}))?$/.exec(usd);
-  if (!match) return null;
-  return BigInt(match[1]) * MICRO + BigInt((match[2] ?? '').padEnd(6, '0'));
+  const value = parseUsd(usd);
+  return value === null ? null : value / usdOfMicros(1n);
 }
 
 export interface RemoteOptions {
   baseUrl: string;
   payerKey: Hex;
-  /** Per-call cap and per-session budget, in atomic units (USD * 10^6). */
+  /** Per-call cap and per-session budget, in micro-USD (USD * 10^6, USDC's units). */
   maxAtomic: bigint;
   budgetAtomic: bigint;
-  /**
-   * A token paid besides USDC, by address (the local chain's test token, X402_TEST_TOKEN); it is
-   * counted in 6-decimal units like USDC.
-   */
+  /** The local chain's test token (X402_TEST_TOKEN): paid too, as a 6-decimal USD token. */
   allowAsset?: string;
+  /** Other tokens allowed by address (--allow-asset), each with its decimals; taken for USD stablecoins. */
+  allowAssets?: readonly AllowedAsset[];
   fetch?: typeof fetch;
 }
 
-/** USDC (6 decimals) where the EVM scheme knows it, or the one token allowed by address: the caps are in its units. */
-function payableAsset(requirement: PaymentRequirements, allowAsset: string | undefined): boolean {
-  if (allowAsset && requirement.asset.toLowerCase() === allowAsset.toLowerCase()) return true;
-  const known = findDefaultAsset(requirement.asset, requirement.network);
-  return known?.symbol === 'USDC' && known.decimals === 6;
-}
-
-function refusal(status: number, code: string, message: string): CallOutcome {
+function refusal(status: number, code: string, message: string, payment: Payment | null = null): CallOutcome {
   const json = { error: { status, code, message, param: null } };
-  return { ok: false, json, text: JSON.stringify(json), payment: null };
+  return { ok: false, json, text: JSON.stringify(json), payment };
 }
 
 /**
- * Remote mode: the deployment over HTTP, paid with the official client. Calls run one at a time so
- * the budget check and the spending it guards cannot interleave.
+ * Remote mode: the deployment over HTTP, paid with the official client. The budget is debited when
+ * an authorization is signed (its amount, in the asset's decimals), before it is sent, and never
+ * credited back on the strength of the deployment's answer (no receipt, an error, a receipt of a
+ * smaller amount): the deployment can settle what was signed until it expires. A payment that would
+ * take the signed total above the budget is not signed. Calls run one at a time so the budget check
+ * and the signing it guards cannot interleave.
  */
 export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint } {
   const account = privateKeyToAccount(options.payerKey);
   const base = options.baseUrl.replace(/\/+$/, '');
   const baseFetch = options.fetch ?? fetch;
-  let spent = 0n;
+  const allowed: AllowedAsset[] = [
+    ...(options.allowAsset ? [{ address: options.allowAsset, decimals: USDC_DECIMALS }] : []),
+    ...(options.allowAssets ?? []),
+  ];
+  const maxUsd = usdOfMicros(options.maxAtomic);
+  const budgetUsd = usdOfMicros(options.budgetAtomic);
+  /** The sum of every authorization signed in this session, in USD. */
+  let spent: Usd = 0n;
   let queue: Promise<unknown> = Promise.resolve();
 
   async function callOnce(request: ToolRequest): Promise<CallOutcome> {
     let refused: string | null = null;
-    let selected: PaymentRequirements | null = null;
+    let signed: { requirements: PaymentRequirements; usd: Usd } | null = null;
     const client = new x402Client();
     client.register('eip155:*', new ExactEvmScheme(account));
-    // The library's USD caps are replaced by the ones below (per call and per session, in USDC's
-    // units), so only USDC, or the one token allowed by address, is paid.
+    // The library's USD caps (on the assets of its own table) are replaced by the ones below: per
+    // call and per session, in each asset's own decimals, known or allowed assets only.
     client.setSpendControls(false);
     client.registerPolicy((_version, requirements) => {
-      const payable = requirements.filter((requirement) => payableAsset(requirement, options.allowAsset));
-      if (payable.length === 0) {
-        refused = `the deployment asks for no asset this client pays with (USDC${options.allowAsset ? ` or ${options.allowAsset}` : ''}; offered: ${requirements.map((r) => `${r.asset} on ${r.network}`).join(', ')}); nothing was paid`;
+      const priced = requirements.flatMap((requirement) => {
+        const price = usdOfRequirement(requirement, allowed);
+        return price ? [{ requirement, usd: price.usd }] : [];
+      });
+      if (priced.length === 0) {
+        const extra = [options.allowAsset, ...(options.allowAssets ?? []).map((asset) => asset.address)].filter(Boolean);
+        refused = `the deployment asks for no asset this client pays with (${knownAssetsText()}${extra.length > 0 ? `, or ${extra.join(', ')}` : ''}; `
+          + `offered: ${requirements.map((r) => `${r.asset} on ${r.network}`).join(', ')}); nothing was paid`;
       }
-      // The cheapest offer first: if it does not fit the caps, none does.
-      return payable.sort((a, b) => (BigInt(a.amount) < BigInt(b.amount) ? -1 : BigInt(a.amount) > BigInt(b.amount) ? 1 : 0));
+      // The cheapest offer first (in USD): if it does not fit the caps, none does.
+      return priced.sort((a, b) => (a.usd < b.usd ? -1 : a.usd > b.usd ? 1 : 0)).map((offer) => offer.requirement);
     });
     client.onBeforePaymentCreation(async ({ selectedRequirements }) => {
-      const amount = BigInt(selectedRequirements.amount);
-      if (amount > options.maxAtomic) refused = `the price ${usdOf(amount)} USD is above --max-usd ${usdOf(options.maxAtomic)}; nothing was paid`;
-      else if (spent + amount > options.budgetAtomic) {
-        refused = `the session budget is exhausted: ${usdOf(spent)} of --budget-usd ${usdOf(options.budgetAtomic)} spent, this call costs ${usdOf(amount)} USD; nothing was paid`;
+      const price = usdOfRequirement(selectedRequirements, allowed);
+      if (!price) refused = `the deployment's offer (${selectedRequirements.asset} on ${selectedRequirements.network}) is not an asset this client pays with; nothing was paid`;
+      else if (price.usd > maxUsd) refused = `the price ${formatUsd(price.usd)} USD is above --max-usd ${formatUsd(maxUsd)}; nothing was paid`;
+      else if (spent + price.usd > budgetUsd) {
+        refused = `the session budget is exhausted: ${formatUsd(spent)} of --budget-usd ${formatUsd(budgetUsd)} spent, this call costs ${formatUsd(price.usd)} USD; nothing was paid `
+          + '(spent is every authorization signed in this session, whatever the deployment answered: it can settle them until they expire)';
       }
       if (refused) return { abort: true, reason: refused };
-      selected = selectedRequirements;
+    });
+    // Signed: debited now, before the request is sent, for good.
+    client.onAfterPaymentCreation(async ({ selectedRequirements }) => {
+      const usd = usdOfRequirement(selectedRequirements, allowed)!.usd;
+      spent += usd;
+      signed = { requirements: selectedRequirements, usd };
     });
     const init: RequestInit = request.body === undefined
       ? { method: request.method }
       : { method: request.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request.body) };
+    const paymentOf = (settled: SettleResponse | null): Payment | null => {
+      const done = signed as { requirements: PaymentRequirements; usd: Usd } | null;
+      if (!done) return null;
+      const success = settled?.success === true;
+      return {
+        usd: formatUsd(done.usd), atomic: done.requirements.amount, network: done.requirements.network, asset: done.requirements.asset,
+        transaction: success ? settled.transaction : null, settled: success, payer: settled?.payer ?? account.address, session_usd: formatUsd(spent),
+      };
+    };
     let response: Response;
     try {
       response = await wrapFetchWithPayment(baseFetch, client)(base + request.target, init);
     } catch (error) {
       if (refused) return refusal(402, 'payment_refused', refused);
+      const payment = paymentOf(null);
+      if (payment) {
+        return refusal(502, 'remote_unavailable', `the call to ${base} failed after an authorization of ${payment.usd} USD was signed and sent: ${(error as Error).message}; `
+          + `it counts as spent (the deployment can still settle it); session total ${payment.session_usd} USD`, payment);
+      }
       return refusal(502, 'remote_unavailable', `the call to ${base} failed: ${(error as Error).message}; nothing was paid`);
     }
     const text = await response.text();
@@ -280,21 +338,16 @@ export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint
     } catch {
       json = { error: { status: response.status, code: 'bad_response', message: `the deployment answered ${response.status} with a body that is not JSON`, param: null } };
     }
-    let payment: Payment | null = null;
+    let settled: SettleResponse | null = null;
     const receipt = response.headers.get('PAYMENT-RESPONSE');
-    const chosen = selected as PaymentRequirements | null;
-    if (receipt && chosen) {
-      const settled = decodePaymentResponseHeader(receipt);
-      if (settled.success) {
-        const amount = BigInt(settled.amount ?? chosen.amount);
-        spent += amount;
-        payment = {
-          usd: usdOf(amount), atomic: amount.toString(), network: settled.network, asset: chosen.asset,
-          transaction: settled.transaction, payer: settled.payer ?? account.address, session_usd: usdOf(spent),
-        };
+    if (receipt) {
+      try {
+        settled = decodePaymentResponseHeader(receipt);
+      } catch {
+        settled = null;
       }
     }
-    return { ok: response.ok, json, text: response.ok ? text : JSON.stringify(json), payment };
+    return { ok: response.ok, json, text: response.ok ? text : JSON.stringify(json), payment: paymentOf(settled) };
   }
 
   const caller = (_route: Route, request: ToolRequest) => {
@@ -302,7 +355,8 @@ export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint
     queue = run.catch(() => undefined);
     return run;
   };
-  return Object.assign(caller, { spent: () => spent });
+  // In micro-USD (USDC's units), rounded up.
+  return Object.assign(caller, { spent: () => (spent + usdOfMicros(1n) - 1n) / usdOfMicros(1n) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +365,9 @@ export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint
 function paymentText(payment: Payment | null | undefined): string {
   if (payment === undefined) return '';
   if (payment === null) return 'paid: nothing';
-  return `paid: ${payment.usd} USD (${payment.atomic} atomic units of ${payment.asset}) on ${payment.network}, transaction ${payment.transaction}; session total ${payment.session_usd} USD`;
+  const what = `${payment.usd} USD (${payment.atomic} atomic units of ${payment.asset}) on ${payment.network}`;
+  if (payment.settled) return `paid: ${what}, transaction ${payment.transaction}; session total ${payment.session_usd} USD`;
+  return `signed: ${what}, without a receipt of settlement from the deployment; counted as spent (it can settle the authorization until it expires); session total ${payment.session_usd} USD`;
 }
 
 /** An MCP server (not yet connected) whose tools are the routes, answered by `call`. */
@@ -361,12 +417,13 @@ async function main(argv: string[]): Promise<void> {
       remote: { type: 'string' },
       'max-usd': { type: 'string', default: '0.01' },
       'budget-usd': { type: 'string', default: '1' },
+      'allow-asset': { type: 'string', multiple: true },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${HELP}\n`);
     return;
   }
   // stdout is the protocol's: anything a library logs goes to stderr.
@@ -388,7 +445,14 @@ async function main(argv: string[]): Promise<void> {
     if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) throw new UsageError('set X402_PAYER_KEY to the payer\'s 0x-prefixed private key');
     const allowAsset = process.env.X402_TEST_TOKEN || undefined;
     if (allowAsset !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(allowAsset)) throw new UsageError(`X402_TEST_TOKEN must be a token address (got ${allowAsset})`);
-    call = remoteCaller({ baseUrl: values.remote, payerKey: key as Hex, maxAtomic, budgetAtomic, allowAsset });
+    const allowAssets = (values['allow-asset'] ?? []).map((text) => {
+      try {
+        return parseAllowedAsset(text);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    });
+    call = remoteCaller({ baseUrl: values.remote, payerKey: key as Hex, maxAtomic, budgetAtomic, allowAsset, allowAssets });
   } else {
     const dataDir = path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? 'data/parquet');
     if (!existsSync(dataDir)) throw new UsageError(`no snapshot at ${dataDir}: set DATA_DIR (or --data-dir), or run npm start once to build the sample`);

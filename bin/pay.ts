@@ -2,20 +2,46 @@
 // and the receipt. The payer's private key comes from X402_PAYER_KEY (never a command-line argument,
 // which other users of the machine could read).
 //
+// The cap: --max-usd is compared with the price in the asset's own units (http/payments/assets.ts):
+// USDC on the networks it is known on (6 decimals), or an asset named with --allow-asset
+// <address>[:decimals] (or X402_TEST_TOKEN, the local chain's test token, 6 decimals). Any other asset
+// is refused before anything is signed, and so is a price above the cap.
+//
 // Safe retries: when the server advertises the x402 `payment-identifier` extension, the payment
 // carries an identifier (printed; `--id` reuses one). If the connection drops after paying, run the
 // same command with `--id <that id>`: the server answers again without charging twice.
 //
 // Every way this can end is one clear line on stderr and an exit code, never a stack trace:
 // 0 answered, 1 refused / failed / not paid, 2 usage. A closed output (`| head`) ends quietly.
-import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
+import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, type PaymentRequirements } from '@x402/fetch';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import {
   appendPaymentIdentifierToExtensions, generatePaymentId, isValidPaymentId, PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
 import { privateKeyToAccount } from 'viem/accounts';
+import {
+  formatUsd, knownAssetsLines, knownAssetsText, parseAllowedAsset, parseUsd, payableAsset, usdOfRequirement, USDC_DECIMALS, type AllowedAsset,
+} from '../http/payments/assets.ts';
 
-const USAGE = 'usage: X402_PAYER_KEY=0x... npm run pay -- <url> [--max-usd 0.01] [--id <payment id to retry with>]';
+const USAGE = 'usage: X402_PAYER_KEY=0x... npm run pay -- <url> [--max-usd 0.01] [--allow-asset <address>[:decimals]]... [--id <payment id to retry with>]';
+const HELP = `${USAGE}
+
+Pays for one request with x402 (the official client) and prints the status, the receipt, the
+payment id and the answer. The payer's private key is read from X402_PAYER_KEY.
+
+  --max-usd X          the most this request may cost, in USD (default 0.01). The price is read in
+                       its asset's own units; known without being told:
+${knownAssetsLines(' '.repeat(23))}
+                       Any other asset is refused, nothing signed, unless named with --allow-asset.
+                       Every asset paid is taken for a USD stablecoin (1 whole token = USD 1):
+                       do not allow a token that is not one.
+  --allow-asset A[:D]  also pay the token at address A (on any network), D decimals (default 6);
+                       repeatable. X402_TEST_TOKEN=<address> allows the local chain's test token
+                       (npm run facilitator prints it) the same way, with 6 decimals.
+  --id ID              the payment id of an earlier run whose answer was lost: asked again, the
+                       server answers without charging twice.
+
+Exit codes: 0 answered, 1 refused / failed / not paid, 2 usage.`;
 
 function fail(message: string, code = 2): never {
   console.error(`pay: ${message}${code === 2 ? `\n${USAGE}` : ''}`);
@@ -31,14 +57,27 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const args = process.argv.slice(2);
-function option(name: string): string | undefined {
-  const index = args.indexOf(name);
-  if (index < 0) return undefined;
-  const value = args[index + 1];
-  if (value === undefined || value.startsWith('--')) fail(`${name} needs a value`);
-  return value;
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
 }
-const known = new Set(['--max-usd', '--id']);
+/** Every value given to `name` (an option may be repeated). */
+function options(name: string): string[] {
+  const values: string[] = [];
+  args.forEach((arg, index) => {
+    if (arg !== name) return;
+    const value = args[index + 1];
+    if (value === undefined || value.startsWith('--')) fail(`${name} needs a value`);
+    values.push(value);
+  });
+  return values;
+}
+function option(name: string): string | undefined {
+  const values = options(name);
+  if (values.length > 1) fail(`${name} given more than once`);
+  return values[0];
+}
+const known = new Set(['--max-usd', '--id', '--allow-asset']);
 const positional = args.filter((arg, i) => !arg.startsWith('--') && !known.has(args[i - 1] ?? ''));
 const unknown = args.filter((arg) => arg.startsWith('--') && !known.has(arg));
 if (unknown.length > 0) fail(`unknown option ${unknown[0]}`);
@@ -50,8 +89,22 @@ try {
 } catch {
   fail(`not a URL: ${url}`);
 }
-const maxUsd = option('--max-usd') ?? '0.01';
-if (!/^\d+(\.\d{1,6})?$/.test(maxUsd)) fail(`--max-usd must be a decimal amount in USD with at most 6 decimals (got ${maxUsd})`);
+const maxUsdText = option('--max-usd') ?? '0.01';
+const maxUsd = parseUsd(maxUsdText);
+if (maxUsd === null) fail(`--max-usd must be a decimal amount in USD with at most 6 decimals (got ${maxUsdText})`);
+const allowed: AllowedAsset[] = [];
+for (const text of options('--allow-asset')) {
+  try {
+    allowed.push(parseAllowedAsset(text));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+const testToken = process.env.X402_TEST_TOKEN || undefined;
+if (testToken !== undefined) {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(testToken)) fail(`X402_TEST_TOKEN must be a token address (got ${testToken})`);
+  allowed.push({ address: testToken, decimals: USDC_DECIMALS });
+}
 const givenId = option('--id');
 if (givenId !== undefined && !isValidPaymentId(givenId)) fail(`--id must be 16 to 128 characters of A-Z, a-z, 0-9, _ and - (got ${givenId})`);
 const key = process.env.X402_PAYER_KEY;
@@ -60,34 +113,56 @@ if (!key || !/^0x[0-9a-fA-F]{64}$/.test(key)) fail('set X402_PAYER_KEY to the pa
 const account = privateKeyToAccount(key as `0x${string}`);
 const client = new x402Client();
 client.register('eip155:*', new ExactEvmScheme(account));
-// Any asset the server names is accepted (a local test token is not real USDC), but never more
-// than --max-usd in 6-decimal units.
-const [whole, fraction = ''] = maxUsd.split('.');
-const maxAtomic = BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+// The library's spend controls price only the assets it knows, in its own table; they are replaced
+// by the policy below: known or allowed assets only, priced with their decimals, at most --max-usd.
 client.setSpendControls(false);
-let offered: Array<{ amount: string; network: string }> = [];
+/** Why nothing was signed, once the policy or the hook below refused. */
+let refusal: string | null = null;
+/** A challenge was read (the policy saw its offers). */
+let challenged = false;
+const offerText = (r: PaymentRequirements) => `${r.amount} units of ${payableAsset(r, allowed)?.name ?? r.asset} on ${r.network}`;
 client.registerPolicy((_version, requirements) => {
-  offered = requirements;
-  return requirements.filter((r) => BigInt(r.amount) <= maxAtomic);
+  challenged = true;
+  const priced = requirements.flatMap((requirement) => {
+    const price = usdOfRequirement(requirement, allowed);
+    return price ? [{ requirement, usd: price.usd }] : [];
+  });
+  if (priced.length === 0) {
+    refusal = `the server asks for no asset this command knows (offered: ${requirements.map(offerText).join('; ')}; known: ${knownAssetsText()}); `
+      + 'nothing was paid (to pay another USD stablecoin you trust, name it: --allow-asset <address>[:decimals])';
+    return [];
+  }
+  // The cheapest first: if it is above the cap, every offer is.
+  priced.sort((a, b) => (a.usd < b.usd ? -1 : a.usd > b.usd ? 1 : 0));
+  const cheapest = priced[0]!;
+  if (cheapest.usd > maxUsd) {
+    refusal = `the price is USD ${formatUsd(cheapest.usd)} (${offerText(cheapest.requirement)}), above --max-usd ${maxUsdText}; nothing was paid (raise --max-usd to pay it)`;
+    return [];
+  }
+  return priced.filter((offer) => offer.usd <= maxUsd).map((offer) => offer.requirement);
 });
 const paymentId = givenId ?? generatePaymentId();
 let idSent = false;
 let paymentSigned = false;
-client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+/** What the signed authorization is for: "USD 0.01 (10000 units of USDC on eip155:8453)". */
+let signedText = '';
+client.onBeforePaymentCreation(async ({ paymentRequired, selectedRequirements }) => {
+  // The policy chose it; checked again where it is about to be signed.
+  const price = usdOfRequirement(selectedRequirements, allowed);
+  if (!price || price.usd > maxUsd) {
+    refusal ??= `the server's offer (${offerText(selectedRequirements)}) is not a known asset within --max-usd ${maxUsdText}; nothing was paid`;
+    return { abort: true, reason: refusal };
+  }
   if (paymentRequired.extensions?.[PAYMENT_IDENTIFIER] !== undefined) {
     appendPaymentIdentifierToExtensions(paymentRequired.extensions, paymentId);
     idSent = true;
   }
 });
-client.onAfterPaymentCreation(async () => {
+client.onAfterPaymentCreation(async ({ selectedRequirements }) => {
   paymentSigned = true;
+  const price = usdOfRequirement(selectedRequirements, allowed);
+  signedText = `USD ${price ? formatUsd(price.usd) : '?'} (${offerText(selectedRequirements)})`;
 });
-
-/** Atomic units of a 6-decimal token as USD: 10000 -> "0.01". */
-function usd(atomic: bigint): string {
-  const text = (Number(atomic) / 1_000_000).toFixed(6);
-  return text.replace(/0{1,4}$/, '');
-}
 
 function causeOf(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
@@ -98,15 +173,12 @@ let response: Response;
 try {
   response = await wrapFetchWithPayment(fetch, client)(url);
 } catch (error) {
-  const cheapest = offered.length > 0 ? offered.reduce((a, b) => (BigInt(a.amount) <= BigInt(b.amount) ? a : b)) : null;
-  if (cheapest && BigInt(cheapest.amount) > maxAtomic) {
-    fail(`the price is USD ${usd(BigInt(cheapest.amount))} (${cheapest.amount} units on ${cheapest.network}), above --max-usd ${maxUsd}; nothing was paid (raise --max-usd to pay it)`, 1);
-  }
+  if (refusal) fail(refusal, 1);
   if (paymentSigned) {
     const retry = idSent ? `; run the same command with --id ${paymentId} to get the answer without paying twice` : '';
     fail(`the connection failed after the payment was sent (${causeOf(error)}); it may have been charged${retry}`, 1);
   }
-  if (offered.length > 0) fail(`could not pay: ${causeOf(error)}; nothing was paid`, 1);
+  if (challenged || /^Failed to (create payment payload|parse payment requirements)/.test(causeOf(error))) fail(`could not pay: ${causeOf(error)}; nothing was paid`, 1);
   fail(`could not reach ${url}: ${causeOf(error)}; nothing was paid`, 1);
 }
 let text: string;
@@ -118,13 +190,25 @@ try {
 }
 console.log(`HTTP ${response.status} ${response.statusText}`);
 const receipt = response.headers.get('PAYMENT-RESPONSE');
-if (receipt) {
-  const settled = decodePaymentResponseHeader(receipt);
+let settled: ReturnType<typeof decodePaymentResponseHeader> | null = null;
+try {
+  settled = receipt ? decodePaymentResponseHeader(receipt) : null;
+} catch {
+  settled = null;
+}
+if (settled) {
   console.log(`receipt: ${settled.success ? 'paid' : 'NOT paid'} on ${settled.network} by ${settled.payer ?? account.address}, transaction ${settled.transaction || '-'}${settled.errorReason ? ` (${settled.errorReason})` : ''}`);
   answered = `the request was answered with HTTP ${response.status} and ${settled.success ? `paid once (transaction ${settled.transaction})` : 'not paid'}`;
 } else {
-  console.log('receipt: none (nothing was charged)');
-  answered = `the request was answered with HTTP ${response.status}; nothing was charged`;
+  const none = receipt ? 'unreadable (a PAYMENT-RESPONSE header that is not base64 JSON)' : 'none';
+  if (paymentSigned) {
+    // The server holds a signed authorization: it can still settle it until it expires.
+    console.log(`receipt: ${none}, but an authorization for ${signedText} was signed and sent: the server can still settle it until it expires`);
+    answered = `the request was answered with HTTP ${response.status} without a receipt for the authorization signed for ${signedText}`;
+  } else {
+    console.log(`receipt: ${none} (nothing was charged)`);
+    answered = `the request was answered with HTTP ${response.status}; nothing was charged`;
+  }
 }
 if (idSent) console.log(`payment id: ${paymentId} (to retry without paying twice: --id ${paymentId})`);
 try {
