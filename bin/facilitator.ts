@@ -55,7 +55,7 @@ ${serverEnv}  npm start
 
 Pay for one request (payer ${chain.addresses.payer} holds ${PAYER_FUNDING / 1_000_000n} test USDC):
 
-  X402_PAYER_KEY=${DEV_KEYS.payer} npm run pay -- '${serverBase}/api/sebra/getTaxonomyForYear?year=2025'
+  X402_PAYER_KEY=${DEV_KEYS.payer} X402_TEST_TOKEN=${chain.token} npm run pay -- '${serverBase}/api/sebra/getTaxonomyForYear?year=2025'
 
 Or with your own client (docs/paying.md), which must allow this test token by address:
 
