@@ -465,6 +465,18 @@ describe('postgres store', { skip: postgresSkip }, () => {
     }
   });
 
+  test('a transaction recorded for two settlements is refused as such: neither SettlementExistsError nor unavailable', async () => {
+    const store = storeOn(db!.url);
+    await store.open();
+    await admin!.query('TRUNCATE settlements');
+    for (const name of ['a', 'b']) await store.begin(settlement(name));
+    await store.finish(settlement('a').key, settledAt(T0, { transaction: '0xsame' }));
+    await assert.rejects(store.finish(settlement('b').key, settledAt(T0, { transaction: '0xsame' })), (error: unknown) =>
+      error instanceof Error && !(error instanceof SettlementExistsError) && !(error instanceof PaymentStoreUnavailableError) && /0xsame is already recorded/.test(error.message));
+    await assert.rejects(store.begin(settlement('c', { transaction: '0xsame' })), /already recorded \(settlements_transaction_unique\)/);
+    assert.equal((await store.byKey(settlement('b').key))?.state, 'pending');
+  });
+
   test('an unreachable server: PaymentStoreUnavailableError naming the host, never the password', async () => {
     // A port that was free a moment ago: nothing listens there.
     const probe = createServer();

@@ -65,6 +65,22 @@ function messageOf(error: unknown): string {
 
 const isUniqueViolation = (error: unknown): error is pg.DatabaseError => error instanceof DatabaseError && error.code === UNIQUE_VIOLATION;
 
+/** The field a failed settlement INSERT found taken, if that is why it failed. */
+function existingField(error: unknown): SettlementExistsError['field'] | undefined {
+  if (!isUniqueViolation(error)) return undefined;
+  if (error.constraint === 'settlements_pkey') return 'key';
+  if (error.constraint === 'settlements_payment_id_unique') return 'paymentId';
+  return undefined;
+}
+
+/** SettlementExistsError for a taken key or payment id; any other unique violation (a transaction recorded twice) as an error of its own. */
+function existingOrAsIs(error: unknown): Error {
+  const field = existingField(error);
+  if (field) return new SettlementExistsError(field);
+  if (isUniqueViolation(error)) return new Error(`payment store: ${error.detail ?? 'a unique value'} is already recorded (${error.constraint})`, { cause: error });
+  return error as Error;
+}
+
 interface SettlementRow {
   key: string;
   payment_id: string | null;
@@ -200,15 +216,13 @@ export class PostgresPaymentStore implements PaymentStore {
     try {
       await this.insert(settlement);
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      if (error.constraint !== 'settlements_payment_id_unique') throw new SettlementExistsError('key');
+      if (existingField(error) !== 'paymentId') throw existingOrAsIs(error);
       // The id may belong to an answer past its age that no eviction has reached yet: then it is free.
       if (!(await this.evictExpiredHolder(settlement.paymentId!))) throw new SettlementExistsError('paymentId');
       try {
         await this.insert(settlement);
       } catch (retryError) {
-        if (!isUniqueViolation(retryError)) throw retryError;
-        throw new SettlementExistsError(retryError.constraint === 'settlements_payment_id_unique' ? 'paymentId' : 'key');
+        throw existingOrAsIs(retryError);
       }
     }
   }
