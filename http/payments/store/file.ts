@@ -236,6 +236,7 @@ export class FilePaymentStore implements PaymentStore {
   private lastSweepMs = -Infinity;
   private lastCounterSweepMs = -Infinity;
   private opened = false;
+  private opening: Promise<void> | undefined;
   private readonly now: () => Date;
   private readonly log: (message: string, error?: unknown) => void;
 
@@ -246,8 +247,16 @@ export class FilePaymentStore implements PaymentStore {
     this.ledgerFile = new DurableLineWriter(options.ledgerPath);
   }
 
-  async open(): Promise<void> {
-    if (this.opened) return;
+  open(): Promise<void> {
+    this.opening ??= this.load().catch((error: unknown) => {
+      this.opening = undefined; // a later open() tries again
+      throw error;
+    });
+    return this.opening;
+  }
+
+  /** Replays the journal into memory, then rewrites it with the live settlements only. */
+  private async load(): Promise<void> {
     const path = this.options.settlementsPath;
     let text: string | undefined;
     try {
@@ -278,6 +287,7 @@ export class FilePaymentStore implements PaymentStore {
 
   async close(): Promise<void> {
     this.opened = false;
+    this.opening = undefined;
     await Promise.allSettled([...this.writes]);
   }
 
