@@ -304,7 +304,7 @@ export function readPaymentSettings(env: NodeJS.ProcessEnv = process.env): Payme
     ledgerPath,
     paidAnswers: {
       // Beside the revenue ledger unless PAID_ANSWERS_PATH says otherwise.
-      path: env.PAID_ANSWERS_PATH?.trim() || join(dirname(ledgerPath), 'paid-answers.jsonl'),
+      path: env.PAID_ANSWERS_PATH?.trim() || join(dirname(ledgerPath), 'settlements.jsonl'),
       maxBytes: positiveInteger(env, 'PAID_ANSWERS_MAX_BYTES', 64 * 1024 * 1024),
       maxAgeSeconds: positiveInteger(env, 'PAID_ANSWERS_MAX_AGE_SECONDS', 24 * 60 * 60),
     },

@@ -184,7 +184,7 @@ test('revenue totals per key, and USDC formatting', () => {
 test('npm run revenue prints the totals of the ledger', async () => {
   const file = path.join(await tempDirUntilExit('revenue-'), 'ledger.jsonl');
   await writeFile(file, [record({}), record({ network: 'eip155:137', amount: '20000' })].map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const { stdout: output } = await runCli('bin/revenue.ts', [], { REVENUE_LEDGER: file });
+  const { stdout: output } = await runCli('bin/revenue.ts', [], { REVENUE_LEDGER: file, DATABASE_URL: '' });
   assert.match(output, /2 settled payment\(s\), 0\.030000 USDC/);
   assert.match(output, /2026-11-22\s+2\s+0\.030000/);
   assert.match(output, /eip155:137\s+1\s+0\.020000/);

@@ -1,0 +1,21 @@
+// Opens the payment store the settings ask for: PostgreSQL when DATABASE_URL is set (shared by
+// every replica), otherwise the embedded file store beside the revenue ledger (one process).
+import type { PaymentSettings } from '../config.ts';
+import { FilePaymentStore } from './file.ts';
+import { PostgresPaymentStore } from './postgres.ts';
+import type { PaymentStore } from './types.ts';
+
+export interface OpenPaymentStoreOptions {
+  now?: () => Date;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** The opened store; rejects with PaymentStoreUnavailableError when it cannot be read or reached. */
+export async function openPaymentStore(settings: PaymentSettings, options: OpenPaymentStoreOptions = {}): Promise<PaymentStore> {
+  const bounds = { maxAnswerBytes: settings.paidAnswers.maxBytes, maxAnswerAgeSeconds: settings.paidAnswers.maxAgeSeconds };
+  const store: PaymentStore = settings.databaseUrl
+    ? new PostgresPaymentStore({ connectionString: settings.databaseUrl, ...bounds, ...options })
+    : new FilePaymentStore({ settlementsPath: settings.paidAnswers.path, ledgerPath: settings.ledgerPath, ...bounds, ...options });
+  await store.open();
+  return store;
+}
