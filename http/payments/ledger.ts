@@ -1,8 +1,7 @@
-// The revenue ledger: one JSON line per settled payment, appended and fsynced before the paid answer
-// leaves. A crash mid-write can leave at most a torn last line; readers skip it and the next append
-// starts on a fresh line, so every complete record survives restarts.
-import { readFile } from 'node:fs/promises';
-import { DurableLineWriter } from './jsonLines.ts';
+// The revenue ledger as `npm run revenue` reads it: the settled payments and their totals. The payment
+// store writes it (store/file.ts: a JSON line per settlement that becomes settled or unknown, fsynced
+// before the answer leaves; store/postgres.ts: the settlements table).
+import { readLedgerFile } from './store/file.ts';
 
 export interface RevenueRecord {
   /** ISO timestamp of the settlement. */
@@ -19,39 +18,12 @@ export interface RevenueRecord {
   transaction: string;
 }
 
-export class RevenueLedger {
-  private readonly lines: DurableLineWriter;
-
-  constructor(readonly path: string) {
-    this.lines = new DurableLineWriter(path);
-  }
-
-  /** Appends one record durably; appends are serialised in call order (concurrent ones share an fsync). */
-  async append(record: RevenueRecord): Promise<void> {
-    await this.lines.append(`${JSON.stringify(record)}\n`);
-  }
-}
-
-/** Every complete record of a ledger file ([] when there is none); torn lines are skipped. */
+/** The settled payments of a ledger file, one per payment ([] when there is none); torn lines are skipped. */
 export async function readRevenue(path: string): Promise<RevenueRecord[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  const records: RevenueRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const record = JSON.parse(line) as RevenueRecord;
-      if (typeof record.time === 'string' && typeof record.amount === 'string') records.push(record);
-    } catch {
-      // a torn line from an interrupted write
-    }
-  }
-  return records;
+  const records = await readLedgerFile(path);
+  return records
+    .filter((record) => record.state === 'settled')
+    .map(({ time, route, resource, network, payer, amount, asset, transaction }) => ({ time, route, resource, network, payer, amount, asset, transaction: transaction ?? '' }));
 }
 
 export interface RevenueTotal {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { inspect } from 'node:util';
 import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
 import { runCli } from '../helpers/cli.ts';
-import { formatUsdc, readRevenue, RevenueLedger, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
+import { formatUsdc, readRevenue, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
 import { appendLinesDurably, DurableLineWriter } from '../../http/payments/jsonLines.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 
@@ -128,10 +128,11 @@ const record = (overrides: Partial<RevenueRecord>): RevenueRecord => ({
 
 test('the ledger survives a torn last line: it is skipped and the next record starts on its own line', async () => {
   const file = path.join(await tempDirUntilExit('ledger-'), 'nested', 'ledger.jsonl');
-  const ledger = new RevenueLedger(file);
-  await ledger.append(record({ transaction: '0x1' }));
+  const ledger = new DurableLineWriter(file);
+  const append = (overrides: Partial<RevenueRecord>) => ledger.append(`${JSON.stringify(record(overrides))}\n`);
+  await append({ transaction: '0x1' });
   await appendFile(file, '{"time":"2026-11-22T10:00:01.000Z","route":"getTa'); // a crash mid-write
-  await Promise.all([ledger.append(record({ transaction: '0x2' })), ledger.append(record({ transaction: '0x3' }))]);
+  await Promise.all([append({ transaction: '0x2' }), append({ transaction: '0x3' })]);
   const records = await readRevenue(file);
   assert.deepEqual(records.map((r) => r.transaction), ['0x1', '0x2', '0x3']);
   assert.equal((await readFile(file, 'utf8')).split('\n').length, 5); // 3 records, the torn line, the final newline

@@ -166,7 +166,7 @@ for (const kind of ['file', 'postgres'] as const) {
       const verifies = calls('/verify');
       const signed: string[] = [];
       const recording: typeof fetch = async (input, init) => {
-        const header = new Headers(init?.headers).get('PAYMENT-SIGNATURE');
+        const header = (input instanceof Request ? input.headers : new Headers(init?.headers)).get('PAYMENT-SIGNATURE');
         if (header) signed.push(header);
         return fetch(input, init);
       };

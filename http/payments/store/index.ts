@@ -1,5 +1,5 @@
-// Opens the payment store the settings ask for: PostgreSQL when DATABASE_URL is set (shared by
-// every replica), otherwise the embedded file store beside the revenue ledger (one process).
+// The payment store the settings ask for: PostgreSQL when DATABASE_URL is set (shared by every
+// replica), otherwise the embedded file store beside the revenue ledger (one process).
 import type { PaymentSettings } from '../config.ts';
 import { FilePaymentStore } from './file.ts';
 import { PostgresPaymentStore } from './postgres.ts';
@@ -10,12 +10,10 @@ export interface OpenPaymentStoreOptions {
   log?: (message: string, error?: unknown) => void;
 }
 
-/** The opened store; rejects with PaymentStoreUnavailableError when it cannot be read or reached. */
-export async function openPaymentStore(settings: PaymentSettings, options: OpenPaymentStoreOptions = {}): Promise<PaymentStore> {
+/** The store, not opened yet: its open() reads the files or runs the migrations (PaymentStoreUnavailableError when it cannot). */
+export function createPaymentStore(settings: PaymentSettings, options: OpenPaymentStoreOptions = {}): PaymentStore {
   const bounds = { maxAnswerBytes: settings.paidAnswers.maxBytes, maxAnswerAgeSeconds: settings.paidAnswers.maxAgeSeconds };
-  const store: PaymentStore = settings.databaseUrl
+  return settings.databaseUrl
     ? new PostgresPaymentStore({ connectionString: settings.databaseUrl, ...bounds, ...options })
     : new FilePaymentStore({ settlementsPath: settings.paidAnswers.path, ledgerPath: settings.ledgerPath, ...bounds, ...options });
-  await store.open();
-  return store;
 }
