@@ -272,6 +272,29 @@ for (const kind of ['file', 'postgres'] as const) {
       assert.equal(calls('/verify'), afterFirst, '50 replays, no facilitator call');
     });
 
+    test('a payment store that cannot be reached fails closed: 503 payment_store_unavailable, nothing verified, charged or served', { skip: kind === 'file' ? 'the file store is in this process' : undefined }, async () => {
+      const doomed = await scratchPostgres();
+      let dropped = false;
+      try {
+        const paid = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url, { DATABASE_URL: doomed.url }) });
+        started.push(paid);
+        const header = await officialPaymentHeader(paid, TAXONOMY);
+        await doomed.drop();
+        dropped = true;
+        const [verifies, balance] = [calls('/verify'), await balanceOf(rig.chain.addresses.payer)];
+        const refused = await paid.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } });
+        assert.equal(refused.status, 503);
+        const body = await refused.json();
+        assert.equal(body.error.code, 'payment_store_unavailable');
+        assert.equal(body.items, undefined);
+        assert.equal(refused.headers.get('payment-response'), null);
+        assert.equal(calls('/verify'), verifies);
+        assert.equal(await balanceOf(rig.chain.addresses.payer), balance);
+      } finally {
+        if (!dropped) await doomed.drop();
+      }
+    });
+
     test('npm run payments -- reconcile resolves what no client came back for', async () => {
       const header = await officialPaymentHeader(app, TAXONOMY);
       rig.facilitator.faults.loseSettleAnswers = 1;
