@@ -114,8 +114,10 @@ export interface HeldFamily<T> {
   /**
    * The member's shape, read on first use (shared by concurrent callers; a failed read is retried); null
    * when `key` is no member or the member is not held (over its bounds, the family's, the budget, or refused).
+   * Read through `db` when given (the request's, so that its statements are the request's), else through
+   * the database the list was read with.
    */
-  member(key: string): Promise<T | null>;
+  member(key: string, db?: Database): Promise<T | null>;
 }
 
 /**
@@ -328,14 +330,14 @@ class FamilyMembers<T> implements HeldFamily<T> {
     this.counted = { state, family };
   }
 
-  member(key: string): Promise<T | null> {
+  member(key: string, db: Database = this.db): Promise<T | null> {
     // Only listed keys get an entry, so client text cannot grow the map.
     if (!this.members.has(key) || this.counted === null) return Promise.resolve(null);
     let entry = this.entries.get(key);
     if (!entry) {
       const created: MemberEntry = { value: Promise.resolve(null), state: 'reading', rows: 0, bytes: 0 };
       this.entries.set(key, created);
-      created.value = this.read(key, created, this.counted).catch((error: unknown) => {
+      created.value = this.read(db, key, created, this.counted).catch((error: unknown) => {
         created.state = 'failed';
         // Retried on the next call.
         if (this.entries.get(key) === created) this.entries.delete(key);
@@ -347,9 +349,9 @@ class FamilyMembers<T> implements HeldFamily<T> {
   }
 
   /** Reads one member and holds it when it fits its bound, the family's bounds and the budget. */
-  private async read(key: string, member: MemberEntry, { state, family }: { state: DatabaseState; family: Entry }): Promise<T | null> {
+  private async read(db: Database, key: string, member: MemberEntry, { state, family }: { state: DatabaseState; family: Entry }): Promise<T | null> {
     const { spec } = this;
-    const rows = await readStatements(this.db, spec.sql, spec.count, spec.memberRowsMax, { member: key });
+    const rows = await readStatements(db, spec.sql, spec.count, spec.memberRowsMax, { member: key });
     if (rows === 'over-bounds') {
       member.state = 'over-bounds';
       return null;

@@ -1,8 +1,9 @@
 // Keyed families of held views (engine/held.ts heldFamily): the list read once like a view, each member
-// read on its first use and shared, a key that is no member never read nor kept, a member's bound in rows
-// counted before reading it, the family's bounds over its list and held members, a refused member leaving
-// the others held, a failed read retried, every member counted in the one budget and freed on release,
-// and the stats. Expected sizes are computed here from the rows (estimatedRowBytes' formula, by hand).
+// read on its first use (through the database given) and shared, a key that is no member never read nor
+// kept, a member's bound in rows counted before reading it, the family's bounds over its list and held
+// members, a refused member leaving the others held, a failed read retried, every member counted in the
+// one budget and freed on release, and the stats. Expected sizes are computed here from the rows
+// (estimatedRowBytes' formula, by hand).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Database } from '../../engine/database.ts';
@@ -53,7 +54,19 @@ test('the list is read like a view; members are read on first use, once, shared 
   const [first, second] = await Promise.all([held.member('a'), held.member('a')]);
   assert.equal(first, second);
   assert.deepEqual(first, ['x', 'yy']);
-  assert.deepEqual(await held.member('b'), ['zzz']);
+  // Read through the database given (a request's wrapper sharing the identity): its statements are the request's.
+  const statements: string[] = [];
+  const wrapped = new Proxy(db, {
+    get(target, name) {
+      if (name === 'all') return (sql: string, params?: Record<string, string>) => (statements.push(sql), target.all(sql, params));
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  assert.deepEqual(await held.member('b', wrapped), ['zzz']);
+  assert.deepEqual(statements, ['SELECT count(*) AS n FROM m WHERE k = $member', 'SELECT v FROM m WHERE k = $member ORDER BY v']);
+  assert.deepEqual(await held.member('b', wrapped), ['zzz']);
+  assert.equal(statements.length, 2, 'held: not read again');
   assert.deepEqual(reads, ['a', 'b']);
   assert.deepEqual([stats(db).rows, stats(db).bytes], [5 + 3, 5 * listRowBytes + rowBytes('x') + rowBytes('yy') + rowBytes('zzz')]);
   assert.equal(heldStateStats(db).bytes, stats(db).bytes, 'the members count in the database\'s total');

@@ -200,7 +200,7 @@ export async function heldVariants(db: Database, dataset: string): Promise<reado
   const family = await seriesVariants(db);
   if (family === null) return null;
   if (!family.members.has(dataset)) return 'unknown';
-  return family.member(dataset);
+  return family.member(dataset, db);
 }
 
 /** The variant filter of the generic routes: unit and freq when given, and each dim.<key>=<value> (value upper-cased by the caller). */
