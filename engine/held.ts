@@ -4,9 +4,11 @@
 // what the generated parity test (test/engine/held-parity.test.ts) needs to compare it with its own SQL.
 // One registry lists every view; one memory budget is shared by all of them; warm-up, release and
 // stats are here. A view over its bounds, over the budget, or refused by a guard (engine/heldGuards.ts)
-// is not held: its accessor gives null and its requests keep their statement.
+// is not held: its accessor gives null and its requests keep their statement. A keyed family of views
+// (heldFamily: one member per key, such as a dataset) is declared once too; its members are read on
+// demand, each counted in the same budget.
 // Keyed by Database.identity, so a wrapped database (the benchmark's recording proxy) shares it.
-import type { Database } from './database.ts';
+import type { Database, SqlParams } from './database.ts';
 import type { Row } from './json.ts';
 
 const ROW_OVERHEAD_BYTES = 64;
@@ -71,6 +73,51 @@ export interface HeldViewSpec<T> {
   bytesOf?(value: T, rows: HeldRows): number;
   /** How the generated test checks the view against SQL (one check per part of the shape); or why it cannot be. */
   parity: HeldParity<T> | readonly HeldParity<T>[] | { exempt: string };
+  /** Set by heldFamily: the view is a family's list of members; each member's statements and bound in rows. */
+  family?: { sql: Readonly<Record<string, string>>; memberRowsMax: number };
+}
+
+/**
+ * A keyed family of views: one member per key (a dataset, say), listed by one statement and each read
+ * on its first use by statements taking the key as $member. The family is one view of the registry
+ * (warmed, released and reported with the others; its shape is a HeldFamily); its bounds are the
+ * family's, the list and every held member together, and each member's bytes count in the one budget.
+ */
+export interface HeldFamilySpec<T> {
+  /** Unique: `<domain>.<family>`. */
+  name: string;
+  /** The members' keys, one row each (column `member`), read with the family: another key is no member (client text cannot grow it). */
+  members: string;
+  /** One member's statements, by name, each with the parameter $member; read whole in this order. */
+  sql: Readonly<Record<string, string>>;
+  /** A statement giving `n`, the rows `sql` would read for one member ($member): checked before reading it. */
+  count?: string;
+  key: readonly string[];
+  order: string;
+  /** The family's bounds, its list and held members together: a member that would take it past them is not held, nor a list over them. */
+  rowsMax: number;
+  bytesMax: number;
+  /** One member's bound in rows: a member with more is not held. */
+  memberRowsMax: number;
+  /** One member's JavaScript shape from its rows; null when a guard refuses a value (that member is then not held). */
+  build(rows: HeldRows, member: string): T | null;
+  /** A member's bytes when its shape is not its rows; default: the rows' estimate. */
+  bytesOf?(value: T, rows: HeldRows): number;
+  /** Checks over the family (its answer reads members through `member`); or why it cannot be. */
+  parity: HeldParity<HeldFamily<T>> | readonly HeldParity<HeldFamily<T>>[] | { exempt: string };
+}
+
+/** A family as held for one database. */
+export interface HeldFamily<T> {
+  /** The keys listed. */
+  readonly members: ReadonlySet<string>;
+  /**
+   * The member's shape, read on first use (shared by concurrent callers; a failed read is retried); null
+   * when `key` is no member or the member is not held (over its bounds, the family's, the budget, or refused).
+   * Read through `db` when given (the request's, so that its statements are the request's), else through
+   * the database the list was read with.
+   */
+  member(key: string, db?: Database): Promise<T | null>;
 }
 
 /**
@@ -130,21 +177,31 @@ function stateOf(db: Database): DatabaseState {
   return state;
 }
 
-async function readRows<T>(spec: HeldViewSpec<T>, db: Database): Promise<HeldRows | 'over-bounds'> {
-  const required = spec.fallback === 'none';
-  if (spec.count && !required) {
-    const [{ n }] = await db.all(spec.count);
-    if (Number(n) > spec.rowsMax) return 'over-bounds';
-  }
-  if (spec.read) return spec.read(db);
+/** Whether `count` (given `params`) says more than rowsMax rows; never asked for a view without bounds (rowsMax Infinity). */
+async function overCount(db: Database, count: string | undefined, rowsMax: number, params: SqlParams = {}): Promise<boolean> {
+  if (!count || rowsMax === Infinity) return false;
+  const [{ n }] = await db.all(count, params);
+  return Number(n) > rowsMax;
+}
+
+/** The rows of `sql`'s statements, each read whole with `params`; 'over-bounds' past rowsMax rows (counted first given `count`). */
+async function readStatements(db: Database, sql: Readonly<Record<string, string>>, count: string | undefined, rowsMax: number, params: SqlParams = {}): Promise<HeldRows | 'over-bounds'> {
+  if (await overCount(db, count, rowsMax, params)) return 'over-bounds';
   const rows: HeldRows = {};
   let total = 0;
-  for (const [part, sql] of Object.entries(spec.sql)) {
-    rows[part] = await db.all(sql);
+  for (const [part, statement] of Object.entries(sql)) {
+    rows[part] = await db.all(statement, params);
     total += rows[part].length;
-    if (total > spec.rowsMax && !required) return 'over-bounds';
+    if (total > rowsMax) return 'over-bounds';
   }
   return rows;
+}
+
+async function readRows<T>(spec: HeldViewSpec<T>, db: Database): Promise<HeldRows | 'over-bounds'> {
+  // A required view is read whatever its size.
+  const rowsMax = spec.fallback === 'none' ? Infinity : spec.rowsMax;
+  if (spec.read) return (await overCount(db, spec.count, rowsMax)) ? 'over-bounds' : spec.read(db);
+  return readStatements(db, spec.sql, spec.count, rowsMax);
 }
 
 function rowsBytes(rows: HeldRows): number {
@@ -193,12 +250,9 @@ function hold<T>(spec: HeldViewSpec<T>, state: DatabaseState, entry: Entry, valu
 }
 
 async function loadIndex<T>(spec: HeldViewSpec<T>, db: Database, state: DatabaseState, entry: Entry): Promise<T | null> {
-  if (spec.count && spec.fallback !== 'none') {
-    const [{ n }] = await db.all(spec.count);
-    if (Number(n) > spec.rowsMax) {
-      entry.state = 'over-bounds';
-      return null;
-    }
+  if (await overCount(db, spec.count, spec.fallback === 'none' ? Infinity : spec.rowsMax)) {
+    entry.state = 'over-bounds';
+    return null;
   }
   const value = await spec.load!(db);
   if (value === null) {
@@ -208,7 +262,10 @@ async function loadIndex<T>(spec: HeldViewSpec<T>, db: Database, state: Database
   }
   entry.rows = spec.rowsOf ? spec.rowsOf(value) : 0;
   entry.bytes = spec.bytesOf ? spec.bytesOf(value, {}) : 0;
-  return hold(spec, state, entry, value);
+  const held = hold(spec, state, entry, value);
+  // A held family's members count in its entry and in the database's budget from now on.
+  if (held instanceof FamilyMembers) held.countIn(state, entry);
+  return held;
 }
 
 function declare<T>(spec: HeldViewSpec<T>): HeldView<T> {
@@ -249,6 +306,103 @@ export function requiredHeldView<T>(spec: Omit<HeldViewSpec<T>, 'fallback'>): Re
   return declare({ ...spec, fallback: 'none' }) as RequiredHeldView<T>;
 }
 
+interface MemberEntry {
+  value: Promise<unknown>;
+  state: HeldState;
+  rows: number;
+  bytes: number;
+}
+
+/** A family's shape for one database: its listed keys and the members read so far. */
+class FamilyMembers<T> implements HeldFamily<T> {
+  readonly entries = new Map<string, MemberEntry>();
+  private counted: { state: DatabaseState; family: Entry } | null = null;
+
+  constructor(
+    private readonly spec: HeldFamilySpec<T>,
+    private readonly db: Database,
+    readonly members: ReadonlySet<string>,
+    readonly listRows: number,
+    readonly listBytes: number,
+  ) {}
+
+  countIn(state: DatabaseState, family: Entry): void {
+    this.counted = { state, family };
+  }
+
+  member(key: string, db: Database = this.db): Promise<T | null> {
+    // Only listed keys get an entry, so client text cannot grow the map.
+    if (!this.members.has(key) || this.counted === null) return Promise.resolve(null);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      const created: MemberEntry = { value: Promise.resolve(null), state: 'reading', rows: 0, bytes: 0 };
+      this.entries.set(key, created);
+      created.value = this.read(db, key, created, this.counted).catch((error: unknown) => {
+        created.state = 'failed';
+        // Retried on the next call.
+        if (this.entries.get(key) === created) this.entries.delete(key);
+        throw error;
+      });
+      entry = created;
+    }
+    return entry.value as Promise<T | null>;
+  }
+
+  /** Reads one member and holds it when it fits its bound, the family's bounds and the budget. */
+  private async read(db: Database, key: string, member: MemberEntry, { state, family }: { state: DatabaseState; family: Entry }): Promise<T | null> {
+    const { spec } = this;
+    const rows = await readStatements(db, spec.sql, spec.count, spec.memberRowsMax, { member: key });
+    if (rows === 'over-bounds') {
+      member.state = 'over-bounds';
+      return null;
+    }
+    member.rows = Object.values(rows).reduce((total, list) => total + list.length, 0);
+    const value = spec.build(rows, key);
+    if (value === null) {
+      member.state = 'refused';
+      return null;
+    }
+    member.bytes = spec.bytesOf ? spec.bytesOf(value, rows) : rowsBytes(rows);
+    if (family.rows + member.rows > spec.rowsMax || family.bytes + member.bytes > spec.bytesMax) {
+      member.state = 'over-bounds';
+      return null;
+    }
+    if (state.bytes + member.bytes > budgetBytes) {
+      member.state = 'over-budget';
+      return null;
+    }
+    state.bytes += member.bytes;
+    family.rows += member.rows;
+    family.bytes += member.bytes;
+    member.state = 'held';
+    return value;
+  }
+}
+
+/**
+ * Declares a keyed family of views (members read on demand; null when not held, and the callers keep
+ * their statement). The family itself is one view: its list is read like a view's rows (warm-up included).
+ */
+export function heldFamily<T>(spec: HeldFamilySpec<T>): HeldView<HeldFamily<T>> {
+  return declare<HeldFamily<T>>({
+    name: spec.name,
+    sql: { members: spec.members },
+    family: { sql: spec.sql, memberRowsMax: spec.memberRowsMax },
+    key: spec.key,
+    order: spec.order,
+    count: `SELECT count(*) AS n FROM (${spec.members})`,
+    rowsMax: spec.rowsMax,
+    bytesMax: spec.bytesMax,
+    load: async (db) => {
+      const listed = await db.all(spec.members);
+      return new FamilyMembers(spec, db, new Set(listed.map((row) => String(row.member))), listed.length, rowsBytes({ listed }));
+    },
+    rowsOf: (family) => (family as FamilyMembers<T>).listRows,
+    bytesOf: (family) => (family as FamilyMembers<T>).listBytes,
+    parity: spec.parity,
+  });
+}
+
 /** Every declared view, by name (the generated parity test iterates them). */
 export function heldViews(): ReadonlyMap<string, HeldView<unknown>> {
   return registry;
@@ -287,6 +441,17 @@ export interface HeldViewStats {
   bytes_max: number;
   /** false: the callers have no statement (always held). */
   falls_back_to_sql: boolean;
+  /** A family's members (its rows and bytes above include the held ones'). */
+  members?: HeldFamilyStats;
+}
+
+export interface HeldFamilyStats {
+  /** Keys listed (members that may be read). */
+  listed: number;
+  /** One member's bound in rows. */
+  member_rows_max: number;
+  /** The members read so far, by state. */
+  read: Partial<Record<HeldState, number>>;
 }
 
 export interface HeldStateStats {
@@ -309,10 +474,18 @@ export function heldStateStats(db: Database): HeldStateStats {
       rows_max: spec.rowsMax,
       bytes_max: spec.bytesMax,
       falls_back_to_sql: spec.fallback !== 'none',
+      ...(spec.family ? { members: familyStats(spec.family.memberRowsMax, entry?.held) } : {}),
     };
   });
   views.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { bytes: state?.bytes ?? 0, budget_bytes: budgetBytes, views };
+}
+
+function familyStats(memberRowsMax: number, held: unknown): HeldFamilyStats {
+  const read: Partial<Record<HeldState, number>> = {};
+  const family = held instanceof FamilyMembers ? held : null;
+  for (const member of family?.entries.values() ?? []) read[member.state] = (read[member.state] ?? 0) + 1;
+  return { listed: family?.members.size ?? 0, member_rows_max: memberRowsMax, read };
 }
 
 /**

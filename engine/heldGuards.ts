@@ -19,6 +19,19 @@ export function asciiLower(text: string): string | null {
   return PRINTABLE_ASCII.test(text) ? text.toLowerCase() : null;
 }
 
+/** DuckDB's upper(text), when JavaScript gives the same (printable ASCII); else null (keep the statement). */
+export function asciiUpper(text: string): string | null {
+  return PRINTABLE_ASCII.test(text) ? text.toUpperCase() : null;
+}
+
+/**
+ * A DATE as db.all gives it (YYYY-MM-DD) whose text orders as the date: a four-digit year (DuckDB
+ * writes years past 9999 with more digits and years BC with a suffix, where text order is not date order).
+ */
+export function ordersAlikeDate(value: JsonValue | undefined): value is string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
 /** DuckDB's VARCHAR order (bytes of UTF-8) for any two strings: a total order, equal only when equal. */
 export function compareTextBytes(a: string, b: string): number {
   if (ordersAlike(a) && ordersAlike(b)) return a < b ? -1 : a > b ? 1 : 0;

@@ -5,12 +5,13 @@
 // observations from the lean copy sorted for the question (energy_obs_by_geo for a series,
 // energy_obs_by_period for a period's cross-section), dims joined back for the rows answered.
 import type { Database } from '../../../engine/database.ts';
+import { compareNullsLast } from '../../../engine/heldGuards.ts';
 import type { Row } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema } from '../../../queries/catalog.ts';
 import { invalidParameter } from '../../../queries/shared/errors.ts';
 import { integer, listOf, nullable, object, text } from '../../../queries/shared/schema.ts';
 import { parseGeo, parseGeoList, geoParam } from './geo.ts';
-import { dimsObject, dimsRecord, heldVariants, latestPeriodOf, variantFilter, type HeldVariant } from './heldSeries.ts';
+import { dimsObject, dimsRecord, heldVariants, LATEST_PERIOD, latestPeriodOf, matchingSeries, variantFilter, type HeldVariant } from './heldSeries.ts';
 import {
   COMPARE_GEOS_MAX, datasetIdParam, datasetNotFound, dimConditions, dimParam, freqParam, limitParam, parseDatasetId, parsePeriodLabel,
   periodParam, periodStart, requireDatasetHeld, SERIES_LIMIT_MAX, unitParam,
@@ -28,15 +29,6 @@ function withDims(rows: Row[]): Row[] {
 }
 
 const DIM_COLUMNS = 'map_keys(m.dims) AS dim_keys, map_values(m.dims) AS dim_values';
-
-/** Series variants of $dataset matching `geoCondition` and the unit, freq ($unit, $freq) and dim.<key> filters. */
-const matchingSeries = (geoCondition: string, dimsSql: string) =>
-  `SELECT variant, geo, series_key, freq, unit, dims, latest_start, latest_period FROM energy_series
-    WHERE dataset_id = $dataset AND ${geoCondition}
-      AND (CAST($unit AS VARCHAR) IS NULL OR unit = $unit) AND (CAST($freq AS VARCHAR) IS NULL OR freq = $freq)${dimsSql}`;
-
-/** The latest period (by start, then label) with a value among the `matching` series (one row named period, or none). */
-const LATEST_PERIOD = `SELECT latest_period AS period FROM matching WHERE latest_period IS NOT NULL ORDER BY latest_start DESC, latest_period DESC LIMIT 1`;
 
 // ---------- datasets ----------
 
@@ -481,11 +473,9 @@ async function compareHeld(
     for (const other of bySignature.get(r.v.signature)!) if (other > r.value) above++;
     r.rank = above + 1;
   }
-  // Printable ASCII only (heldSeries.ts): JavaScript's string order is DuckDB's byte order.
-  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  rows.sort((a, b) => text(a.v.signature, b.v.signature)
-    || (a.rank === b.rank ? 0 : a.rank === null ? 1 : b.rank === null ? -1 : a.rank - b.rank)
-    || text(a.v.geo!, b.v.geo!) || text(a.v.seriesKey, b.v.seriesKey) || a.v.variant - b.v.variant);
+  // Printable ASCII only (the held variants' guard): JavaScript's string order is DuckDB's byte order.
+  rows.sort((a, b) => compareNullsLast(a.v.signature, b.v.signature) || compareNullsLast(a.rank, b.rank)
+    || compareNullsLast(a.v.geo, b.v.geo) || compareNullsLast(a.v.seriesKey, b.v.seriesKey) || a.v.variant - b.v.variant);
   const observations = rows.map(({ v, raw, flag, rank }) => ({
     geo: v.geo, series_key: v.seriesKey, unit: v.unit, obs_value: raw, obs_flag: flag, rank, dims: dimsObject(v),
   }));
@@ -523,10 +513,8 @@ async function latestHeld(db: Database, q: { dataset: string; geo: string | null
     { dataset: q.dataset, period, ...listed.bindings },
   )).map((row) => ({ v: byVariant.get(Number(row.variant))!, row }));
   if (rows.length === 0) return empty;
-  // Printable ASCII only (heldSeries.ts): JavaScript's string order is DuckDB's byte order.
-  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  rows.sort((a, b) => (a.v.geo === b.v.geo ? 0 : a.v.geo === null ? 1 : b.v.geo === null ? -1 : text(a.v.geo, b.v.geo))
-    || text(a.v.seriesKey, b.v.seriesKey) || a.v.variant - b.v.variant);
+  // Printable ASCII only (the held variants' guard): JavaScript's string order is DuckDB's byte order; geo NULLS LAST.
+  rows.sort((a, b) => compareNullsLast(a.v.geo, b.v.geo) || compareNullsLast(a.v.seriesKey, b.v.seriesKey) || a.v.variant - b.v.variant);
   const observations = rows.slice(0, q.limit).map(({ v, row }) => ({
     geo: v.geo, series_key: v.seriesKey, unit: v.unit, obs_value: row.obs_value, obs_flag: row.obs_flag, dims: dimsObject(v),
   }));
