@@ -2,21 +2,10 @@
 // store writes it (store/file.ts: a JSON line per settlement that becomes settled or unknown, fsynced
 // before the answer leaves; store/postgres.ts: the settlements table).
 import { readLedgerFile } from './store/file.ts';
+import type { LedgerRecord } from './store/types.ts';
 
-export interface RevenueRecord {
-  /** ISO timestamp of the settlement. */
-  time: string;
-  /** Catalog operation id. */
-  route: string;
-  /** The request path and query that was paid for. */
-  resource: string;
-  network: string;
-  payer: string;
-  /** Atomic units of the asset (USDC: 6 decimals). */
-  amount: string;
-  asset: string;
-  transaction: string;
-}
+/** A settled payment as `npm run revenue` totals it: a ledger record whose transaction is known ('' when only the authorization's use was learnt). */
+export type RevenueRecord = Omit<LedgerRecord, 'key' | 'state' | 'transaction'> & { transaction: string };
 
 /** The settled payments of a ledger file, one per payment ([] when there is none); torn lines are skipped. */
 export async function readRevenue(path: string): Promise<RevenueRecord[]> {

@@ -26,7 +26,7 @@ import { authorizationOf, paymentTerms, samePayment, type AuthorizationFacts } f
 import { decodeOnce } from './decodedOnce.ts';
 import { facilitatorFailureStatus, settleWasNotSent } from './facilitatorClient.ts';
 import type { ClientRequest } from './exemption.ts';
-import { recordResolution, type Resolution } from './resolve.ts';
+import { lowerCaseNames, recordResolution, type Resolution } from './resolve.ts';
 import {
   PaymentStoreUnavailableError, SettlementExistsError, type KeptAnswer, type PaymentStore, type Settlement, type SettlementChange,
 } from './store/types.ts';
@@ -413,10 +413,6 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
     for (const [name, value] of Object.entries(settlement.headers)) ctx.set(name, value);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = body; // the exact bytes kept for a retry are the bytes sent
-    await finishQuietly(facts.key, {
-      state: 'settled',
-      transaction: settlement.transaction,
-      answer: { status: ctx.status, headers: keptHeaders(ctx, headersBefore), body },
-    });
+    await finishQuietly(facts.key, { state: 'settled', transaction: settlement.transaction, addHeaders: lowerCaseNames(settlement.headers) });
   }
 }

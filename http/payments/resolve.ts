@@ -125,13 +125,12 @@ export async function recordResolution(store: PaymentStore, settlement: Settleme
     await store.rememberRefusal(facts.hash, resolution.reason, settlement.validBefore);
     return null;
   }
-  const answer = settlement.answer ? withReceipt(settlement.answer, resolution.headers) : null;
-  await store.finish(settlement.key, { state: 'settled', transaction: resolution.transaction, ...(answer ? { answer } : {}), updatedAt });
-  return answer;
+  const addHeaders = lowerCaseNames(resolution.headers);
+  await store.finish(settlement.key, { state: 'settled', transaction: resolution.transaction, addHeaders, updatedAt });
+  return settlement.answer && { ...settlement.answer, headers: { ...settlement.answer.headers, ...addHeaders } };
 }
 
-function withReceipt(answer: KeptAnswer, headers: Record<string, string>): KeptAnswer {
-  const merged = { ...answer.headers };
-  for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
-  return { ...answer, headers: merged };
+/** Headers as kept with an answer: lower-case names. */
+export function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

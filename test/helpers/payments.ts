@@ -11,13 +11,15 @@ import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { toHex, type Hex } from 'viem';
+import { createWalletClient, custom, toHex, type Hex, type PrivateKeyAccount } from 'viem';
 import { createApp } from '../../http/app.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments, type Payments } from '../../http/payments/index.ts';
 import { openSnapshot } from '../../http/server.ts';
 import type { Route } from '../../queries/catalog.ts';
-import { DEV_KEYS, DEV_NETWORK, startDevChain, type DevChain } from '../../devchain/chain.ts';
+import { DEV_KEYS, DEV_NETWORK, devChain, startDevChain, type DevChain } from '../../devchain/chain.ts';
+import { compileTestToken } from '../../devchain/token.ts';
+import { appendPaymentIdentifierToExtensions } from '@x402/extensions/payment-identifier';
 import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/facilitator.ts';
 import type { Database } from '../../engine/database.ts';
 import { FIXED_NOW } from './app.ts';
@@ -99,6 +101,47 @@ export function officialClient(privateKey: Hex): x402Client {
   client.register('eip155:*', new ExactEvmScheme(privateKeyToAccount(privateKey)));
   client.setSpendControls(false);
   return client;
+}
+
+/** The official client, sending `id` as its payment identifier on every payment it signs (as the x402 examples do). */
+export function clientWithId(privateKey: Hex, id: string): x402Client {
+  const client = officialClient(privateKey);
+  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
+    paymentRequired.extensions ??= {};
+    appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
+  });
+  return client;
+}
+
+export function fetchWithId(privateKey: Hex, id: string, base: typeof fetch = fetch): typeof fetch {
+  return wrapFetchWithPayment(base, clientWithId(privateKey, id)) as typeof fetch;
+}
+
+/** Mints test USDC to `to` (the facilitator's account deployed the token and may mint). */
+export async function mintTestUsdc(chain: DevChain, to: Hex, value: bigint): Promise<void> {
+  const { abi } = await compileTestToken();
+  const wallet = createWalletClient({ chain: devChain, transport: custom(chain.provider), account: chain.addresses.facilitator });
+  await wallet.writeContract({ address: chain.token, abi, functionName: 'mint', args: [to, value] });
+}
+
+/** `account` signs a transfer of `value` to `to`, submitted at once by the facilitator's account (funds leaving a payer). */
+export async function transferAway(chain: DevChain, account: PrivateKeyAccount, to: Hex, value: bigint): Promise<void> {
+  const authorization = {
+    from: account.address, to, value, validAfter: 0n,
+    validBefore: BigInt(Math.floor(Date.now() / 1000) + 300), nonce: toHex(randomBytes(32)),
+  };
+  const signature = await account.signTypedData({
+    domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: chain.token },
+    types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  });
+  const { abi } = await compileTestToken();
+  const wallet = createWalletClient({ chain: devChain, transport: custom(chain.provider), account: chain.addresses.facilitator });
+  await wallet.writeContract({
+    address: chain.token, abi, functionName: 'transferWithAuthorization',
+    args: [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce, signature],
+  });
 }
 
 export interface PaymentRig {

@@ -8,14 +8,12 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
-import { wrapFetchWithPayment } from '@x402/fetch';
-import type { Hex } from 'viem';
+import { generatePaymentId } from '@x402/extensions/payment-identifier';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { PostgresPaymentStore } from '../../http/payments/store/postgres.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { postgresSkipReason, scratchPostgres, type ScratchPostgres } from '../helpers/postgres.ts';
-import { devPaymentEnv, officialClient, officialPaymentHeader, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
+import { devPaymentEnv, fetchWithId, officialPaymentHeader, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
@@ -62,15 +60,6 @@ async function stopReplica(replica: Replica | undefined): Promise<void> {
   replica.child.kill('SIGTERM');
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
   if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
-}
-
-function fetchWithId(key: Hex, id: string): typeof fetch {
-  const client = officialClient(key);
-  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-    paymentRequired.extensions ??= {};
-    appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
-  });
-  return wrapFetchWithPayment(fetch, client) as typeof fetch;
 }
 
 describe('two replicas on one PostgreSQL store', { skip: POSTGRES_SKIP }, () => {

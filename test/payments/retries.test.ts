@@ -13,17 +13,13 @@ import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { x402HTTPClient } from '@x402/core/client';
 import type { PaymentRequired } from '@x402/core/types';
-import {
-  appendPaymentIdentifierToExtensions, generatePaymentId, PAYMENT_IDENTIFIER,
-} from '@x402/extensions/payment-identifier';
-import { wrapFetchWithPayment, type x402Client } from '@x402/fetch';
-import type { Hex } from 'viem';
+import { generatePaymentId, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { routes } from '../../domains/index.ts';
 import { readRevenue } from '../../http/payments/ledger.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
-import { devPaymentEnv, officialClient, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
+import { clientWithId, devPaymentEnv, fetchWithId, officialClient, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 
 const PRICE = 10_000n;
 const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
@@ -44,17 +40,6 @@ after(async () => {
 const payerBalance = () => rig.chain.balanceOf(rig.chain.addresses.payer);
 const otherPayerBalance = () => rig.chain.balanceOf(rig.chain.addresses.otherPayer);
 const facilitatorCalls = (path: '/verify' | '/settle') => rig.facilitator.requests.filter((r) => r.path === path).length;
-
-/** The official client, sending `id` as its payment identifier on every payment it signs. */
-function clientWithId(key: Hex, id: string): x402Client {
-  const client = officialClient(key);
-  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-    paymentRequired.extensions ??= {};
-    appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
-  });
-  return client;
-}
-const fetchWithId = (key: Hex, id: string) => wrapFetchWithPayment(fetch, clientWithId(key, id)) as typeof fetch;
 
 interface Captured {
   status: number;

@@ -5,21 +5,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { decodePaymentResponseHeader } from '@x402/core/http';
-import { appendPaymentIdentifierToExtensions, generatePaymentId } from '@x402/extensions/payment-identifier';
-import { wrapFetchWithPayment } from '@x402/fetch';
+import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
+import { generatePaymentId } from '@x402/extensions/payment-identifier';
 import { createWalletClient, custom, parseAbi, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS, devChain } from '../../devchain/chain.ts';
-import { compileTestToken } from '../../devchain/token.ts';
 import { routes } from '../../domains/index.ts';
 import { authorizationOf } from '../../http/payments/authorization.ts';
-import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 import { postgresSkipReason, scratchPostgres, type ScratchPostgres } from '../helpers/postgres.ts';
 import {
-  devPaymentEnv, officialClient, officialPaymentHeader, startPaidApp, startPaymentRig, TRANSFER_WITH_AUTHORIZATION, type PaidApp, type PaymentRig,
+  devPaymentEnv, fetchWithId, mintTestUsdc, officialPaymentHeader, startPaidApp, startPaymentRig, transferAway, type PaidApp, type PaymentRig,
 } from '../helpers/payments.ts';
 
 const PRICE = 10_000n;
@@ -43,46 +40,17 @@ async function errorOf(response: Response): Promise<{ status: number; code: stri
   return { status: body.error.status, code: body.error.code, reason: body.reason, message: body.error.message };
 }
 
-/** The official client sending `id` as its payment identifier on every payment it signs. */
-function fetchWithId(key: Hex, id: string): typeof fetch {
-  const client = officialClient(key);
-  client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-    paymentRequired.extensions ??= {};
-    appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
-  });
-  return wrapFetchWithPayment(fetch, client) as typeof fetch;
-}
-
 /** A fresh payer holding `amount` test USDC, and a way to empty its account (it signs its whole balance away). */
 async function freshPayer(amount: bigint): Promise<{ key: Hex; address: Hex; mint(value: bigint): Promise<void>; drain(): Promise<void> }> {
   const key = toHex(randomBytes(32));
   const account = privateKeyToAccount(key);
-  const { abi } = await compileTestToken();
-  const wallet = createWalletClient({ chain: devChain, transport: custom(rig.chain.provider), account: rig.chain.addresses.facilitator });
-  const mint = async (value: bigint) => {
-    await wallet.writeContract({ address: rig.chain.token, abi, functionName: 'mint', args: [account.address, value] });
-  };
+  const mint = (value: bigint) => mintTestUsdc(rig.chain, account.address, value);
   await mint(amount);
   return {
     key,
     address: account.address,
     mint,
-    async drain() {
-      const authorization = {
-        from: account.address, to: rig.chain.addresses.otherPayer, value: await balanceOf(account.address), validAfter: 0n,
-        validBefore: BigInt(Math.floor(Date.now() / 1000) + 300), nonce: toHex(randomBytes(32)),
-      };
-      const signature = await account.signTypedData({
-        domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: rig.chain.token },
-        types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
-        primaryType: 'TransferWithAuthorization',
-        message: authorization,
-      });
-      await wallet.writeContract({
-        address: rig.chain.token, abi, functionName: 'transferWithAuthorization',
-        args: [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce, signature],
-      });
-    },
+    drain: async () => transferAway(rig.chain, account, rig.chain.addresses.otherPayer, await balanceOf(account.address)),
   };
 }
 
@@ -170,12 +138,7 @@ for (const kind of ['file', 'postgres'] as const) {
         if (header) signed.push(header);
         return fetch(input, init);
       };
-      const client = officialClient(DEV_KEYS.payer);
-      client.onBeforePaymentCreation(async ({ paymentRequired }) => {
-        paymentRequired.extensions ??= {};
-        appendPaymentIdentifierToExtensions(paymentRequired.extensions, id);
-      });
-      const retry = await (wrapFetchWithPayment(recording, client) as typeof fetch)(`${app.base}${TAXONOMY}`);
+      const retry = await fetchWithId(DEV_KEYS.payer, id, recording)(`${app.base}${TAXONOMY}`);
       assert.equal(retry.status, 200);
       assert.equal((await retry.json()).endpoint, 'getTaxonomyForYear');
       assert.equal(start - (await balanceOf(rig.chain.addresses.payer)), PRICE, 'charged once');

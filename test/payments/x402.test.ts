@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createWalletClient, custom, toHex } from 'viem';
-import { DEV_KEYS, DEV_NETWORK, devChain } from '../../devchain/chain.ts';
-import { compileTestToken } from '../../devchain/token.ts';
+import { toHex } from 'viem';
+import { DEV_KEYS, DEV_NETWORK } from '../../devchain/chain.ts';
 import { startLocalFacilitator } from '../../devchain/facilitator.ts';
 import { defineRoute, type Route } from '../../queries/catalog.ts';
 import { routes } from '../../domains/index.ts';
@@ -20,8 +19,8 @@ import { readRevenue } from '../../http/payments/ledger.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 import {
-  challengeFor, devPaymentEnv, forgedPaymentHeader, officialPaymentHeader, payingFetch, startPaidApp, startPaymentRig,
-  TRANSFER_WITH_AUTHORIZATION, type PaidApp, type PaymentRig,
+  challengeFor, devPaymentEnv, forgedPaymentHeader, mintTestUsdc, officialPaymentHeader, payingFetch, startPaidApp, startPaymentRig,
+  transferAway, type PaidApp, type PaymentRig,
 } from '../helpers/payments.ts';
 
 const PRICE = 10_000n;
@@ -251,25 +250,8 @@ describe('paying', () => {
     // authorization for its whole balance, which the facilitator's account submits first).
     const drainedKey = toHex(randomBytes(32));
     const drained = privateKeyToAccount(drainedKey);
-    const { abi } = await compileTestToken();
-    const wallet = createWalletClient({ chain: devChain, transport: custom(rig.chain.provider), account: rig.chain.addresses.facilitator });
-    await wallet.writeContract({ address: rig.chain.token, abi, functionName: 'mint', args: [drained.address, PRICE] });
-    duringHandler = async () => {
-      const authorization = {
-        from: drained.address, to: rig.chain.addresses.otherPayer, value: PRICE, validAfter: 0n,
-        validBefore: BigInt(Math.floor(Date.now() / 1000) + 300), nonce: toHex(randomBytes(32)),
-      };
-      const signature = await drained.signTypedData({
-        domain: { name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: rig.chain.token },
-        types: { TransferWithAuthorization: TRANSFER_WITH_AUTHORIZATION },
-        primaryType: 'TransferWithAuthorization',
-        message: authorization,
-      });
-      await wallet.writeContract({
-        address: rig.chain.token, abi, functionName: 'transferWithAuthorization',
-        args: [authorization.from, authorization.to, authorization.value, authorization.validAfter, authorization.validBefore, authorization.nonce, signature],
-      });
-    };
+    await mintTestUsdc(rig.chain, drained.address, PRICE);
+    duringHandler = () => transferAway(rig.chain, drained, rig.chain.addresses.otherPayer, PRICE);
     try {
       const ledgerBefore = (await readRevenue(app.ledgerPath)).length;
       const payToBefore = await rig.chain.balanceOf(payTo());

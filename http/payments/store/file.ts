@@ -69,7 +69,7 @@ function journalLine(entry: JournalEntry): string {
   const json =
     'settlement' in entry
       ? { settlement: { ...entry.settlement, answer: answerJson(entry.settlement.answer) } }
-      : { finish: { key: entry.finish.key, change: { ...entry.finish.change, answer: answerJson(entry.finish.change.answer) } } };
+      : { finish: entry.finish };
   return `${JSON.stringify(json)}\n`;
 }
 
@@ -125,11 +125,11 @@ function readJournalLine(line: string): JournalEntry | null {
   }
   const finish = raw.finish;
   if (!isObject(finish) || typeof finish.key !== 'string' || !isObject(finish.change)) return null;
-  const { state, transaction, updatedAt } = finish.change;
-  const answer = readAnswer(finish.change.answer);
-  if (!['settled', 'unknown', 'unpaid'].includes(state as string) || typeof updatedAt !== 'string' || answer === false) return null;
+  const { state, transaction, updatedAt, addHeaders } = finish.change;
+  if (!['settled', 'unknown', 'unpaid'].includes(state as string) || typeof updatedAt !== 'string') return null;
   if (transaction !== undefined && !isStringOrNull(transaction)) return null;
-  const change = { state, updatedAt, ...(transaction !== undefined && { transaction }), ...(answer !== undefined && { answer }) } as SettlementChange;
+  if (addHeaders !== undefined && !isStringRecord(addHeaders)) return null;
+  const change = { state, updatedAt, ...(transaction !== undefined && { transaction }), ...(addHeaders !== undefined && { addHeaders }) } as SettlementChange;
   return { finish: { key: finish.key, change } };
 }
 

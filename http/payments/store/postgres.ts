@@ -243,24 +243,23 @@ export class PostgresPaymentStore implements PaymentStore {
   }
 
   async finish(key: string, change: SettlementChange): Promise<void> {
-    const answer = change.answer;
     let updated: QueryResult<{ answer_bytes: number }>;
     try {
-      // Omitted (undefined) transaction or answer: the column stays; unpaid drops the answer and frees the id.
+      // An omitted (undefined) transaction stays; added headers join the kept answer's; unpaid drops the answer and frees the id.
       updated = await this.query(
         `UPDATE settlements SET
            state = $2::text,
            transaction = CASE WHEN $3::boolean THEN $4 ELSE transaction END,
-           answer_status = CASE WHEN $2::text = 'unpaid' THEN NULL WHEN $5::boolean THEN $6 ELSE answer_status END,
-           answer_headers = CASE WHEN $2::text = 'unpaid' THEN NULL WHEN $5::boolean THEN $7::jsonb ELSE answer_headers END,
-           answer_body = CASE WHEN $2::text = 'unpaid' THEN NULL WHEN $5::boolean THEN $8::bytea ELSE answer_body END,
+           answer_status = CASE WHEN $2::text = 'unpaid' THEN NULL ELSE answer_status END,
+           answer_headers = CASE WHEN $2::text = 'unpaid' THEN NULL WHEN $5::jsonb IS NULL THEN answer_headers ELSE answer_headers || $5::jsonb END,
+           answer_body = CASE WHEN $2::text = 'unpaid' THEN NULL ELSE answer_body END,
            payment_id = CASE WHEN $2::text = 'unpaid' THEN NULL ELSE payment_id END,
-           updated_at = $9
+           updated_at = $6
          WHERE key = $1 AND state IN ('pending', 'unknown')
          RETURNING coalesce(octet_length(answer_body), 0) AS answer_bytes`,
         [
           key, change.state, change.transaction !== undefined, change.transaction ?? null,
-          answer !== undefined, answer?.status ?? null, answer ? JSON.stringify(answer.headers) : null, answer?.body ?? null,
+          change.addHeaders ? JSON.stringify(change.addHeaders) : null,
           change.updatedAt,
         ],
       );

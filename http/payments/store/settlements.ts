@@ -22,7 +22,7 @@ export function finished(current: Settlement, change: SettlementChange): Settlem
     ...current,
     state: change.state,
     transaction: change.transaction === undefined ? current.transaction : change.transaction,
-    answer: change.answer === undefined ? current.answer : change.answer,
+    answer: current.answer && change.addHeaders ? { ...current.answer, headers: { ...current.answer.headers, ...change.addHeaders } } : current.answer,
     updatedAt: change.updatedAt,
   };
   if (change.state === 'unpaid') {

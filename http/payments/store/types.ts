@@ -78,8 +78,8 @@ export interface SettlementChange {
   state: Exclude<SettlementState, 'pending'>;
   /** The transaction, when known (settled). */
   transaction?: string | null;
-  /** The answer with the headers it gained on settlement (PAYMENT-RESPONSE); omitted: the kept answer stays as it is. */
-  answer?: KeptAnswer | null;
+  /** Headers the kept answer gains (lower-case names: the settlement's PAYMENT-RESPONSE); its body is never written again. */
+  addHeaders?: Record<string, string>;
   updatedAt: string;
 }
 
