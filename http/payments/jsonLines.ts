@@ -1,6 +1,6 @@
 // Durable JSON-lines files (the revenue ledger, the paid-answer store): lines appended and fsynced
 // before the caller goes on; a torn last line left by a crash is isolated by a newline first.
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface AppendedLine {
@@ -50,6 +50,74 @@ export async function appendLinesDurably(path: string, lines: readonly string[])
   }
 }
 
+/**
+ * A JSON-lines file kept open between appends (a paid request appends three times: opening, reading
+ * the last byte and closing each time cost more than the write). Before each append one stat checks
+ * that the path still names the open file at the size this handle left it: a file moved, removed or
+ * replaced (a journal rewritten by rename), or written by someone else, is opened afresh (its last
+ * line isolated if torn), so nothing is written through a stale handle or glued to a foreign line.
+ */
+export class AppendFile {
+  private handle: FileHandle | null = null;
+  private identity = '';
+  private size = 0;
+
+  constructor(readonly path: string) {}
+
+  async appendLines(lines: readonly string[]): Promise<AppendedLine[]> {
+    try {
+      await this.ensureOpen();
+      const appended: AppendedLine[] = [];
+      let offset = this.size;
+      for (const line of lines) {
+        const written = Buffer.byteLength(line);
+        appended.push({ sizeBefore: offset, written });
+        offset += written;
+      }
+      await this.handle!.appendFile(lines.join(''));
+      await this.handle!.sync();
+      this.size = offset;
+      return appended;
+    } catch (error) {
+      await this.close(); // the next append opens and measures the file afresh
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = null;
+    await handle?.close().catch(() => undefined);
+  }
+
+  private async ensureOpen(): Promise<void> {
+    if (this.handle) {
+      const current = await stat(this.path).catch(() => null);
+      // The same file at the size this handle left it: nobody else wrote (another process, a crash's torn line).
+      if (current && `${current.dev}:${current.ino}` === this.identity && current.size === this.size) return;
+      await this.close();
+    }
+    const handle = await openForAppend(this.path);
+    try {
+      const { size, dev, ino } = await handle.stat();
+      this.size = size;
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) {
+          await handle.appendFile('\n'); // isolate a torn line left by a crash
+          this.size += 1;
+        }
+      }
+      this.identity = `${dev}:${ino}`;
+      this.handle = handle;
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+}
+
 /** Appends one line durably; returns the file's size before the append and the bytes written. */
 export async function appendLineDurably(path: string, line: string): Promise<AppendedLine> {
   return (await appendLinesDurably(path, [line]))[0];
@@ -70,10 +138,21 @@ export class DurableLineWriter {
   private queue: QueuedLine[] = [];
   private writing = false;
 
+  private readonly file: AppendFile;
+  private readonly appendLines: (path: string, lines: readonly string[]) => Promise<AppendedLine[]>;
+
   constructor(
     readonly path: string,
-    private readonly appendLines: (path: string, lines: readonly string[]) => Promise<AppendedLine[]> = appendLinesDurably,
-  ) {}
+    appendLines?: (path: string, lines: readonly string[]) => Promise<AppendedLine[]>,
+  ) {
+    this.file = new AppendFile(path);
+    this.appendLines = appendLines ?? ((_path, lines) => this.file.appendLines(lines));
+  }
+
+  /** Closes the file kept open between appends (the next append opens it again). */
+  close(): Promise<void> {
+    return this.file.close();
+  }
 
   append(line: string): Promise<AppendedLine> {
     return new Promise((resolve, reject) => {

@@ -1,13 +1,13 @@
 // Payment settings, the ledger and the start refusals, without a chain.
 import assert from 'node:assert/strict';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { inspect } from 'node:util';
 import { DEFAULT_NETWORKS, PaymentConfigError, readPaymentSettings, USDC } from '../../http/payments/config.ts';
 import { runCli } from '../helpers/cli.ts';
 import { formatUsdc, readRevenue, revenueTotals, type RevenueRecord } from '../../http/payments/ledger.ts';
-import { appendLinesDurably, DurableLineWriter } from '../../http/payments/jsonLines.ts';
+import { AppendFile, appendLinesDurably, DurableLineWriter } from '../../http/payments/jsonLines.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 const PAY_TO = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -165,6 +165,28 @@ test('ledger appends that arrive while a write is on disk share the next write, 
   assert.equal(lost.status, 'rejected');
   assert.equal(kept.status, 'fulfilled');
   assert.match(await readFile(file, 'utf8'), /\{"n":39\}\n\{"n":"b"\}\n$/);
+});
+
+test('a file kept open between appends follows the path: replaced by a rename, removed, or written by another process', async () => {
+  const dir = await tempDirUntilExit('append-file-');
+  const file = path.join(dir, 'journal.jsonl');
+  const journal = new AppendFile(file);
+  try {
+    await journal.appendLines(['{"n":1}\n']);
+    await writeFile(path.join(dir, 'rewritten'), '{"n":"r"}\n');
+    await rename(path.join(dir, 'rewritten'), file); // a rewrite by rename
+    await journal.appendLines(['{"n":2}\n']);
+    assert.equal(await readFile(file, 'utf8'), '{"n":"r"}\n{"n":2}\n');
+    await rm(file);
+    const [appended] = await journal.appendLines(['{"n":3}\n']);
+    assert.equal(await readFile(file, 'utf8'), '{"n":3}\n');
+    assert.deepEqual(appended, { sizeBefore: 0, written: 8 });
+    await appendFile(file, '{"n":"to'); // another writer's torn line
+    await journal.appendLines(['{"n":4}\n']);
+    assert.equal(await readFile(file, 'utf8'), '{"n":3}\n{"n":"to\n{"n":4}\n');
+  } finally {
+    await journal.close();
+  }
 });
 
 test('revenue totals per key, and USDC formatting', () => {

@@ -19,7 +19,7 @@
 // Locks, refusals and rate-limit counters only concern this one process: in memory, bounded.
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { appendLinesDurably, DurableLineWriter, type AppendedLine } from '../jsonLines.ts';
+import { AppendFile, DurableLineWriter, type AppendedLine } from '../jsonLines.ts';
 import { byTimeThenKey, checkBegin, checkFinish, finished, ledgerRecordOf } from './settlements.ts';
 import {
   PaymentStoreUnavailableError,
@@ -228,6 +228,8 @@ export class FilePaymentStore implements PaymentStore {
   private readonly unwritten: JournalEntry[] = [];
   private readonly writes = new Set<Promise<unknown>>();
   private readonly journal: DurableLineWriter;
+  /** The journal kept open between appends (rewriteJournal's rename makes it reopen). */
+  private readonly journalFile: AppendFile;
   private readonly ledgerFile: DurableLineWriter;
 
   private readonly locks = new Map<string, number>();
@@ -243,6 +245,7 @@ export class FilePaymentStore implements PaymentStore {
   constructor(readonly options: FilePaymentStoreOptions) {
     this.now = options.now ?? (() => new Date());
     this.log = options.log ?? (() => undefined);
+    this.journalFile = new AppendFile(options.settlementsPath);
     this.journal = new DurableLineWriter(options.settlementsPath, (path, lines) => this.writeJournal(path, lines));
     this.ledgerFile = new DurableLineWriter(options.ledgerPath);
   }
@@ -289,6 +292,7 @@ export class FilePaymentStore implements PaymentStore {
     this.opened = false;
     this.opening = undefined;
     await Promise.allSettled([...this.writes]);
+    await Promise.all([this.journalFile.close(), this.ledgerFile.close()]);
   }
 
   async tryLock(name: string, ttlMs: number, nowMs: number): Promise<boolean> {
@@ -460,7 +464,7 @@ export class FilePaymentStore implements PaymentStore {
   /** The journal writer's append: its lines go to disk, then their entries to memory; no other write runs meanwhile. */
   private async writeJournal(path: string, lines: readonly string[]): Promise<AppendedLine[]> {
     const entries = this.unwritten.splice(0, lines.length);
-    const appended = await appendLinesDurably(path, lines);
+    const appended = await this.journalFile.appendLines(lines);
     const last = appended[appended.length - 1]!;
     this.journalBytes = last.sizeBefore + last.written;
     for (const entry of entries) this.apply(entry);
