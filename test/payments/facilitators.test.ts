@@ -114,7 +114,7 @@ describe('a list of facilitators', () => {
     const broken = await fakeFacilitator({ status: 502, type: 'text/html', body: '<html>bad gateway</html>' });
     const silent = await fakeFacilitator(null);
     const verifiesBefore = count(second, '/verify');
-    const client = createFacilitatorClient({ ...facilitatorSettings([broken.url, silent.url, second.url]), timeoutMs: 300 });
+    const client = createFacilitatorClient({ ...facilitatorSettings([broken.url, silent.url, second.url]), timeoutMs: 2_000 });
     assert.equal((await client.verify(payload, requirements)).isValid, true);
     assert.deepEqual([broken.paths, silent.paths], [['/verify'], ['/verify']]);
     assert.equal(count(second, '/verify'), verifiesBefore + 1);
@@ -157,7 +157,7 @@ describe('a list of facilitators', () => {
     ];
     for (const [label, answer, expected] of cases) {
       const fake = await fakeFacilitator(answer);
-      const client = createFacilitatorClient({ ...facilitatorSettings([fake.url, second.url]), timeoutMs: 300 });
+      const client = createFacilitatorClient({ ...facilitatorSettings([fake.url, second.url]), timeoutMs: 2_000 });
       const payment = await signedPayment();
       const error = await client.settle(payment.payload, payment.requirements).then(() => null, (e: unknown) => e);
       assert.ok(expected(error), `${label}: ${inspect(error)}`);
