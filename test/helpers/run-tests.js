@@ -7,6 +7,7 @@
 //    serve it (test/http/sample-app.ts, startSampleApp in test/helpers/app.ts): SAMPLE_SNAPSHOT_DIR.
 // 2. Runs the test files, TEST_CONCURRENCY at a time (default 2: each file is its own process and
 //    uses only ephemeral loopback ports and folders of its own under TMPDIR).
+//    The slowest files are listed at the end (test/helpers/file-durations.js).
 // 3. Fails the run when a test changed the shared snapshot (the tests only read it) or left something
 //    in the temporary folder.
 //
@@ -82,7 +83,9 @@ try {
     process.stdout.write(`# run-tests: sample snapshot built once for this run in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     const snapshotBefore = fingerprint(snapshotRoot);
     const tmpBefore = new Set(readdirSync(tmp));
-    const code = await runNode(['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], { SAMPLE_SNAPSHOT_DIR: snapshotRoot });
+    // Node's default reporter (spec on a terminal, tap otherwise), then the slowest files.
+    const reporters = [`--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout', '--test-reporter=./test/helpers/file-durations.js', '--test-reporter-destination=stdout'];
+    const code = await runNode(['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], { SAMPLE_SNAPSHOT_DIR: snapshotRoot });
     exitCode = code;
     const after = new Set(fingerprint(snapshotRoot));
     const changed = [...snapshotBefore.filter((line) => !after.has(line)).map((line) => `- ${line}`),
