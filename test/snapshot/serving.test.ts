@@ -1,27 +1,37 @@
 // The serving database (domains/servingDatabase.ts): a generation's tables and rollups built once
 // into one DuckDB file, opened read-only. Every catalog example answers the same from the file as
 // from the snapshot loaded into memory; a file that no longer matches its Parquet files or the code
-// is not used.
+// is not used. The tests work on a private copy of the run's sample snapshot and build the serving
+// database of one domain where a build is what they test (a full build takes 20-30 s).
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { benchCases } from '../../bench/examples.ts';
 import { DOMAINS, routes } from '../../domains/index.ts';
 import { sampleSourcesOf } from '../../domains/registry.ts';
-import { buildServingDatabase, hasServingDatabase, openSnapshotDatabase, SERVING_FILE, SERVING_MANIFEST } from '../../domains/servingDatabase.ts';
-import { ensureSnapshot } from '../../ingest/bootstrap.ts';
+import { buildServingDatabase, hasServingDatabase, openSnapshotDatabase, SERVING_MANIFEST } from '../../domains/servingDatabase.ts';
+import { currentGeneration } from '../../engine/generation.ts';
+import { sampleSnapshot } from '../helpers/app.ts';
 
 describe('serving database', () => {
   let root: string;
   let dataDir: string;
+  let generation: string;
+  let shared: Awaited<ReturnType<typeof sampleSnapshot>>;
   before(async () => {
+    // A private copy of the run's full sample (generated and ingested once per run), which these tests alter.
+    shared = await sampleSnapshot('serving-sample-', sampleSourcesOf(DOMAINS));
     root = await mkdtemp(path.join(os.tmpdir(), 'serving-'));
     dataDir = path.join(root, 'parquet');
-    await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
+    await cp(shared.dataDir, dataDir, { recursive: true });
+    generation = currentGeneration(dataDir).dir;
   });
-  after(() => rm(root, { recursive: true, force: true }));
+  after(async () => {
+    await rm(root, { recursive: true, force: true });
+    await shared?.remove();
+  });
 
   test('every catalog example answers the same from the file as from memory', async () => {
     assert.equal(await hasServingDatabase(dataDir), false);
@@ -51,44 +61,42 @@ describe('serving database', () => {
   });
 
   test('a Parquet file changed after the build: the file is not trusted and the snapshot is loaded into memory', async () => {
-    if (!(await hasServingDatabase(dataDir))) await buildServingDatabase(DOMAINS, dataDir);
-    const generation = (await import('../../engine/generation.ts')).currentGeneration(dataDir).dir;
-    const { readdir } = await import('node:fs/promises');
-    const parquet = (await readdir(generation)).find((name) => name.endsWith('.parquet'))!;
+    const parquet = path.join(generation, (await readdir(generation)).find((name) => name.endsWith('.parquet'))!);
     const later = new Date(Date.now() + 60_000);
-    await utimes(path.join(generation, parquet), later, later);
+    await utimes(parquet, later, later);
     assert.equal(await hasServingDatabase(dataDir), false);
-    const opened = await openSnapshotDatabase(DOMAINS, dataDir);
+    const loaded = await openSnapshotDatabase(DOMAINS, dataDir);
     try {
-      assert.equal(opened.mode, 'memory');
+      assert.equal(loaded.mode, 'memory');
     } finally {
-      await opened.db.close();
+      await loaded.db.close();
     }
-    // Rebuilt: trusted again.
-    await buildServingDatabase(DOMAINS, dataDir);
-    assert.equal(await hasServingDatabase(dataDir), true);
-    assert.ok((await readdir(generation)).includes(SERVING_FILE));
   });
 
   test('a Parquet file replaced while the build runs: the built file is not trusted (the inputs are taken before the build)', async () => {
-    const generation = (await import('../../engine/generation.ts')).currentGeneration(dataDir).dir;
-    const { readdir } = await import('node:fs/promises');
-    const parquet = (await readdir(generation)).find((name) => name.endsWith('.parquet'))!;
+    // One domain is enough: the build reads its inputs first, then runs each domain's load.
+    const parquet = path.join(generation, (await readdir(generation)).find((name) => name.endsWith('.parquet'))!);
+    const { atime, mtime } = await stat(parquet);
     const later = new Date(Date.now() + 120_000);
     // A domain whose load runs in the middle of the build and changes a file the build read.
-    const touching = { ...DOMAINS[0]!, load: async (...args: Parameters<(typeof DOMAINS)[0]['load']>) => {
-      await DOMAINS[0]!.load(...args);
-      await utimes(path.join(generation, parquet), later, later);
+    const first = DOMAINS[0]!;
+    const touching = { ...first, load: async (...args: Parameters<(typeof DOMAINS)[0]['load']>) => {
+      await first.load(...args);
+      await utimes(parquet, later, later);
     } };
-    await buildServingDatabase([touching, ...DOMAINS.slice(1)], dataDir);
-    assert.equal(await hasServingDatabase(dataDir), false);
-    await buildServingDatabase(DOMAINS, dataDir);
-    assert.equal(await hasServingDatabase(dataDir), true);
+    try {
+      await buildServingDatabase([touching], dataDir);
+      assert.equal(await hasServingDatabase(dataDir), false);
+      // The same build without the change is trusted.
+      await buildServingDatabase([first], dataDir);
+      assert.equal(await hasServingDatabase(dataDir), true);
+    } finally {
+      await utimes(parquet, atime, mtime);
+    }
   });
 
   test('a file built by other code (another release) is not trusted', async () => {
-    if (!(await hasServingDatabase(dataDir))) await buildServingDatabase(DOMAINS, dataDir);
-    const generation = (await import('../../engine/generation.ts')).currentGeneration(dataDir).dir;
+    await buildServingDatabase([DOMAINS[0]!], dataDir);
     const manifestPath = path.join(generation, SERVING_MANIFEST);
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { code: string };
     assert.match(manifest.code, /^[0-9a-f]{64}$/);
