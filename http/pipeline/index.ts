@@ -5,6 +5,8 @@
 //  1. fast answers: records the 200 answers that needed no payment, for that replay;
 //  2. pin snapshot: the request is answered from the generation current when it starts;
 //  3. errors: any failure below becomes the JSON error shape; 404 and 405 get their JSON body;
+//  3a. bound query: a query past 4 KB (414) or 100 parameters (400) is refused before anything reads
+//     it; else it is parsed once (queryOf; Koa's ctx.query is never read);
 //  4. match route: the method and path are matched once against the catalog; the RequestMatch (route,
 //     path form, paid, needs payment) travels with the request (matchOf) and every later stage reads it;
 //  5. headers: nosniff, CORS (preflights end here), Vary, Cache-Control and X-Data-Source, all decided here;
@@ -24,6 +26,7 @@ import type { FastAnswers } from '../fastAnswers.ts';
 import type { ClientRequest } from '../payments/exemption.ts';
 import type { SnapshotHolder } from '../snapshotHolder.ts';
 import { answer } from './answer.ts';
+import { boundQuery } from './boundQuery.ts';
 import { errorAnswers } from './errorAnswers.ts';
 import { health } from './health.ts';
 import { matchRoute } from './matchRoute.ts';
@@ -55,6 +58,7 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
     parts.fastAnswers.recorder(),
     ...(parts.snapshots ? [pinSnapshot(parts.snapshots)] : []),
     errorAnswers(parts.logError),
+    boundQuery(),
     matchRoute({ dispatcher: parts.dispatcher, needsPayment: parts.needsPayment }),
     responseHeaders({ db: parts.db }),
     health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db }),

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   payment_in_progress: { statuses: [409], description: 'The same payment is being used by another request; one payment buys one answer.' },
   payment_identifier_conflict: { statuses: [409], description: 'The payment identifier (x402 `payment-identifier` extension) already bought the answer to a different request, or is presented with a different payment (payer, network, asset, amount or recipient); nothing was charged. Use a new identifier for a new request.' },
   payload_too_large: { statuses: [413], description: 'The request body is larger than the route accepts. Never charged.' },
+  uri_too_long: { statuses: [414], description: 'The query string is longer than 4096 bytes. Never charged.' },
   unsupported_media_type: { statuses: [415], description: 'The request body is not of a content type the route accepts. Never charged.' },
   license_not_approved: { statuses: [451], description: 'A source series the route needs is not licensed (APPROVED) by the operator. Never charged.' },
   internal_error: { statuses: [500], description: 'An unexpected failure; nothing was charged.' },
