@@ -197,9 +197,13 @@ export class Dispatcher {
    * The encoded answer in the prepared format: answers to parameters alone come from the byte-bounded
    * answer cache (keyed by route, parameters, today and format), answers to a body are computed each time.
    */
-  async answerEncoded(prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> }): Promise<CachedAnswer> {
+  async answerEncoded(
+    prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> },
+    /** Runs the computation (HTTP: in a slot of the bound on answers computed at once; cache hits skip it). */
+    computing: <T>(compute: () => Promise<T>) => Promise<T> = (compute) => compute(),
+  ): Promise<CachedAnswer> {
     const { route } = prepared.endpoint;
-    const encode = async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format));
+    const encode = () => computing(async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format)));
     if (prepared.body) return encode();
     return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode);
   }

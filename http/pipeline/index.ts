@@ -13,9 +13,11 @@
 //  6. health: /healthz;
 //  7. docs: the free documents and discovery paths (their own router);
 //  8. method not allowed: a catalog path asked with another method: 405 with Allow (or OPTIONS' 200);
+//  8a. rate limit: a client past RATE_LIMIT_PER_MINUTE on a data route gets 429 (http/pipeline/rateLimit.ts);
 //  9. validate: parameters, body, format and gate (4xx before any payment; no match: 404);
 // 10. payment: the x402 check of a paid route for a client that must pay (402, verify; settle after);
-// 11. answer: from the answer cache, or the route's handler encoded in the negotiated format;
+// 11. answer: from the answer cache, or the route's handler encoded in the negotiated format; computing
+//     waits for a slot of CONCURRENT_ANSWERS (past ANSWER_QUEUE waiting: 503; http/pipeline/concurrency.ts);
 // 12. send: the encoded bytes with their content type.
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
@@ -31,7 +33,10 @@ import { errorAnswers } from './errorAnswers.ts';
 import { health } from './health.ts';
 import { matchRoute } from './matchRoute.ts';
 import { methodNotAllowed } from './methodNotAllowed.ts';
+import type { ClientRateLimit } from '../rateLimiter.ts';
+import type { AnswerSlots } from './concurrency.ts';
 import { pinSnapshot } from './pinSnapshot.ts';
+import { rateLimit } from './rateLimit.ts';
 import { responseHeaders } from './responseHeaders.ts';
 import { sendAnswer } from './sendAnswer.ts';
 import { validateRequest } from './validateRequest.ts';
@@ -51,6 +56,10 @@ export interface PipelineParts {
   docs: Koa.Middleware;
   /** The payment check (http/payments), run between validation and the answer. */
   payment: readonly Koa.Middleware[];
+  /** The per-client rate limit of data routes; none: off. */
+  rateLimit?: ClientRateLimit;
+  /** The bound on answers computed at once; none: unbounded. */
+  answerSlots?: AnswerSlots;
 }
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
@@ -64,9 +73,10 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
     health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db }),
     parts.docs,
     methodNotAllowed(),
+    ...(parts.rateLimit ? [rateLimit(parts.rateLimit)] : []),
     validateRequest(parts.dispatcher),
     ...parts.payment,
-    answer(parts.dispatcher),
+    answer(parts.dispatcher, parts.answerSlots),
     sendAnswer(),
   ];
 }
