@@ -28,7 +28,7 @@ interface FastAnswer {
 }
 
 /** Headers Koa or Node write per response: never replayed. */
-const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'ratelimit', 'ratelimit-policy']);
 const ENTRY_OVERHEAD = 200;
 
 export interface FastAnswerOptions {
