@@ -12,6 +12,8 @@ import { FastAnswers } from './fastAnswers.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 import { requestPipeline } from './pipeline/index.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
+import type { AnswerSlots } from './pipeline/concurrency.ts';
+import type { ClientRateLimit } from './rateLimiter.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
 
@@ -45,6 +47,10 @@ export interface AppOptions {
    * current when it starts, and /healthz names it. Without it every request uses `db`.
    */
   snapshots?: SnapshotHolder;
+  /** The per-client rate limit of data routes (http/rateLimiter.ts); none: off. */
+  rateLimit?: ClientRateLimit;
+  /** The bound on answers computed at once (http/pipeline/concurrency.ts); none: unbounded. */
+  answerSlots?: AnswerSlots;
 }
 
 export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
@@ -85,6 +91,8 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     logError: options.logError ?? ((error) => console.error(error)),
     docs: docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }),
     payment: options.beforeHandler ?? [],
+    rateLimit: options.rateLimit,
+    answerSlots: options.answerSlots,
   });
   for (const stage of stages) app.use(stage);
   return app;

@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type Koa from 'koa';
 import { DEFAULT_BODY_MAX_BYTES, type JsonSchema, type RequestBodySpec } from '../queries/catalog.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
+import { sendContinue } from './httpServer.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
 
@@ -85,7 +86,7 @@ function tooLarge(maxBytes: number): ApiError {
 
 /**
  * Reads the request body, at most `maxBytes`: a Content-Length above the limit is refused before
- * reading, and a body that grows past it while streaming is cut there (the rest is not read and the
+ * reading (and before any `100 Continue`: http/httpServer.ts), and a body that grows past it while streaming is cut there (the rest is not read and the
  * connection is closed after the answer).
  */
 export async function readBodyBytes(ctx: Koa.Context, maxBytes: number): Promise<Buffer> {
@@ -95,6 +96,8 @@ export async function readBodyBytes(ctx: Koa.Context, maxBytes: number): Promise
     throw tooLarge(maxBytes);
   }
   const request = ctx.req;
+  // The checks before reading passed: a client waiting for `100 Continue` may send its body now.
+  sendContinue(request, ctx.res);
   return await new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { cacheBytesFromEnv } from './cache.ts';
 import type { DatabaseOptions } from '../engine/database.ts';
 import { ConfigError } from './configError.ts';
+import { readLimitSettings, type LimitSettings } from './limitsConfig.ts';
 import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
 
 export { ConfigError } from './configError.ts';
@@ -27,6 +28,8 @@ export interface ServerConfig {
   answerCacheBytes: number;
   /** DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT: the engine's settings (absent: DuckDB's own). */
   engine: Pick<DatabaseOptions, 'threads' | 'memoryLimit'>;
+  /** Rate limit, answers computed at once and their queue, HTTP timeouts (http/limitsConfig.ts). */
+  limits: LimitSettings;
 }
 
 /** DUCKDB_THREADS (1-64) and DUCKDB_MEMORY_LIMIT (`512MB`, `2GB`, `1.5GiB`, ...); refused naming the variable otherwise. */
@@ -60,5 +63,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     payments: readPaymentSettings(env),
     answerCacheBytes: cacheBytesFromEnv(env),
     engine: engineOptionsFromEnv(env),
+    limits: readLimitSettings(env, engineOptionsFromEnv(env).threads),
   };
 }

@@ -3,7 +3,6 @@
 // validate the query and path parameters and the JSON body, run the route's gate, answer from the
 // cache or the handler, encode the format. One code path, so the three give the same validation
 // and byte-identical answers.
-import querystring from 'node:querystring';
 import type { Database } from '../engine/database.ts';
 import { DEFAULT_BODY_MAX_BYTES, pathParamNames, type ResponseBody, type Route } from '../queries/catalog.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
@@ -11,6 +10,7 @@ import { buildBodyValidator, type BodyValidator } from './body.ts';
 import { ResponseCache, toCached, type CachedAnswer } from './cache.ts';
 import { toErrorBody, type ErrorBody } from './errors.ts';
 import { chooseFormat, encodeBody, type EncodedBody, type OutputFormat } from './formats.ts';
+import { parseQuery } from './query.ts';
 import { buildValidator, type ParamValidator, type RawQuery } from './validate.ts';
 
 /** One path form of one route, with its validators. */
@@ -197,9 +197,13 @@ export class Dispatcher {
    * The encoded answer in the prepared format: answers to parameters alone come from the byte-bounded
    * answer cache (keyed by route, parameters, today and format), answers to a body are computed each time.
    */
-  async answerEncoded(prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> }): Promise<CachedAnswer> {
+  async answerEncoded(
+    prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> },
+    /** Runs the computation (HTTP: in a slot of the bound on answers computed at once; cache hits skip it). */
+    computing: <T>(compute: () => Promise<T>) => Promise<T> = (compute) => compute(),
+  ): Promise<CachedAnswer> {
     const { route } = prepared.endpoint;
-    const encode = async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format));
+    const encode = () => computing(async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format)));
     if (prepared.body) return encode();
     return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode);
   }
@@ -214,7 +218,7 @@ export class Dispatcher {
     const rest = cut < 0 ? '' : request.target.slice(cut);
     const search = rest.startsWith('?') ? rest.slice(1).split('#')[0] : '';
     const { endpoint, pathParams } = this.match(request.method, pathname);
-    const query = querystring.parse(search) as RawQuery;
+    const query = parseQuery(search);
     if (request.body !== undefined) {
       if (!endpoint.validateBody) throw new ApiError(400, 'bad_request', `${endpoint.route.id} takes no body`, 'body');
       checkBodySize(endpoint.route, request.body);

@@ -14,6 +14,7 @@ import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
 import { BoundedEntries, type ByteBound } from './byteBound.ts';
 import { matchOf } from './pipeline/requestMatch.ts';
+import { queryWithinBounds } from './query.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 
 interface FastAnswer {
@@ -27,7 +28,7 @@ interface FastAnswer {
 }
 
 /** Headers Koa or Node write per response: never replayed. */
-const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'ratelimit', 'ratelimit-policy']);
 const ENTRY_OVERHEAD = 200;
 
 export interface FastAnswerOptions {
@@ -60,6 +61,8 @@ export class FastAnswers {
   /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false). */
   serve(request: IncomingMessage, response: ServerResponse): boolean {
     if (request.method !== 'GET' || this.options.bound.maxBytes === 0 || this.entries.count === 0) return false;
+    // A query past its bounds is never hashed into a key: the pipeline refuses it (http/pipeline/boundQuery.ts).
+    if (!queryWithinBounds(request.url ?? '')) return false;
     const key = this.keyOf(request.url ?? '', request.headers);
     const hit = this.entries.get(key);
     // Recorded for a client that needed no payment; this one may (exemption is per client).
@@ -73,7 +76,7 @@ export class FastAnswers {
   /** The first middleware of the app: records the 200 answers that needed no payment. */
   recorder(): Koa.Middleware {
     return async (ctx, next) => {
-      if (ctx.method !== 'GET' || this.options.bound.maxBytes === 0) return next();
+      if (ctx.method !== 'GET' || this.options.bound.maxBytes === 0 || !queryWithinBounds(ctx.url)) return next();
       const key = this.keyOf(ctx.url, ctx.req.headers);
       await next();
       // Only a catalog answer that passed validation, for a client that needed no payment.

@@ -11,8 +11,9 @@ export type OutputFormat = 'json' | 'csv' | 'arrow';
 export const ARROW_STREAM_TYPE = 'application/vnd.apache.arrow.stream';
 const FORMATS: readonly OutputFormat[] = ['json', 'csv', 'arrow'];
 
-export function negotiateFormat(ctx: Koa.Context, route: Route): OutputFormat {
-  return chooseFormat(route, ctx.query.format, () => {
+/** `explicit`: the `format` query value (the request's parsed query, http/pipeline/boundQuery.ts). */
+export function negotiateFormat(ctx: Koa.Context, route: Route, explicit: unknown): OutputFormat {
+  return chooseFormat(route, explicit, () => {
     const preferred = ctx.accepts('application/json', 'text/csv', ARROW_STREAM_TYPE);
     if (preferred === 'text/csv') return 'csv';
     if (preferred === ARROW_STREAM_TYPE) return 'arrow';

@@ -11,6 +11,9 @@ import { SnapshotReloader } from './reload.ts';
 import { GenerationCache, SnapshotHolder, type Snapshot } from './snapshotHolder.ts';
 import { paymentInfoFromSettings } from './docs/paymentInfo.ts';
 import { createPayments } from './payments/index.ts';
+import { createHttpServer } from './httpServer.ts';
+import { AnswerSlots } from './pipeline/concurrency.ts';
+import { openRateLimit } from './rateLimiter.ts';
 
 /** An engine holding the snapshot (DATA_DIR's current generation) in memory, with file access and settings locked. */
 export async function openSnapshot(dataDir: string, engine: ServerConfig['engine'] = {}): Promise<Database> {
@@ -55,6 +58,10 @@ export async function startServer(
   const cache = new GenerationCache({ maxBytes: config.answerCacheBytes }, () => snapshots.pinned().generation);
   snapshots.onSwap(() => cache.clear());
   const db = snapshots.current().db;
+  const { limits } = config;
+  const rateLimit = limits.rateLimitPerMinute > 0
+    ? await openRateLimit({ perMinute: limits.rateLimitPerMinute, allowlist: config.payments.allowlist, proxyHops: config.payments.proxyHops, databaseUrl: config.payments.databaseUrl })
+    : undefined;
   const app = await createApp({
     db,
     snapshots,
@@ -65,9 +72,15 @@ export async function startServer(
     needsPayment: payments.needsPayment,
     docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
     logError: options.log && ((error) => options.log!('internal error', error)),
+    rateLimit,
+    answerSlots: limits.concurrentAnswers > 0 ? new AnswerSlots(limits.concurrentAnswers, limits.answerQueue) : undefined,
   });
+  // Timeouts and `100 Continue` after the body checks (http/httpServer.ts).
   const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
+    const listening = createHttpServer(app.callback(), limits.timeouts).listen(config.port, config.host, () => resolve(listening));
+  });
+  server.on('close', () => {
+    void rateLimit?.close();
   });
   // The state some routes hold in memory (engine/held.ts) is read now, in the background, so the first
   // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).

@@ -1,6 +1,7 @@
 // The Koa side of the x402 HTTP resource server: how it reads a request.
 import type { HTTPAdapter } from '@x402/core/server';
 import type Koa from 'koa';
+import { queryOf } from '../pipeline/boundQuery.ts';
 
 export function koaAdapter(ctx: Koa.Context, baseUrl: string): HTTPAdapter {
   return {
@@ -12,8 +13,9 @@ export function koaAdapter(ctx: Koa.Context, baseUrl: string): HTTPAdapter {
     // Always JSON: this is an API, so the packages' HTML paywall page is never chosen.
     getAcceptHeader: () => 'application/json',
     getUserAgent: () => ctx.get('User-Agent'),
-    getQueryParams: () => ctx.query as Record<string, string | string[]>,
-    getQueryParam: (name) => ctx.query[name],
+    // The query parsed once by the pipeline (Koa's ctx.query is quadratic in the number of keys).
+    getQueryParams: () => queryOf(ctx) as Record<string, string | string[]>,
+    getQueryParam: (name) => queryOf(ctx)[name],
   };
 }
 

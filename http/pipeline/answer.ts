@@ -2,12 +2,20 @@
 // route's handler encoded in the negotiated format (http/dispatch.ts).
 import type Koa from 'koa';
 import type { Dispatcher } from '../dispatch.ts';
+import { OVERLOADED_RETRY_AFTER_SECONDS, Overloaded, type AnswerSlots } from './concurrency.ts';
 import { validatedMatchOf } from './requestMatch.ts';
 
-export function answer(dispatcher: Dispatcher): Koa.Middleware {
+/** `slots`: the bound on answers computed at once (http/pipeline/concurrency.ts); none: unbounded. */
+export function answer(dispatcher: Dispatcher, slots?: AnswerSlots): Koa.Middleware {
   return async (ctx, next) => {
     const match = validatedMatchOf(ctx);
-    match.answer = await dispatcher.answerEncoded({ endpoint: match.endpoint, ...match.validated });
+    const computing = slots ? <T>(compute: () => Promise<T>) => slots.run(compute, ctx.res) : undefined;
+    try {
+      match.answer = await dispatcher.answerEncoded({ endpoint: match.endpoint, ...match.validated }, computing);
+    } catch (error) {
+      if (error instanceof Overloaded) ctx.set('Retry-After', String(OVERLOADED_RETRY_AFTER_SECONDS));
+      throw error;
+    }
     await next();
   };
 }

@@ -5,15 +5,19 @@
 //  1. fast answers: records the 200 answers that needed no payment, for that replay;
 //  2. pin snapshot: the request is answered from the generation current when it starts;
 //  3. errors: any failure below becomes the JSON error shape; 404 and 405 get their JSON body;
+//  3a. bound query: a query past 4 KB (414) or 100 parameters (400) is refused before anything reads
+//     it; else it is parsed once (queryOf; Koa's ctx.query is never read);
 //  4. match route: the method and path are matched once against the catalog; the RequestMatch (route,
 //     path form, paid, needs payment) travels with the request (matchOf) and every later stage reads it;
 //  5. headers: nosniff, CORS (preflights end here), Vary, Cache-Control and X-Data-Source, all decided here;
 //  6. health: /healthz;
 //  7. docs: the free documents and discovery paths (their own router);
 //  8. method not allowed: a catalog path asked with another method: 405 with Allow (or OPTIONS' 200);
+//  8a. rate limit: a client past RATE_LIMIT_PER_MINUTE on a data route gets 429 (http/pipeline/rateLimit.ts);
 //  9. validate: parameters, body, format and gate (4xx before any payment; no match: 404);
 // 10. payment: the x402 check of a paid route for a client that must pay (402, verify; settle after);
-// 11. answer: from the answer cache, or the route's handler encoded in the negotiated format;
+// 11. answer: from the answer cache, or the route's handler encoded in the negotiated format; computing
+//     waits for a slot of CONCURRENT_ANSWERS (past ANSWER_QUEUE waiting: 503; http/pipeline/concurrency.ts);
 // 12. send: the encoded bytes with their content type.
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
@@ -24,11 +28,15 @@ import type { FastAnswers } from '../fastAnswers.ts';
 import type { ClientRequest } from '../payments/exemption.ts';
 import type { SnapshotHolder } from '../snapshotHolder.ts';
 import { answer } from './answer.ts';
+import { boundQuery } from './boundQuery.ts';
 import { errorAnswers } from './errorAnswers.ts';
 import { health } from './health.ts';
 import { matchRoute } from './matchRoute.ts';
 import { methodNotAllowed } from './methodNotAllowed.ts';
+import type { ClientRateLimit } from '../rateLimiter.ts';
+import type { AnswerSlots } from './concurrency.ts';
 import { pinSnapshot } from './pinSnapshot.ts';
+import { rateLimit } from './rateLimit.ts';
 import { responseHeaders } from './responseHeaders.ts';
 import { sendAnswer } from './sendAnswer.ts';
 import { validateRequest } from './validateRequest.ts';
@@ -48,6 +56,10 @@ export interface PipelineParts {
   docs: Koa.Middleware;
   /** The payment check (http/payments), run between validation and the answer. */
   payment: readonly Koa.Middleware[];
+  /** The per-client rate limit of data routes; none: off. */
+  rateLimit?: ClientRateLimit;
+  /** The bound on answers computed at once; none: unbounded. */
+  answerSlots?: AnswerSlots;
 }
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
@@ -55,14 +67,16 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
     parts.fastAnswers.recorder(),
     ...(parts.snapshots ? [pinSnapshot(parts.snapshots)] : []),
     errorAnswers(parts.logError),
+    boundQuery(),
     matchRoute({ dispatcher: parts.dispatcher, needsPayment: parts.needsPayment }),
     responseHeaders({ db: parts.db }),
     health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db }),
     parts.docs,
     methodNotAllowed(),
+    ...(parts.rateLimit ? [rateLimit(parts.rateLimit)] : []),
     validateRequest(parts.dispatcher),
     ...parts.payment,
-    answer(parts.dispatcher),
+    answer(parts.dispatcher, parts.answerSlots),
     sendAnswer(),
   ];
 }

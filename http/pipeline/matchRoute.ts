@@ -5,6 +5,7 @@ import type Koa from 'koa';
 import type { Route } from '../../queries/catalog.ts';
 import type { Dispatcher } from '../dispatch.ts';
 import type { ClientRequest } from '../payments/exemption.ts';
+import { queryOf } from './boundQuery.ts';
 import { setMatch } from './requestMatch.ts';
 
 export interface MatchRouteOptions {
@@ -22,6 +23,7 @@ export function matchRoute(options: MatchRouteOptions): Koa.Middleware {
         endpoint,
         route: endpoint.route,
         pathForm: endpoint.path,
+        query: queryOf(ctx),
         pathParams: found.pathParams,
         methodTaken: found.methodTaken,
         routeMethods: found.routeMethods,

@@ -6,6 +6,7 @@ import type { Route } from '../../queries/catalog.ts';
 import type { CachedAnswer } from '../cache.ts';
 import type { Endpoint } from '../dispatch.ts';
 import type { OutputFormat } from '../formats.ts';
+import type { RawQuery } from '../validate.ts';
 
 /** A request's parameters, body and format once validated (400 otherwise, before any payment). */
 export interface ValidatedRequest {
@@ -20,6 +21,8 @@ export interface RequestMatch {
   readonly route: Route;
   /** The path form, OpenAPI style (`/api/x/{year}`). */
   readonly pathForm: string;
+  /** The query, parsed once (http/pipeline/boundQuery.ts): a null-prototype object, a repeated key as an array. */
+  readonly query: RawQuery;
   /** Decoded path parameters as sent (validated: `validated.params`). */
   readonly pathParams: Readonly<Record<string, string>>;
   /** Whether the route takes the method (HEAD as GET); false: the path exists, the method does not (405, OPTIONS). */

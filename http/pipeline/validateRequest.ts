@@ -5,7 +5,6 @@ import type Koa from 'koa';
 import { readJsonBody } from '../body.ts';
 import type { Dispatcher } from '../dispatch.ts';
 import { negotiateFormat } from '../formats.ts';
-import type { RawQuery } from '../validate.ts';
 import { matchOf } from './requestMatch.ts';
 
 export function validateRequest(dispatcher: Dispatcher): Koa.Middleware {
@@ -15,10 +14,10 @@ export function validateRequest(dispatcher: Dispatcher): Koa.Middleware {
     if (!match) return;
     const { route } = match;
     const prepared = await dispatcher.prepare(match.endpoint, {
-      query: ctx.query as RawQuery,
+      query: match.query,
       pathParams: match.pathParams,
       readBody: () => readJsonBody(ctx, route.requestBody!),
-      format: () => negotiateFormat(ctx, route),
+      format: () => negotiateFormat(ctx, route, match.query.format),
     });
     match.validated = { params: prepared.params, body: prepared.body, format: prepared.format };
     await next();

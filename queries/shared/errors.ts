@@ -20,13 +20,16 @@ export const ERROR_CODES = {
   payment_in_progress: { statuses: [409], description: 'The same payment is being used by another request; one payment buys one answer.' },
   payment_identifier_conflict: { statuses: [409], description: 'The payment identifier (x402 `payment-identifier` extension) already bought the answer to a different request, or is presented with a different payment (payer, network, asset, amount or recipient); nothing was charged. Use a new identifier for a new request.' },
   payload_too_large: { statuses: [413], description: 'The request body is larger than the route accepts. Never charged.' },
+  uri_too_long: { statuses: [414], description: 'The query string is longer than 4096 bytes. Never charged.' },
   unsupported_media_type: { statuses: [415], description: 'The request body is not of a content type the route accepts. Never charged.' },
+  rate_limited: { statuses: [429], description: 'More requests from this client in a minute than the server allows (RATE_LIMIT_PER_MINUTE); Retry-After says when to retry. Never charged.' },
   license_not_approved: { statuses: [451], description: 'A source series the route needs is not licensed (APPROVED) by the operator. Never charged.' },
   internal_error: { statuses: [500], description: 'An unexpected failure; nothing was charged.' },
   facilitator_unavailable: { statuses: [503, 502], description: 'The payment facilitator did not answer (503) or answered nonsense (502); nothing was charged, retry shortly.' },
   settlement_unknown: { statuses: [502], description: 'The payment was sent for settlement and the answer was lost: your payment may have been taken. Retry with the same PAYMENT-SIGNATURE, or with the same payment identifier, and you will not be charged twice; the answer is kept for you.' },
   payment_store_unavailable: { statuses: [503], description: 'The payment records cannot be reached; nothing was verified or charged, retry shortly.' },
   payments_not_configured: { statuses: [503], description: 'Payments are not configured on this server; only exempt clients are served paid routes.' },
+  overloaded: { statuses: [503], description: 'Too many answers are being computed and the wait queue is full; Retry-After says when to retry. Never charged.' },
   timeout: { statuses: [503], description: 'The query took too long; try a narrower selection.' },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
