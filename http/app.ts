@@ -11,6 +11,7 @@ import { Dispatcher } from './dispatch.ts';
 import { FastAnswers } from './fastAnswers.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 import { requestPipeline } from './pipeline/index.ts';
+import type { ReadinessCheck } from './readiness.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
@@ -45,6 +46,8 @@ export interface AppOptions {
    * current when it starts, and /healthz names it. Without it every request uses `db`.
    */
   snapshots?: SnapshotHolder;
+  /** What /readyz checks besides the snapshot: with payments, the store and the facilitator (Payments.readinessChecks). */
+  readiness?: readonly ReadinessCheck[];
 }
 
 export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
@@ -83,6 +86,9 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     dispatcher,
     needsPayment,
     logError: options.logError ?? ((error) => console.error(error)),
+    readinessChecks: options.readiness ?? [],
+    // The error's name only: a facilitator error's message names its URL, which may carry a password.
+    log: (message, error) => (options.log ?? ((line: string) => console.warn(line)))(error instanceof Error ? `${message} (${error.name})` : message),
     docs: docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }),
     payment: options.beforeHandler ?? [],
   });

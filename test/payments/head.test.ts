@@ -36,6 +36,9 @@ test('HEAD on a paid route without payment: 402 with the challenge headers of GE
   assert.deepEqual(fromHead.accepts, fromGet.accepts);
   assert.equal(head.headers.get('cache-control'), get.headers.get('cache-control'));
   assert.equal(head.headers.get('content-type'), get.headers.get('content-type'));
+  assert.equal(get.headers.get('etag'), null);
+  const conditional = await app.request(TAXONOMY, { headers: { 'If-None-Match': '*' } });
+  assert.equal(conditional.status, 402);
 });
 
 test('HEAD on a paid route with a malformed payment: the same 400 as GET, no 5xx', async () => {
@@ -56,6 +59,8 @@ test('a paid HEAD is charged once and its answer is fetched by GET with the same
   assert.ok(head.headers.get('payment-response'), 'the settlement receipt');
   const get = await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': signature } });
   assert.equal(get.status, 200);
+  // A paid answer has no 304 shortcut: no ETag, and If-None-Match does not spare the payment.
+  assert.equal(get.headers.get('etag'), null);
   const body = await get.json();
   assert.equal(typeof body, 'object');
   assert.match(get.headers.get('content-type') ?? '', /^application\/json/);
