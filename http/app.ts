@@ -11,6 +11,7 @@ import { Dispatcher } from './dispatch.ts';
 import { FastAnswers } from './fastAnswers.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 import { requestPipeline } from './pipeline/index.ts';
+import type { ReadinessCheck } from './readiness.ts';
 import type { SnapshotHolder } from './snapshotHolder.ts';
 import type { AnswerSlots } from './pipeline/concurrency.ts';
 import type { ClientRateLimit } from './rateLimiter.ts';
@@ -51,6 +52,8 @@ export interface AppOptions {
   rateLimit?: ClientRateLimit;
   /** The bound on answers computed at once (http/pipeline/concurrency.ts); none: unbounded. */
   answerSlots?: AnswerSlots;
+  /** What /readyz checks besides the snapshot: with payments, the store and the facilitator (Payments.readinessChecks). */
+  readiness?: readonly ReadinessCheck[];
 }
 
 export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
@@ -89,6 +92,9 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     dispatcher,
     needsPayment,
     logError: options.logError ?? ((error) => console.error(error)),
+    readinessChecks: options.readiness ?? [],
+    // The error's name only: a facilitator error's message names its URL, which may carry a password.
+    log: (message, error) => (options.log ?? ((line: string) => console.warn(line)))(error instanceof Error ? `${message} (${error.name})` : message),
     docs: docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }),
     payment: options.beforeHandler ?? [],
     rateLimit: options.rateLimit,

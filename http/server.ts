@@ -70,6 +70,7 @@ export async function startServer(
     now: options.now,
     beforeHandler: [payments.middleware],
     needsPayment: payments.needsPayment,
+    readiness: payments.readinessChecks(),
     docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
     logError: options.log && ((error) => options.log!('internal error', error)),
     rateLimit,

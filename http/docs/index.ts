@@ -1,8 +1,7 @@
 // The free documentation and discovery paths, generated from the catalog. Each artefact is built
 // once per app on first use (the catalog and the base address do not change while serving) and
-// sent with a strong ETag, public caching, and 304 on a matching If-None-Match; HEAD is answered
-// by the same routes without a body.
-import { createHash } from 'node:crypto';
+// sent with public caching; their ETag and the 304 on a matching If-None-Match are the pipeline's one
+// rule (http/pipeline/entityTags.ts). HEAD is answered by the same routes without a body.
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Route } from '../../queries/catalog.ts';
@@ -42,7 +41,6 @@ export const DOCS_MAX_AGE = 300;
 interface Artefact {
   body: Buffer;
   type: string;
-  etag: string;
   html: boolean;
 }
 
@@ -50,23 +48,16 @@ const HTML = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function artefact(text: string, type: string): Artefact {
-  const body = Buffer.from(text, 'utf8');
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { body, type, etag, html: type === HTML };
+  return { body: Buffer.from(text, 'utf8'), type, html: type === HTML };
 }
 
 function send(ctx: Koa.Context, document: Artefact): void {
-  answeredWithDocument(ctx, 'document'); // Cache-Control: public, max-age=DOCS_MAX_AGE (http/pipeline/responseHeaders.ts)
-  ctx.set('ETag', document.etag);
+  // Cache-Control: public, max-age=DOCS_MAX_AGE (http/pipeline/responseHeaders.ts); ETag and 304: http/pipeline/entityTags.ts.
+  answeredWithDocument(ctx, 'document');
   if (document.html) ctx.set('Content-Security-Policy', HTML_CSP);
   else ctx.set('Access-Control-Allow-Origin', '*');
   ctx.type = document.type;
   ctx.status = 200;
-  if (ctx.fresh) {
-    ctx.status = 304;
-    ctx.body = null;
-    return;
-  }
   ctx.body = document.body;
 }
 

@@ -3,10 +3,18 @@ import type { HTTPAdapter } from '@x402/core/server';
 import type Koa from 'koa';
 import { queryOf } from '../pipeline/boundQuery.ts';
 
+/**
+ * The method the payment check prices and fingerprints: HEAD is the GET it mirrors (the route table
+ * has GET rules only, so a HEAD matched nothing and the check threw: a 500).
+ */
+export function paymentMethod(ctx: Koa.Context): string {
+  return ctx.method === 'HEAD' ? 'GET' : ctx.method;
+}
+
 export function koaAdapter(ctx: Koa.Context, baseUrl: string): HTTPAdapter {
   return {
     getHeader: (name) => ctx.get(name) || undefined,
-    getMethod: () => ctx.method,
+    getMethod: () => paymentMethod(ctx),
     getPath: () => ctx.path,
     // The challenge's resource URL: the public address, not whatever Host the request carried.
     getUrl: () => `${baseUrl}${ctx.originalUrl}`,

@@ -16,6 +16,7 @@ import { paymentMiddleware } from './middleware.ts';
 import { createSettlementResolver, type Resolution } from './resolve.ts';
 import { createPaymentStore } from './store/index.ts';
 import type { PaymentStore, Settlement } from './store/types.ts';
+import { cachedCheck, type ReadinessCheck } from '../readiness.ts';
 
 export interface PaymentsOptions {
   routes: readonly Route[];
@@ -44,6 +45,11 @@ export interface Payments {
   start(): Promise<void>;
   /** The payment store (after start()); null when payments are not configured. */
   store(): PaymentStore | null;
+  /**
+   * What /readyz checks when payments are configured: the payment store answers (ping, cached 2 s)
+   * and a facilitator answers /supported (cached 15 s after a success, 5 s after a failure). None otherwise.
+   */
+  readinessChecks(): ReadinessCheck[];
   /** Resolves a settlement whose outcome is unknown (`npm run payments -- reconcile`). */
   resolve(settlement: Settlement): Promise<Resolution>;
   close(): Promise<void>;
@@ -98,6 +104,13 @@ export function createPayments(options: PaymentsOptions): Payments {
       log,
     }),
     store: () => store,
+    readinessChecks() {
+      if (!facilitator || !server || !store) return [];
+      return [
+        { name: 'payment_store', check: cachedCheck(() => store.ping(), { okMs: 2_000, failedMs: 2_000 }) },
+        { name: 'facilitator', check: cachedCheck(async () => { await facilitator.getSupported(); }, { okMs: 15_000, failedMs: 5_000 }) },
+      ];
+    },
     resolve,
     async close() {
       await store?.close();

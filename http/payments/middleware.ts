@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { errorBody, type ErrorBody } from '../errors.ts';
 import { koaPath } from '../dispatch.ts';
 import { validatedMatchOf } from '../pipeline/requestMatch.ts';
-import { koaAdapter, unpaidAdapter } from './adapter.ts';
+import { koaAdapter, paymentMethod, unpaidAdapter } from './adapter.ts';
 import { authorizationOf, paymentTerms, samePayment, type AuthorizationFacts } from './authorization.ts';
 import { decodeOnce } from './decodedOnce.ts';
 import { facilitatorFailureStatus, settleWasNotSent } from './facilitatorClient.ts';
@@ -135,7 +135,8 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * What makes two requests "the same request" for a payment: the method, the path, the query
+ * What makes two requests "the same request" for a payment: the method (HEAD as GET, so a HEAD that
+ * paid has its answer fetched by a GET with the same payment, not charged twice), the path, the query
  * parameters (sorted by name, repeated values in their order), the negotiated format and the JSON
  * body (keys sorted). A different parameter spelling (`?year=2024` against `?year=2024&currency=EUR`)
  * is another request even when the answers would agree.
@@ -144,7 +145,7 @@ export function requestFingerprint(ctx: Koa.Context): string {
   const query = [...new URLSearchParams(ctx.querystring).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const { validated } = validatedMatchOf(ctx);
   const body = validated.body === undefined ? null : validated.body;
-  return createHash('sha256').update(canonicalJson([ctx.method, ctx.path, query, validated.format, body])).digest('hex');
+  return createHash('sha256').update(canonicalJson([paymentMethod(ctx), ctx.path, query, validated.format, body])).digest('hex');
 }
 
 /** Headers not kept with an answer: Koa recomputes the length, the connection is per request. */
@@ -198,7 +199,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
   /** A 402 with a fresh challenge and a reason of our own, without asking the facilitator. */
   async function refuseLocally(ctx: Koa.Context, reason: string, message: string): Promise<void> {
     const { pathForm } = validatedMatchOf(ctx);
-    const result = await server!.processHTTPRequest({ adapter: unpaidAdapter(ctx, options.baseUrl), path: koaPath(pathForm), method: ctx.method });
+    const result = await server!.processHTTPRequest({ adapter: unpaidAdapter(ctx, options.baseUrl), path: koaPath(pathForm), method: paymentMethod(ctx) });
     if (result.type !== 'payment-error') throw new Error('a paid route answered a request without payment');
     const challenge = { ...decodePaymentRequiredHeader(result.response.headers['PAYMENT-REQUIRED']!), error: reason };
     respondPaymentError(ctx, { ...result.response, headers: { ...result.response.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) } }, message);
@@ -322,7 +323,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
     const adapter = koaAdapter(ctx, options.baseUrl);
     if (decoded) decodedPayments?.set(adapter, decoded); // the server reads this payload instead of decoding the header again
     // The catalog's path form, so the route table matches whatever the path parameters hold.
-    const context: HTTPRequestContext = { adapter, path: koaPath(pathForm), method: ctx.method, paymentHeader: ctx.get('PAYMENT-SIGNATURE') || undefined };
+    const context: HTTPRequestContext = { adapter, path: koaPath(pathForm), method: paymentMethod(ctx), paymentHeader: ctx.get('PAYMENT-SIGNATURE') || undefined };
     if (!decoded || !facts) {
       const challenge = await server!.processHTTPRequest(context);
       if (challenge.type !== 'payment-error') throw new Error(`paid route ${route.id} answered a request without payment`);

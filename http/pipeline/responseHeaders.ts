@@ -2,7 +2,7 @@
 // - X-Content-Type-Options: nosniff on every answer;
 // - on a catalog path: CORS (any origin; a preflight answered 204 with the path's methods; http/cors.ts)
 //   and `Vary: Accept` where the format is negotiated (list routes), whatever the status;
-// - Cache-Control: `no-store` on /healthz; `public, max-age=DOCS_MAX_AGE` on a free document (it has an
+// - Cache-Control: `no-store` on /healthz and /readyz; `public, max-age=DOCS_MAX_AGE` on a free document (it has an
 //   ETag to revalidate with) and `no-cache` on a missing one; `private, no-store` on every answer of a
 //   paid route (a paid answer is one client's), except that the payment check's own `no-store` on its
 //   402s and refusals is kept (http/payments/middleware.ts, to be reworked with the payments);
@@ -15,6 +15,7 @@ import { corsFor } from '../cors.ts';
 import { DOCS_MAX_AGE } from '../docs/index.ts';
 import { documentAnswerOf } from './documentAnswer.ts';
 import { HEALTH_PATH } from './health.ts';
+import { READINESS_PATH } from './readiness.ts';
 import { matchOf, type RequestMatch } from './requestMatch.ts';
 
 export const DATA_SOURCE_HEADER = 'X-Data-Source';
@@ -60,7 +61,7 @@ export function responseHeaders(options: ResponseHeadersOptions): Koa.Middleware
 
 /** The Cache-Control this answer gets from the app (undefined: none, or the one already set is kept). */
 function cacheControlOf(ctx: Koa.Context, catalogPath: RequestMatch | undefined): string | undefined {
-  if (ctx.path === HEALTH_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD')) return 'no-store';
+  if ((ctx.path === HEALTH_PATH || ctx.path === READINESS_PATH) && (ctx.method === 'GET' || ctx.method === 'HEAD')) return 'no-store';
   const document = documentAnswerOf(ctx);
   if (document === 'document') return `public, max-age=${DOCS_MAX_AGE}`;
   if (document === 'missing-document') return 'no-cache';

@@ -117,7 +117,7 @@ describe('every free path', () => {
       assert.equal(response.headers.get('PAYMENT-REQUIRED'), null);
       assert.equal(response.headers.get('content-type'), type);
       assert.equal(response.headers.get('cache-control'), 'public, max-age=300');
-      assert.match(response.headers.get('etag') ?? '', /^"[A-Za-z0-9_-]{20,}"$/);
+      assert.match(response.headers.get('etag') ?? '', /^W\/"[A-Za-z0-9_-]{20,}"$/);
       assert.ok(body.length > 0);
       if (type.startsWith('text/html')) assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'/);
 

@@ -126,3 +126,30 @@ describe('rowsToArrowStream', () => {
     assert.equal(table.numRows, 0);
   });
 });
+
+describe('rowsToCsv: formula injection (OWASP)', () => {
+  test('text cells beginning with = + - @ tab or CR get a leading single quote; numbers stay numbers', () => {
+    const rows: Row[] = [
+      { text: '=HYPERLINK("http://evil.example","click")', count: -5, amount: '-120.50' },
+      { text: '+1+cmd', count: 0, amount: '+3' },
+      { text: '-2-x', count: 2.5, amount: '-0.5e3' },
+      { text: '@SUM(A1)', count: -0.25, amount: '7' },
+      { text: '\tpadded', count: 1, amount: '.5' },
+      { text: '\rreturn', count: 1, amount: '-' },
+      { text: 'a=b, safe', count: 1, amount: '- 5' },
+    ];
+    const csv = rowsToCsv(rows);
+    const records = parse(csv, { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(records.map((record) => record.text), [
+      `'=HYPERLINK("http://evil.example","click")`, "'+1+cmd", "'-2-x", "'@SUM(A1)", "'\tpadded", "'\rreturn", 'a=b, safe',
+    ]);
+    assert.deepEqual(records.map((record) => record.count), ['-5', '0', '2.5', '-0.25', '1', '1', '1']);
+    // Decimal text (money) stays as written; text that only starts like a number does not.
+    assert.deepEqual(records.map((record) => record.amount), ['-120.50', '+3', '-0.5e3', '7', '.5', "'-", "'- 5"]);
+    assert.ok(csv.startsWith('text,count,amount\r\n"\'=HYPERLINK(""http://evil.example"",""click"")",-5,-120.50\r\n'), csv);
+  });
+
+  test('a header taken from data is neutralised too', () => {
+    assert.equal(rowsToCsv([{ '=1+1': 'x', '-2024': 1 }]), "'=1+1,-2024\r\nx,1\r\n");
+  });
+});

@@ -69,7 +69,7 @@ describe('Vary: Accept', () => {
     const route = routes.find((candidate) => !candidate.listRows && candidate.method === 'GET' && !candidate.paths.some((p) => p.includes('{')))!;
     assert.ok(route, 'a GET route without listRows');
     const response = await app.get(route.examples[0]!);
-    assert.doesNotMatch(response.headers.get('vary') ?? '', /\bAccept\b/i, `${route.id}: ${response.status}`);
+    assert.doesNotMatch(response.headers.get('vary') ?? '', /\bAccept\b(?!-)/i, `${route.id}: ${response.status}`);
   });
 });
 

@@ -17,7 +17,7 @@
 // unknown one turns out unpaid; it is written before the journal line, and read folded by key.
 //
 // Locks, refusals and rate-limit counters only concern this one process: in memory, bounded.
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { access, constants, mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { AppendFile, DurableLineWriter, type AppendedLine } from '../jsonLines.ts';
 import { byTimeThenKey, checkBegin, checkFinish, finished, ledgerRecordOf } from './settlements.ts';
@@ -293,6 +293,18 @@ export class FilePaymentStore implements PaymentStore {
     this.opening = undefined;
     await Promise.allSettled([...this.writes]);
     await Promise.all([this.journalFile.close(), this.ledgerFile.close()]);
+  }
+
+  /** Open, and the folders of the journal and the ledger still writable (a volume unmounted or made read-only is not). */
+  async ping(): Promise<void> {
+    this.ready();
+    for (const path of new Set([this.options.settlementsPath, this.options.ledgerPath])) {
+      try {
+        await access(dirname(path), constants.W_OK);
+      } catch (error) {
+        throw new PaymentStoreUnavailableError(`payment store: the folder of ${path} cannot be written`, error);
+      }
+    }
   }
 
   async tryLock(name: string, ttlMs: number, nowMs: number): Promise<boolean> {

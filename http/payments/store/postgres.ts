@@ -186,6 +186,10 @@ export class PostgresPaymentStore implements PaymentStore {
     await pool?.end();
   }
 
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
   /** Runs one statement, its values bound; a unique violation is rethrown as is (the caller knows what it means), any other failure as unavailable. */
   private async query<Row extends QueryResultRow>(text: string, values: unknown[] = []): Promise<QueryResult<Row>> {
     if (!this.pool) throw new PaymentStoreUnavailableError('payment store: the PostgreSQL store is not open');

@@ -112,6 +112,8 @@ export interface PaymentStore {
   /** Reads the files or runs the migrations; idempotent, safe when two replicas open at once. */
   open(): Promise<void>;
   close(): Promise<void>;
+  /** Resolves when the store can be used now (readiness: /readyz); rejects with PaymentStoreUnavailableError otherwise. */
+  ping(): Promise<void>;
 
   /** Takes the lock `name` for `ttlMs` unless another live lease holds it; true when taken. A lease lapses, so a crashed replica never holds a lock for ever. */
   tryLock(name: string, ttlMs: number, nowMs: number): Promise<boolean>;
