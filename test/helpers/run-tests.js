@@ -7,13 +7,13 @@
 //    serve it (test/http/sample-app.ts, startSampleApp in test/helpers/app.ts): SAMPLE_SNAPSHOT_DIR.
 // 2. Runs the test files, TEST_CONCURRENCY at a time (default 2: each file is its own process and
 //    uses only ephemeral loopback ports and folders of its own under TMPDIR).
-//    The slowest files are listed at the end (test/helpers/file-durations.js).
+//    The slowest files are listed at the end (each file's process times itself: test/helpers/file-clock.js).
 // 3. Fails the run when a test changed the shared snapshot (the tests only read it) or left something
 //    in the temporary folder.
 //
 //   node test/helpers/run-tests.js [test/x/y.test.ts ...]   (default: test/*/*.test.ts)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -72,6 +72,21 @@ function runNode(args, env = {}) {
   });
 }
 
+const SLOWEST_SHOWN = 15;
+
+/** Prints the slowest test files, from the lines their processes appended to `file`. */
+function reportSlowest(file) {
+  let lines;
+  try {
+    lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return;
+  }
+  const slowest = lines.map((line) => line.split('\t')).map(([name, seconds]) => ({ name, seconds: Number(seconds) }))
+    .sort((a, b) => b.seconds - a.seconds || (a.name < b.name ? -1 : 1)).slice(0, SLOWEST_SHOWN);
+  process.stdout.write(`# slowest test files (wall time of each file's process):\n${slowest.map((s) => `#   ${s.seconds.toFixed(1).padStart(6)} s  ${s.name}\n`).join('')}`);
+}
+
 let exitCode;
 try {
   const started = Date.now();
@@ -83,9 +98,9 @@ try {
     process.stdout.write(`# run-tests: sample snapshot built once for this run in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     const snapshotBefore = fingerprint(snapshotRoot);
     const tmpBefore = new Set(readdirSync(tmp));
-    // Node's default reporter (spec on a terminal, tap otherwise), then the slowest files.
-    const reporters = [`--test-reporter=${process.stdout.isTTY ? 'spec' : 'tap'}`, '--test-reporter-destination=stdout', '--test-reporter=./test/helpers/file-durations.js', '--test-reporter-destination=stdout'];
-    const code = await runNode(['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], { SAMPLE_SNAPSHOT_DIR: snapshotRoot });
+    const durations = path.join(runRoot, 'durations.tsv');
+    const code = await runNode(['--import', 'tsx', '--import', './test/helpers/file-clock.js', '--test', `--test-concurrency=${concurrency}`, ...files], { SAMPLE_SNAPSHOT_DIR: snapshotRoot, TEST_DURATIONS_FILE: durations });
+    reportSlowest(durations);
     exitCode = code;
     const after = new Set(fingerprint(snapshotRoot));
     const changed = [...snapshotBefore.filter((line) => !after.has(line)).map((line) => `- ${line}`),
