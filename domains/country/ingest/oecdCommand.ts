@@ -1,14 +1,15 @@
 // npm run ingest -- oecd <file-or-folder> [--vintage YYYY-MM[-DD]] [--source-url URL]
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { ingestOecdFiles, parseVintage } from './oecdSnapshot.ts';
+import { insideFolder } from '../../../ingest/sourceFiles.ts';
 
 /** .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
 export async function oecdSourceFiles(path: string): Promise<string[]> {
   if (!(await stat(path)).isDirectory()) return [path];
   const names = await readdir(path);
-  return names.filter((name) => extname(name).toLowerCase() === '.csv').sort().map((name) => join(path, name));
+  return insideFolder(path, names.filter((name) => extname(name).toLowerCase() === '.csv').sort());
 }
 
 export const oecdIngestCommand: IngestCommand = {

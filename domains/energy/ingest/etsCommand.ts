@@ -2,14 +2,15 @@
 // Files: the Union Registry's verified_emissions_<YYYY>_en.xlsx and the relational installation.csv /
 // compliance.csv; a folder is read non-recursively, its .xlsx and .csv files by name.
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { ingestEtsFiles } from './etsSnapshot.ts';
+import { insideFolder } from '../../../ingest/sourceFiles.ts';
 
 export async function etsSourceFiles(path: string): Promise<string[]> {
   if (!(await stat(path)).isDirectory()) return [path];
   const names = await readdir(path);
-  return names.filter((name) => ['.csv', '.xlsx'].includes(extname(name).toLowerCase()) && !name.startsWith('.') && !name.startsWith('~$')).sort().map((name) => join(path, name));
+  return insideFolder(path, names.filter((name) => ['.csv', '.xlsx'].includes(extname(name).toLowerCase()) && !name.startsWith('.') && !name.startsWith('~$')).sort());
 }
 
 export const etsIngestCommand: IngestCommand = {
