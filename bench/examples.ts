@@ -21,7 +21,7 @@ export interface BenchCase {
 function templateRegex(template: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];
   const pattern = template
-    .split(/(\{[^}]+\})/)
+    .split(/(\{[^{}]+\})/)
     .map((part) => {
       const name = /^\{([^}]+)\}$/.exec(part)?.[1];
       if (name) {

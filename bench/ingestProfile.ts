@@ -24,7 +24,7 @@ export interface IngestProfile {
 }
 
 /** COPY (...) TO 'file' / COPY table TO 'file': the statement writes a file (whatever it reads on the way). */
-const WRITES_FILE = /\bCOPY\b[\s\S]*\bTO\s+'/i;
+const WRITES_FILE = /\bCOPY\b[\s\S]*\WTO\s+'/i;
 /** DuckDB's file readers, or a FROM of a quoted path (DuckDB reads the file it names; COPY t FROM 'file' too). */
 const READS_FILE = /\bread_(?:csv|json|ndjson|parquet)\w*\s*\(|\bFROM\s+'/i;
 

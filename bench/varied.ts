@@ -241,7 +241,7 @@ function redraw(random: Random, route: Route, pool: TagPool, url: string, today:
     if (name in route.params) values.set(name, drawValue(random, route, pool, name, value, tied, today));
   }
   orderWindows(values);
-  const path = example.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values.get(name)!));
+  const path = example.template.replace(/\{([^{}]+)\}/g, (_, name: string) => encodeURIComponent(values.get(name)!));
   const pathNames = new Set(example.pathParams.map(([name]) => name));
   const query = new URLSearchParams();
   for (const [name, value] of example.query) query.append(name, pathNames.has(name) ? value : (values.get(name) ?? value));

@@ -23,7 +23,7 @@ const port = portFrom('FACILITATOR_PORT', 4020);
 // The server's address, read as http/config.ts reads it for `npm start`.
 const serverPort = portFrom('PORT', 3000);
 const serverHost = process.env.HOST?.trim() || '127.0.0.1';
-const serverBase = (process.env.BASE_URL?.trim() || `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`).replace(/\/+$/, '');
+const serverBase = (process.env.BASE_URL?.trim() || `http://${serverHost.includes(':') ? `[${serverHost}]` : serverHost}:${serverPort}`).replace(/(?<!\/)\/+$/, '');
 /** The server's own settings repeated on its command line, so the other terminal needs nothing else. */
 const serverEnv = ['PORT', 'HOST', 'BASE_URL']
   .filter((name) => process.env[name]?.trim())

@@ -258,7 +258,7 @@ function refusal(status: number, code: string, message: string, payment: Payment
  */
 export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint } {
   const account = privateKeyToAccount(options.payerKey);
-  const base = options.baseUrl.replace(/\/+$/, '');
+  const base = options.baseUrl.replace(/(?<!\/)\/+$/, '');
   const baseFetch = options.fetch ?? fetch;
   const allowed: AllowedAsset[] = [
     ...(options.allowAsset ? [{ address: options.allowAsset, decimals: USDC_DECIMALS }] : []),

@@ -4,6 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { CsvError, parse, type Options } from 'csv-parse';
+import { csvErrorProblem, ingestBounds } from './bounds.ts';
 import { MalformedSourceError } from './errors.ts';
 
 /** A problem with one field of a row; the reader adds the file and line. */
@@ -27,7 +28,8 @@ export interface CsvRecord {
 
 /** The records of a CSV file, streamed; a malformed file is a MalformedSourceError naming its line. */
 export async function* csvRecords(path: string, options: Options = {}): AsyncGenerator<CsvRecord> {
-  const parser = createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, ...options, info: true }));
+  // A record longer than INGEST_MAX_CELL_BYTES characters is refused (csv-parse's CSV_MAX_RECORD_SIZE) before it is held whole.
+  const parser = createReadStream(path).pipe(parse({ bom: true, skip_empty_lines: true, max_record_size: ingestBounds().maxCellBytes, ...options, info: true }));
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       yield { record, line: info.lines };
@@ -35,7 +37,7 @@ export async function* csvRecords(path: string, options: Options = {}): AsyncGen
   } catch (error) {
     if (error instanceof CsvError) {
       const lines = (error as CsvError & { lines?: number }).lines;
-      throw new MalformedSourceError(basename(path), lines ?? null, `not valid CSV: ${error.message}`);
+      throw new MalformedSourceError(basename(path), lines ?? null, `not valid CSV: ${csvErrorProblem(error)}`);
     }
     throw error;
   }

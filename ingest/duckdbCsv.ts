@@ -15,6 +15,7 @@ import { parse } from 'csv-parse';
 import type { Database } from '../engine/database.ts';
 import type { Row } from '../engine/json.ts';
 import { sqlStringLiteral } from '../engine/parquet.ts';
+import { boundPassed, ingestBounds } from './bounds.ts';
 
 /** The characters String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator). */
 export const JS_WHITESPACE = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
@@ -263,6 +264,7 @@ async function readOnce(db: Database, path: string, table: string, options: CsvS
   const read = `read_csv(${sqlStringLiteral(path)}, columns = {${columns}}, header = false, skip = ${options.skipLines},
     auto_detect = false, delim = ${sqlStringLiteral(options.delimiter ?? ',')}, quote = '"', escape = '"',
     nullstr = ${sqlStringLiteral(NO_NULL_TEXT)}, allow_quoted_nulls = false, null_padding = ${options.padShortRecords ? 'true' : 'false'},
+    max_line_size = ${ingestBounds().maxCellBytes},
     store_rejects = true, rejects_table = '${rejects}', rejects_scan = '${scans}')`;
   // One statement (each costs a round trip).
   const drop = () => db.run([
@@ -286,6 +288,7 @@ async function readOnce(db: Database, path: string, table: string, options: CsvS
       firstBadRecord = {
         line: await lineAtByte(path, Number(reject.at)), kind: String(reject.kind), text: String(reject.text).replace(/^\r?\n/, ''), message: String(reject.message),
       };
+      if (firstBadRecord.kind === 'LINE SIZE OVER MAXIMUM') firstBadRecord.message = boundPassed('maxCellBytes', 'a record too long');
     } else if (records !== lines.records) {
       firstBadRecord = {
         line: null, kind: 'RECORD COUNT', text: '',

@@ -1,5 +1,18 @@
 // Errors shared by every source's ingest.
 
+// Control characters (C0, DEL, C1: a newline, an ANSI escape) and the Unicode line separators.
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+/**
+ * A file name as messages and log lines print it: as is when it is plain, else JSON-quoted with every
+ * control character escaped, so a name holding a newline or an ANSI escape cannot forge a log line.
+ */
+export function printableName(name: string): string {
+  if (!UNPRINTABLE.test(name)) return name;
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** A source file that cannot be read as its format. Names the file, the 1-based row when known, and the problem. */
 export class MalformedSourceError extends Error {
   constructor(
@@ -7,7 +20,7 @@ export class MalformedSourceError extends Error {
     readonly row: number | null,
     readonly problem: string,
   ) {
-    super(`${file}${row === null ? '' : `, row ${row}`}: ${problem}`);
+    super(`${printableName(file)}${row === null ? '' : `, row ${row}`}: ${problem}`);
     this.name = 'MalformedSourceError';
   }
 }

@@ -195,5 +195,5 @@ export function declaredListColumns(route: Route, body: ResponseBody): string[] 
 
 /** Path-template parameter names: `/a/{year}` -> ['year']. */
 export function pathParamNames(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  return [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]);
 }

@@ -8,13 +8,14 @@
 // - Observations are staged through the appender in batches while the file is read, so a large
 //   export is never held in memory.
 import { mkdir, readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
   appendImportRecords, commitTables, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
 import { rejectRepeatedObservations } from '../errors.ts';
 import { checkShrink } from '../shrink.ts';
+import { insideFolder } from '../sourceFiles.ts';
 import { readEurostatFile, type EurostatFileSummary, type EurostatFormat, type EurostatObservation } from './parse.ts';
 import { parsePeriod } from './periods.ts';
 import {
@@ -56,7 +57,7 @@ const SOURCE_FILE = /\.(tsv|csv)(\.gz)?$|\.gz$/i;
 /** The Eurostat files of a folder (sorted by name), or the file itself. */
 export async function eurostatSourceFiles(path: string): Promise<string[]> {
   if (!(await stat(path)).isDirectory()) return [path];
-  return (await readdir(path)).filter((name) => SOURCE_FILE.test(name) && !name.startsWith('.')).sort().map((name) => join(path, name));
+  return insideFolder(path, (await readdir(path)).filter((name) => SOURCE_FILE.test(name) && !name.startsWith('.')).sort());
 }
 
 const SEP = '\u001f';

@@ -10,13 +10,14 @@
 //   Names come from the latest data file, else the metadata's TableName.
 // - A Metadata_Indicator file sets the source note and organisation (kept when the data is re-ingested).
 import { mkdir, readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import {
   appendImportRecords, commitTables, importRecordsOf, IngestRejectedError, loadImportLedger, MalformedSourceError, parseNewFiles, type ImportRecord, type SnapshotWriteOptions } from '../commit.ts';
 import { rejectRepeatedObservations } from '../errors.ts';
 import { checkShrink } from '../shrink.ts';
+import { insideFolder } from '../sourceFiles.ts';
 import { WDI_AGGREGATE_CODES } from './aggregates.ts';
 import { stageWdiFile, type WdiDataSummary, type WdiFileSummary, type WdiObservation } from './parse.ts';
 import {
@@ -43,7 +44,7 @@ const SOURCE_FILE = /\.(csv|json)$/i;
 /** The .csv and .json files of a folder sorted by name, or the file itself. */
 export async function worldBankSourceFiles(path: string): Promise<string[]> {
   if (!(await stat(path)).isDirectory()) return [path];
-  return (await readdir(path)).filter((name) => SOURCE_FILE.test(name) && !name.startsWith('.')).sort().map((name) => join(path, name));
+  return insideFolder(path, (await readdir(path)).filter((name) => SOURCE_FILE.test(name) && !name.startsWith('.')).sort());
 }
 
 function ledgerDataset(summary: WdiFileSummary): string {

@@ -266,7 +266,7 @@ describe('machine documents', () => {
         ['exact', 'eip155:42161', '10000', 300, 'USD Coin', '2'],
       ]);
       if (pathParamNames(operation.path).length > 0) {
-        assert.equal(item.extensions.bazaar.routeTemplate, operation.path.replace(/\{([^}]+)\}/g, ':$1'));
+        assert.equal(item.extensions.bazaar.routeTemplate, operation.path.replace(/\{([^{}]+)\}/g, ':$1'));
       }
     }
     for (const route of catalog.filter((candidate) => !candidate.paid)) {

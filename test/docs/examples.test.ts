@@ -89,7 +89,7 @@ describe('over the card and SEBRA samples', () => {
     const openapi = await (await fetch(`${served.base}/openapi.json`)).json();
     let shown = 0;
     for (const target of exampleTargets(routes)) {
-      const form = target.route.paths.find((path) => new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`).test(target.url))!;
+      const form = target.route.paths.find((path) => new RegExp(`^${path.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`).test(target.url))!;
       const operation = openapi.paths[form][target.route.method.toLowerCase()];
       const example = operation.responses['200'].content['application/json'].examples?.firstExample;
       const response = await fetch(served.base + target.url, target.body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(target.body) });

@@ -157,7 +157,7 @@ test('/.well-known/x402 asks for exactly what each paid route\'s 402 challenge a
     const input = item.extensions.bazaar.info.input;
     const response = await fetch(item.resource, input.bodyType === 'json' ? { method: input.method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(input.body) } : {});
     // The snapshot here is empty, so a route gated on licensed series refuses before any challenge.
-    const gated = routes.find((route) => route.gate && route.paths.some((template) => new RegExp(`${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`).test(item.resource)));
+    const gated = routes.find((route) => route.gate && route.paths.some((template) => new RegExp(`${template.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`).test(item.resource)));
     if (gated) {
       assert.equal(response.status, 451, item.resource);
       assert.equal((await response.json()).error.code, gated.gate!.code);

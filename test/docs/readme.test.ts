@@ -26,7 +26,7 @@ function codeSpans(text: string): string[] {
 
 /** A span that names a concrete project path (no placeholders, no globs). */
 function projectPath(span: string): string | null {
-  const candidate = span.split(/\s/)[0].replace(/[),.:;]+$/, '');
+  const candidate = span.split(/\s/)[0].replace(/(?<![),.:;])[),.:;]+$/, '');
   if (/[<>{}*$]|\.\.\./.test(candidate)) return null;
   const [first] = candidate.split('/');
   if (!candidate.includes('/') || !PROJECT_FOLDERS.includes(first)) return null;
@@ -35,7 +35,7 @@ function projectPath(span: string): string | null {
 }
 
 const templates = routes.flatMap((route) => route.paths);
-const matchers = templates.map((template) => new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\}/g, '[^/]+')}$`));
+const matchers = templates.map((template) => new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^{}]+\}/g, '[^/]+')}$`));
 const FREE = new Set(FREE_PATHS.flatMap((free) => [free.path, ...(free.aliases ?? [])]));
 
 /** A span that names an API path: `/api/...` with a concrete or templated path (query string ignored). */

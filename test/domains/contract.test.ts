@@ -30,10 +30,10 @@ test('every route has examples, at least one per path form, and a tag its domain
       assert.ok(tags.has(route.tag), `${domain.name}: route ${route.id} has tag ${route.tag}, which the domain does not declare`);
       assert.ok(route.examples.length > 0, `${route.id} has no example`);
       for (const template of route.paths) {
-        const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
+        const pattern = new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`);
         const fixed = pathParamNames(template).length === 0;
         assert.ok(
-          route.examples.some((example) => pattern.test(example) && (!fixed || !route.paths.some((other) => other !== template && new RegExp(`^${other.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`).test(example) && pathParamNames(other).length > 0))),
+          route.examples.some((example) => pattern.test(example) && (!fixed || !route.paths.some((other) => other !== template && new RegExp(`^${other.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`).test(example) && pathParamNames(other).length > 0))),
           `${route.id}: no example for the path form ${template}`,
         );
       }

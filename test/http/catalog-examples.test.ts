@@ -20,11 +20,11 @@ test('every path form of every route has a sample request', () => {
   for (const route of routes) {
     assert.ok(route.examples.length > 0, `${route.id} has no examples`);
     for (const template of route.paths) {
-      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
+      const pattern = new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`);
       assert.ok(route.examples.some((example) => pattern.test(example)), `${route.id}: no example for ${template}`);
     }
     for (const example of route.examples) {
-      const matches = route.paths.some((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`).test(example));
+      const matches = route.paths.some((template) => new RegExp(`^${template.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`).test(example));
       assert.ok(matches, `${route.id}: example ${example} is not one of its paths`);
     }
   }

@@ -54,7 +54,7 @@ function pick<T>(random: Random, items: readonly T[]): T {
 }
 
 function templatePattern(template: string): RegExp {
-  return new RegExp(`^${template.replace(/\{[^}]+\}/g, '([^/?]+)')}(?:\\?|$)`);
+  return new RegExp(`^${template.replace(/\{[^{}]+\}/g, '([^/?]+)')}(?:\\?|$)`);
 }
 
 /** A hostile value, as [text to put in the URL, whether it is already encoded]. */
@@ -144,7 +144,7 @@ function fuzzRequest(random: Random, route: Route, template: string): FuzzReques
       query.push([encodeURIComponent(key), encode(hostileValue(random, route, name, examples))]);
     }
   }
-  let path = template.replace(/\{([^}]+)\}/g, (_, name: string) => pathValues.get(name)!);
+  let path = template.replace(/\{([^{}]+)\}/g, (_, name: string) => pathValues.get(name)!);
   // The router's leniencies: a trailing slash, another case.
   if (random.chance(0.04)) path += '/';
   if (random.chance(0.03)) path = path.toUpperCase();

@@ -40,7 +40,7 @@ function argumentsOf(route: Route, url: string): Record<string, unknown> {
   };
   for (const template of route.paths) {
     const names = pathParamNames(template);
-    const match = new RegExp(`^${template.replace(/\{[^}]+\}/g, '([^/]+)')}$`).exec(pathname);
+    const match = new RegExp(`^${template.replace(/\{[^{}]+\}/g, '([^/]+)')}$`).exec(pathname);
     if (!match) continue;
     names.forEach((name, index) => (args[name] = typed(name, decodeURIComponent(match[index + 1]))));
     break;

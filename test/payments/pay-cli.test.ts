@@ -25,7 +25,7 @@ import { BASE_SEPOLIA, startHostileServer, type HostileServer } from '../helpers
 
 const PRICE = 10_000n;
 const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
-const STACK_FRAME = /^\s+at /m;
+const STACK_FRAME = /^[^\S\n\r\u2028\u2029]+at /m;
 
 let rig: PaymentRig;
 let app: PaidApp;

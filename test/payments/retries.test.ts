@@ -236,7 +236,7 @@ describe('retrying a paid request with the same payment identifier', () => {
     const receipt = first.headers.get('payment-response');
     const stored = await readFile(app.payments.settings.paidAnswers.path, 'utf8');
     assert.ok(stored.includes(id), 'the answer is on disk');
-    assert.equal(app.payments.settings.paidAnswers.path.replace(/[^/]+$/, ''), app.ledgerPath.replace(/[^/]+$/, ''));
+    assert.equal(app.payments.settings.paidAnswers.path.replace(/(?<=^|\/)[^/]+$/, ''), app.ledgerPath.replace(/(?<=^|\/)[^/]+$/, ''));
 
     // A second server process on the same files (the first one gone from the client's view).
     const restarted = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url, { REVENUE_LEDGER: app.ledgerPath }) });

@@ -3,6 +3,7 @@ import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { ingestAgrifoodFiles } from './snapshot.ts';
 import { AGRIFOOD_DATASETS, isAgrifoodDataset } from './types.ts';
+import { printableName } from '../../../ingest/errors.ts';
 
 /** .json files of a folder (non-recursive) sorted by name; a file path is returned as is. */
 export function agrifoodSourceFiles(path: string): Promise<string[]> {
@@ -27,8 +28,8 @@ export const agrifoodIngestCommand: IngestCommand = {
     const result = await ingestAgrifoodFiles(files, {
       dataDir, dataset, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
     });
-    for (const record of result.imported) log(`ingest: ${record.sourceFile}: ${record.dataset}, ${record.rowCount} record(s)`);
-    for (const [name, file] of Object.entries(result.current)) log(`ingest: ${name} now served from ${file}`);
+    for (const record of result.imported) log(`ingest: ${printableName(record.sourceFile)}: ${record.dataset}, ${record.rowCount} record(s)`);
+    for (const [name, file] of Object.entries(result.current)) log(`ingest: ${name} now served from ${printableName(file)}`);
     return {
       imported: result.imported.length,
       rows: result.imported.reduce((sum, record) => sum + record.rowCount, 0),

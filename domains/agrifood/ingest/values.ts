@@ -17,7 +17,7 @@ export function parsePrice(value: unknown): string | null {
     return String(value);
   }
   if (typeof value !== 'string') throw new Error(`price must be a string such as "€524.00" (got ${JSON.stringify(value)})`);
-  let text = value.replace(/[\s\u00a0\u202f]/g, '').replace(/€|EUR/gi, '');
+  let text = value.replace(/\s/g, '').replace(/€|EUR/gi, '');
   if (MISSING.has(text.toLowerCase())) return null;
   let sign = '';
   if (text.startsWith('-')) {

@@ -2,14 +2,16 @@
 // Files: the Union Registry's verified_emissions_<YYYY>_en.xlsx and the relational installation.csv /
 // compliance.csv; a folder is read non-recursively, its .xlsx and .csv files by name.
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { ingestEtsFiles } from './etsSnapshot.ts';
+import { insideFolder } from '../../../ingest/sourceFiles.ts';
+import { printableName } from '../../../ingest/errors.ts';
 
 export async function etsSourceFiles(path: string): Promise<string[]> {
   if (!(await stat(path)).isDirectory()) return [path];
   const names = await readdir(path);
-  return names.filter((name) => ['.csv', '.xlsx'].includes(extname(name).toLowerCase()) && !name.startsWith('.') && !name.startsWith('~$')).sort().map((name) => join(path, name));
+  return insideFolder(path, names.filter((name) => ['.csv', '.xlsx'].includes(extname(name).toLowerCase()) && !name.startsWith('.') && !name.startsWith('~$')).sort());
 }
 
 export const etsIngestCommand: IngestCommand = {
@@ -23,7 +25,7 @@ export const etsIngestCommand: IngestCommand = {
     const result = await ingestEtsFiles(files, {
       dataDir, sourceUrl: options['source-url'] as string | undefined, onProgress: (done, total) => log(`ingest: parsed ${done}/${total}`),
     });
-    for (const record of result.imported) log(`ingest: ${record.sourceFile} (${record.source}): ${record.rowCount} row(s)`);
+    for (const record of result.imported) log(`ingest: ${printableName(record.sourceFile)} (${record.source}): ${record.rowCount} row(s)`);
     if (result.imported.length > 0) log(`ingest: the snapshot now holds ${result.installations} installation(s), ${result.emissions} installation-year(s)`);
     return { imported: result.imported.length, rows: result.imported.reduce((s, r) => s + r.rowCount, 0), skipped: result.skipped.length };
   },

@@ -20,6 +20,7 @@ import { FieldError } from '../../../ingest/csvRecords.ts';
 import { csvParseMessage, readCsvHead, trimCheckedSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import { csvParseTrim, stageCsv } from '../../../ingest/staging.ts';
+import { checkXlsxBounds } from '../../../ingest/zip.ts';
 
 export interface EtsInstallation {
   registry: string;
@@ -171,6 +172,8 @@ export async function parseRegistryXlsx(file: string): Promise<EtsFile> {
   const years: EtsYearRow[] = [];
   const seen = new Set<string>();
   let columns: WideColumns | null = null;
+  // Entries, unzipped bytes, rows, cells and shared strings within ingest/bounds.ts before exceljs streams it.
+  await checkXlsxBounds(file, name);
   try {
     for await (const { row, cells } of sheetRows(file)) {
       if (columns === null) {

@@ -6,6 +6,7 @@ import { UsageError, type IngestCommand, type IngestOutcome } from '../../../ing
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles, type MacroIngestResult } from './snapshot.ts';
 import { isLicenseStatus, LICENSE_STATUSES } from './types.ts';
+import { printableName } from '../../../ingest/errors.ts';
 
 function outcome(result: MacroIngestResult): IngestOutcome {
   return { imported: result.imported.length, rows: result.imported.reduce((sum, r) => sum + r.rowCount, 0), skipped: result.skipped.length };
@@ -20,7 +21,7 @@ export const ecbIngestCommand: IngestCommand = {
     if (files.length === 0) throw new UsageError(`no .csv files in ${path}`);
     log(`ingest: ${files.length} ECB csvdata file(s) into ${dataDir}`);
     const result = await ingestEcbFiles(files, { dataDir, sourceUrl: options['source-url'] as string | undefined });
-    for (const r of result.imported) log(`ingest: ${r.sourceFile}: ${r.rowCount} observation(s)`);
+    for (const r of result.imported) log(`ingest: ${printableName(r.sourceFile)}: ${r.rowCount} observation(s)`);
     return outcome(result);
   },
 };
@@ -34,7 +35,7 @@ export const eurofxrefIngestCommand: IngestCommand = {
     if (files.length === 0) throw new UsageError(`no .csv or .zip files in ${path}`);
     log(`ingest: ${files.length} ECB reference-rate file(s) into ${dataDir}`);
     const result = await ingestEurofxrefFiles(files, { dataDir, sourceUrl: options['source-url'] as string | undefined });
-    for (const r of result.imported) log(`ingest: ${r.sourceFile}: ${r.rowCount} rate(s)`);
+    for (const r of result.imported) log(`ingest: ${printableName(r.sourceFile)}: ${r.rowCount} rate(s)`);
     return outcome(result);
   },
 };
@@ -58,7 +59,7 @@ export const fredIngestCommand: IngestCommand = {
       series: options.series as string | undefined,
     });
     for (const r of result.imported) {
-      log(r.dataset === 'macro_fred_licenses' ? `ingest: licence ${r.sourceFile} at ${r.importDate}` : `ingest: ${r.sourceFile}: ${r.rowCount} observation(s)`);
+      log(r.dataset === 'macro_fred_licenses' ? `ingest: licence ${printableName(r.sourceFile)} at ${r.importDate}` : `ingest: ${printableName(r.sourceFile)}: ${r.rowCount} observation(s)`);
     }
     return outcome(result);
   },

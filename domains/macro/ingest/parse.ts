@@ -12,12 +12,13 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import JSZip from 'jszip';
 import { Database } from '../../../engine/database.ts';
 import { sqlStringLiteral } from '../../../engine/parquet.ts';
 import { csvParseMessage, firstRepeatedKey, readCsvHead, trimCheckedSql } from '../../../ingest/duckdbCsv.ts';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 import { csvParseTrim, stageCsv } from '../../../ingest/staging.ts';
+import { inflateEntry, openBoundedZip } from '../../../ingest/zip.ts';
+import { csvErrorProblem, ingestBounds } from '../../../ingest/bounds.ts';
 import type { EcbObservation, FredObservation, ReferenceRate } from './types.ts';
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -52,13 +53,13 @@ function numberOrNull(text: string, missing: readonly string[]): number | null |
 
 /** Rows of a CSV source as arrays of trimmed fields, with their 1-based line; csv errors name the line. */
 async function* csvRows(file: string, input: Readable): AsyncGenerator<{ fields: string[]; line: number }> {
-  const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }));
+  const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true, max_record_size: ingestBounds().maxCellBytes }));
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       yield { fields: record, line: info.lines };
     }
   } catch (error) {
-    if (error instanceof CsvError) throw new MalformedSourceError(file, (error as CsvError & { lines?: number }).lines ?? null, error.message);
+    if (error instanceof CsvError) throw new MalformedSourceError(file, (error as CsvError & { lines?: number }).lines ?? null, csvErrorProblem(error));
     throw error;
   }
 }
@@ -201,15 +202,11 @@ export interface ReferenceRateFile {
 async function referenceRateStream(file: string): Promise<{ name: string; input: Readable }> {
   const name = basename(file);
   if (!name.toLowerCase().endsWith('.zip')) return { name, input: createReadStream(file) };
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(await readFile(file));
-  } catch (error) {
-    throw new MalformedSourceError(name, null, `not a readable zip file (${(error as Error).message})`);
-  }
-  const entries = Object.values(zip.files).filter((entry) => !entry.dir && entry.name.toLowerCase().endsWith('.csv'));
+  // Entry count and sizes checked before inflating; inflating stops at INGEST_MAX_UNZIPPED_BYTES.
+  const opened = await openBoundedZip(file, name, 'zip file', (message) => `not a readable zip file (${message})`);
+  const entries = Object.values(opened.zip.files).filter((entry) => !entry.dir && entry.name.toLowerCase().endsWith('.csv'));
   if (entries.length !== 1) throw new MalformedSourceError(name, null, `the zip holds ${entries.length} .csv files; expected one (eurofxref-hist.csv)`);
-  return { name: `${name}:${entries[0].name}`, input: Readable.from([await entries[0].async('nodebuffer')]) };
+  return { name: `${name}:${entries[0].name}`, input: Readable.from([await inflateEntry(opened, entries[0])]) };
 }
 
 export async function parseEurofxref(file: string): Promise<ReferenceRateFile> {

@@ -139,19 +139,19 @@ function decimal(text: string): string {
 }
 
 const PATTERNS = {
-  sizeLabelled: new RegExp(`(?<![\\p{L}])(?:size|sz|размер|номер|ръст|eu|р\\.|н\\.)(?![\\p{L}])\\s*[:#]?\\s*(\\d{2,3}(?:[.,]5)?(?:\\s*[-/]\\s*\\d{2,3}(?:[.,]5)?)?|[2-5]?X{0,3}[SML]|XXS|[2-5]XL)${NOT_LETTER}`, 'iu'),
+  sizeLabelled: new RegExp(`(?<![\\p{L}])(?:size|sz|размер|номер|ръст|eu|р\\.|н\\.)(?![\\p{L}])\\s*(?:[:#]\\s*)?(\\d{2,3}(?:[.,]5)?(?:\\s*[-/]\\s*\\d{2,3}(?:[.,]5)?)?|[2-5]?X{0,3}[SML])${NOT_LETTER}`, 'iu'),
   sizeLetters: new RegExp(`(?<![\\p{L}\\p{N}])(XXS|XS|XXXL|XXL|XL|[2-5]XL)${NOT_LETTER}`, 'u'),
   sizeRange: new RegExp(`(?<![\\p{L}\\p{N}])((?:XS|S|M|L|XL|XXL)(?:\\s*[/-]\\s*(?:XS|S|M|L|XL|XXL|XXXL)){1,6})${NOT_LETTER}`, 'u'),
   sizeEuAfter: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{2}(?:[.,]5)?)\\s*(?:eu|ЕС)${NOT_LETTER}`, 'iu'),
   tyre: /(?<!\d)(\d{3}\/\d{2}\s?Z?R\s?\d{2})(?!\d)/i,
-  storage: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{1,4})\\s?(GB|TB|ГБ|ТБ)${NOT_LETTER}(?!\\s*(?:ram|ddr|рам|оперативна))`, 'iu'),
+  storage: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{1,4})\\s?(GB|TB|ГБ|ТБ)${NOT_LETTER}(?!\\s+(?:ram|ddr|рам|оперативна))`, 'iu'),
   memory: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{1,3})\\s?(GB|ГБ)\\s*(?:ram|ddr\\d?|рам|оперативна)`, 'iu'),
   volume: new RegExp(`(?<![\\p{L}\\p{N}.,])${NUMBER}\\s?(ml|мл|l|л|литра|литър|литри|liters?|litres?)${NOT_LETTER}`, 'iu'),
   weight: new RegExp(`(?<![\\p{L}\\p{N}.,])${NUMBER}\\s?(kg|кг|g|gr|гр|г|грама|килограма)${NOT_LETTER}`, 'iu'),
   screen: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{1,3}(?:[.,]\\d)?)\\s?(?:"|''|”|″|-?inch(?:es)?|инча|инч)`, 'iu'),
   power: new RegExp(`(?<![\\p{L}\\p{N}.,])(\\d{2,5})\\s?(W|вата|Вт)${NOT_LETTER}`, 'u'),
   pack: new RegExp(`(?:(?<![\\p{L}\\p{N}.,])(\\d{1,4})\\s?(?:pcs|pieces|pack|бр\\.?|броя|бройки)${NOT_LETTER}|(?:pack of|set of|комплект от|пакет от)\\s+(\\d{1,4}))`, 'iu'),
-  age: new RegExp(`(?:(?<![\\p{L}\\p{N}.,])(\\d{1,2})\\s?\\+|(?:ages?|age|от|над|за)\\s+(\\d{1,2})\\s*(?:years?|yrs|г\\.|години|годишни|год\\.?|\\+)|(?<![\\p{L}\\p{N}.,])(\\d{1,2})\\s*(?:-\\s*\\d{1,2}\\s*)?(?:years|години|год\\.)(?:\\s+and up)?)`, 'iu'),
+  age: new RegExp(`(?:(?<![\\p{L}\\p{N}.,])(\\d{1,2})\\s?\\+|(?:ages?|от|над|за)\\s+(\\d{1,2})\\s*(?:years?|yrs|г\\.|години|годишни|год\\.?|\\+)|(?<![\\p{L}\\p{N}.,])(\\d{1,2})\\s*(?:-\\s*\\d{1,2}\\s*)?(?:years|години|год\\.)(?:\\s+and up)?)`, 'iu'),
 };
 
 function firstMatch(pattern: RegExp, texts: readonly string[]): RegExpExecArray | null {
@@ -188,7 +188,7 @@ const VOLUME_UNITS: ReadonlyMap<string, string> = new Map([['ml', 'ml'], ['мл'
 const WEIGHT_UNITS: ReadonlyMap<string, string> = new Map([['kg', 'kg'], ['кг', 'kg'], ['килограма', 'kg']]);
 
 const UNIT_TOKEN = /^\d+([.,]\d+)?(gb|tb|mb|ml|l|kg|g|gr|w|mah|mm|cm|m|hz|mp|k|x|v|"|''|in|inch|pcs)$/i;
-const SIZE_TOKEN = /^([2-5]?x{0,3}[sml]|xxs)$/i;
+const SIZE_TOKEN = /^[2-5]?x{0,3}[sml]$/i;
 
 /**
  * The model: after a brand in the title, the Latin words up to and including the first one with a

@@ -182,7 +182,7 @@ export function resolveHint(taxonomy: Taxonomy, hint: string): TaxonomyNode | nu
   const trimmed = hint.trim();
   const byId = taxonomy.nodes.get(trimmed);
   if (byId) return byId;
-  const segments = trimmed.split(/\s*(?:>|\/|»|\|)\s*/).filter((s) => s.length > 0);
+  const segments = trimmed.split(/[>/»|]/).map((s) => s.trim()).filter((s) => s.length > 0);
   const last = segments[segments.length - 1];
   if (!last) return null;
   const keys = phraseKeys(last).join(' ');

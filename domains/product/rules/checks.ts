@@ -75,8 +75,41 @@ function isAllCaps(text: string): boolean {
   return letters >= 8 && share >= 0.8;
 }
 
-const PRICE_IN_TEXT = /(?:\d[\d\s.,]*\s?(?:лв\.?|лева|bgn|eur|euro|евро|€|\$|usd)(?![\p{L}]))|(?:[€$]\s?\d)/iu;
-const CONTACT = /(?:https?:\/\/|www\.)\S+|[\w.+-]+@[\w-]+\.[\w.]+|(?:\+?\d[\d\s/-]{8,}\d)/iu;
+// Every pattern here runs on up to 64 KB of client text: none may backtrack super-linearly (the lint rules
+// regexp/no-super-linear-backtracking and no-super-linear-move check it; test/product/adversarial.test.ts
+// times every rule on long hostile inputs).
+
+// A number, then a currency: tried only where a run of digits, spaces, dots and commas starts (the
+// lookbehind), so a long run is read once, not once per digit in it.
+const PRICE_IN_TEXT = /(?<![\d\s.,])[\s.,]*\d[\d\s.,]*(?:лв\.?|лева|bgn|eur|euro|евро|€|\$|usd)(?!\p{L})|[€$]\s?\d/iu;
+/** A link (`http://`, `https://` or `www.` and one more character) or an e-mail address (`a@b.c`). */
+const LINK_OR_EMAIL = /(?:https?:\/\/|www\.)\S|[\w.+-]@[\w-]+\.[\w.]/iu;
+/** The runs of digits, spaces, slashes and dashes a phone number is written with, each read once. */
+const PHONE_RUN = /[\d\s/-]+/gu;
+/** Digits from the first to the last of a phone number: a digit, 8 or more characters, a digit. */
+const PHONE_MIN_SPAN = 10;
+
+/** Whether the text holds a phone number: a run of digits, spaces, `/` and `-` whose first and last digits are 10 or more characters apart. */
+function hasPhoneNumber(text: string): boolean {
+  for (const [run] of text.matchAll(PHONE_RUN)) {
+    if (run.length < PHONE_MIN_SPAN) continue;
+    const first = run.search(/\d/);
+    if (first < 0) continue;
+    let last = run.length - 1;
+    while (last > first && !isDigit(run.charCodeAt(last))) last -= 1;
+    if (last - first + 1 >= PHONE_MIN_SPAN) return true;
+  }
+  return false;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Contact details: a link, an e-mail address or a phone number. */
+export function hasContactDetails(text: string): boolean {
+  return LINK_OR_EMAIL.test(text) || hasPhoneNumber(text);
+}
 
 /** Title and description say the same: same words, or the description is the title plus a few words. */
 export function repeatsTitle(title: readonly Token[], description: readonly Token[]): boolean {
@@ -265,7 +298,7 @@ export const RULES: readonly Rule[] = [
   {
     code: 'DESCRIPTION_HAS_CONTACT_INFO', severity: 'warning', field: 'description', penalty: { description: 10 },
     description: 'The description contains a web address, an e-mail address or a phone number.',
-    check: (c) => (CONTACT.test(c.description) ? 'the description contains a link, an e-mail address or a phone number, which marketplaces forbid' : null),
+    check: (c) => (hasContactDetails(c.description) ? 'the description contains a link, an e-mail address or a phone number, which marketplaces forbid' : null),
   },
   {
     code: 'COLOR_CONFLICT', severity: 'warning', field: 'attributes.color', penalty: { listing: 5 },

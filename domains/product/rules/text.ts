@@ -24,7 +24,9 @@ const ENTITIES: ReadonlyMap<string, string> = new Map([
   ['laquo', '«'], ['raquo', '»'], ['bdquo', '„'], ['ldquo', '“'], ['rdquo', '”'], ['hellip', '…'], ['euro', '€'],
 ]);
 
-const TAG = /<\/?[a-zA-Z][^<>]*>|<!--[\s\S]*?-->/g;
+// A tag, or where a comment starts: its end is found with indexOf (a lazy `<!--[\s\S]*?-->` would read
+// to the end of the text once per unclosed `<!--`).
+const TAG_OR_COMMENT = /<\/?[a-zA-Z][^<>]*>|<!--/g;
 const ENTITY = /&(#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/g;
 
 /** Whether the text carries HTML markup (tags or character entities). */
@@ -44,7 +46,32 @@ function safeCodePoint(code: number, fallback: string): string {
 
 /** Tags removed (block tags and <br> become a space), entities decoded, whitespace collapsed. */
 export function stripHtml(text: string): string {
-  return collapseSpaces(text.replace(TAG, ' ').replace(ENTITY, decodeEntity));
+  return collapseSpaces(removeTags(text).replace(ENTITY, decodeEntity));
+}
+
+/** Each tag and each closed comment replaced by a space, in one pass from the left. */
+function removeTags(text: string): string {
+  const pattern = new RegExp(TAG_OR_COMMENT.source, 'g');
+  let out = '';
+  let copied = 0;
+  // Once a `<!--` has no `-->` after it, no later one has.
+  let commentsClose = true;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    let end = match.index + match[0].length;
+    if (match[0] === '<!--') {
+      const close = commentsClose ? text.indexOf('-->', end) : -1;
+      if (close < 0) {
+        commentsClose = false;
+        pattern.lastIndex = match.index + 1;
+        continue;
+      }
+      end = close + 3;
+      pattern.lastIndex = end;
+    }
+    out += `${text.slice(copied, match.index)} `;
+    copied = end;
+  }
+  return out + text.slice(copied);
 }
 
 // One code point each: a pictograph, a regional indicator, or a joiner/variation/keycap mark.
@@ -59,7 +86,7 @@ export function stripEmoji(text: string): string {
 }
 
 export function collapseSpaces(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Whether the text has a Cyrillic letter (the Cyrillic and Cyrillic Supplement blocks). */

@@ -4,6 +4,10 @@ import { ACRONYMS, BRANDS, PROMOTIONAL, SMALL_WORDS_EN } from './data/lexicon.ts
 import { TITLE_MAX_CHARS } from './checks.ts';
 import { charLength, collapseSpaces, stripEmoji, stripHtml, upperShare } from './text.ts';
 
+// Runs are matched from their first character only (the lookbehinds), so a long run is read once.
+const SPACES_BEFORE_PUNCTUATION = /(?<!\s)\s+([,.;:])/g;
+const SEPARATORS_AT_ENDS = /^[\s,.;:|/\\-]+|(?<![\s,.;:|/\\-])[\s,.;:|/\\-]+$/g;
+
 const ACRONYM_SET = new Set(ACRONYMS);
 const SMALL_WORDS = new Set(SMALL_WORDS_EN);
 const BRAND_SPELLING: ReadonlyMap<string, string> = new Map(BRANDS.flatMap((brand) => brand.split(/\s+/).map((word) => [word.toLowerCase(), word] as [string, string])));
@@ -15,7 +19,7 @@ function capitalise(word: string): string {
 
 /** One word of an all-caps title in normal case: acronyms, words with digits and brand names keep their spelling. */
 function recaseWord(word: string, index: number, language: 'en' | 'bg', brands: ReadonlyMap<string, string>): string {
-  const core = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  const core = word.replace(/^[^\p{L}\p{N}]+|(?<![^\p{L}\p{N}])[^\p{L}\p{N}]+$/gu, '');
   const lower = core.toLowerCase();
   if (core.length === 0) return word;
   let replaced: string;
@@ -35,8 +39,8 @@ function recaseWord(word: string, index: number, language: 'en' | 'bg', brands: 
  */
 export function normalizeTitle(title: string, language: 'en' | 'bg', brand: string | null): string {
   let text = collapseSpaces(stripEmoji(stripHtml(title)));
-  text = text.replace(/([!?*$#~_=+])\1+/g, '').replace(/!+/g, '').replace(/\s+([,.;:])/g, '$1');
-  text = collapseSpaces(text).replace(/^[\s,.;:|/\\-]+|[\s,.;:|/\\-]+$/g, '');
+  text = text.replace(/([!?*$#~_=+])\1+/g, '').replace(/!+/g, '').replace(SPACES_BEFORE_PUNCTUATION, '$1');
+  text = collapseSpaces(text).replace(SEPARATORS_AT_ENDS, '');
   const words = text.split(' ').filter((word) => word.length > 0);
   const deduplicated = words.filter((word, i) => i === 0 || word.toLowerCase() !== words[i - 1].toLowerCase());
   const { share, letters } = upperShare(text);
@@ -55,10 +59,53 @@ function escapeRegExp(text: string): string {
 const PROMO_PATTERNS = [...PROMOTIONAL]
   .sort((a, b) => b.length - a.length)
   .map((phrase) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])`, 'giu'));
-const PRICE_PATTERN = /(?:\d[\d\s.,]*\s?(?:лв\.?|лева|bgn|eur|euro|евро|€|\$|usd)(?![\p{L}]))|(?:[€$]\s?\d[\d.,]*)/giu;
+// Prices, as /\d[\d\s.,]*(?:currency)(?!\p{L})|[€$]\s?\d[\d.,]*/ would find them from the left, in
+// linear time: that pattern reads a run of digits, spaces, dots and commas to its end once per digit in
+// it; priceSpans reads each run once (a run that ends without a currency is not read again).
+const PRICE_START = /\d|[€$]/g;
+const NUMBER_RUN = /[\d\s.,]*/y;
+const CURRENCY_AFTER = /(?:лв\.?|лева|bgn|eur|euro|евро|€|\$|usd)(?!\p{L})/iuy;
+const SIGN_FIRST = /[€$]\s?\d[\d.,]*/y;
+
+/** The [start, end) spans of the prices in the text, left to right, not overlapping. */
+export function priceSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let runWithoutCurrency = -1;
+  const starts = new RegExp(PRICE_START.source, 'g');
+  for (let match = starts.exec(text); match !== null; match = starts.exec(text)) {
+    const at = match.index;
+    let end = -1;
+    if (match[0] !== '€' && match[0] !== '$') {
+      if (at < runWithoutCurrency) continue;
+      NUMBER_RUN.lastIndex = at + 1;
+      NUMBER_RUN.exec(text);
+      CURRENCY_AFTER.lastIndex = NUMBER_RUN.lastIndex;
+      if (CURRENCY_AFTER.exec(text) !== null) end = CURRENCY_AFTER.lastIndex;
+      else runWithoutCurrency = NUMBER_RUN.lastIndex;
+    } else {
+      SIGN_FIRST.lastIndex = at;
+      if (SIGN_FIRST.exec(text) !== null) end = SIGN_FIRST.lastIndex;
+    }
+    if (end < 0) continue;
+    spans.push([at, end]);
+    starts.lastIndex = end;
+  }
+  return spans;
+}
+
+/** Each price replaced by a space. */
+function removePrices(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (const [start, end] of priceSpans(text)) {
+    out += `${text.slice(copied, start)} `;
+    copied = end;
+  }
+  return out + text.slice(copied);
+}
 
 function tidy(text: string): string {
-  return collapseSpaces(text.replace(/\s+([,.;:])/g, '$1').replace(/([,;:|/-])(\s*[,;:|/-])+/g, '$1')).replace(/^[\s,.;:|/\\-]+|[\s,.;:|/\\-]+$/g, '');
+  return collapseSpaces(text.replace(SPACES_BEFORE_PUNCTUATION, '$1').replace(/([,;:|/-])(\s*[,;:|/-])+/g, '$1')).replace(SEPARATORS_AT_ENDS, '');
 }
 
 /** Words of three letters or more after their first occurrence removed (`Shoes Shoes Running Shoes` -> `Shoes Running`). */
@@ -101,7 +148,7 @@ export interface SuggestionInput {
 export function suggestTitle(input: SuggestionInput): string {
   let text = input.normalizedTitle;
   for (const pattern of PROMO_PATTERNS) text = text.replace(pattern, ' ');
-  text = tidy(text.replace(PRICE_PATTERN, ' '));
+  text = tidy(removePrices(text));
   if (input.stuffed) text = tidy(dropRepeatedWords(text));
   if (input.brand && !input.brandInTitle) text = `${input.brand.trim()} ${text}`;
   if (input.additions.length > 0) text = `${text}, ${input.additions.join(', ')}`;

@@ -33,7 +33,8 @@ export function sofiaLocal(instant: Date): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-const DOTTED = /^(\d{1,2})\.(\d{1,2})\.(\d{4})\s*(?:г\.?)?(?:[\sT,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/u;
+// The date, then `г.` and a time, or a time, or trailing spaces (one way each, so no run of spaces is split two ways).
+const DOTTED = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:\s*г\.?(?:[\sT,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?|[\sT,]+(\d{1,2}):(\d{2})(?::(\d{2}))?|\s*)$/u;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[\sT]+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
 const CLOCK = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$/;
 
@@ -71,7 +72,9 @@ export function crashDatetime(cell: Cell, time: [number, number, number] | null 
   if (value === null) throw new Error('date and time are blank');
   let match = DOTTED.exec(value);
   if (match) {
-    const [h, m, s] = match[4] === undefined ? (time ?? [0, 0, 0]) : [Number(match[4]), Number(match[5]), Number(match[6] ?? 0)];
+    // The time after `г.` (groups 4-6) or straight after the date (groups 7-9).
+    const clock = match[4] !== undefined ? match.slice(4, 7) : match.slice(7, 10);
+    const [h, m, s] = clock[0] === undefined ? (time ?? [0, 0, 0]) : [Number(clock[0]), Number(clock[1]), Number(clock[2] ?? 0)];
     return localIso(Number(match[3]), Number(match[2]), Number(match[1]), h, m, s);
   }
   match = ISO.exec(value);

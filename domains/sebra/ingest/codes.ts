@@ -49,7 +49,7 @@ export function descriptionKey(text: string): string {
     .normalize('NFC')
     .toLocaleLowerCase('bg')
     .replace(/[\u2010-\u2015\u2212-]/g, '-')
-    .replace(/[\s\u00a0\u202f]+/g, ' ')
+    .replace(/\s+/g, ' ')
     .replace(/ ?- ?/g, '-')
     .trim();
 }

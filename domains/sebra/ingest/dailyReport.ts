@@ -16,7 +16,7 @@ export type SheetRow = ReadonlyArray<SheetCell>;
 
 const TITLE = /ОБЩО ПЛАЩАНИЯ ЗА ДЕНЯ/i;
 const TITLE_CURRENCY = /\(\s*в\s+(лева|евро)\s*\)/i;
-const PERIOD = /Период\s*:?\s*(\d{1,2})\.(\d{1,2})\.(\d{4})\s*[-\u2013\u2014]\s*(\d{1,2})\.(\d{1,2})\.(\d{4})/i;
+const PERIOD = /Период\s*(?::\s*)?(\d{1,2})\.(\d{1,2})\.(\d{4})\s*[-\u2013\u2014]\s*(\d{1,2})\.(\d{1,2})\.(\d{4})/i;
 const TOTAL = /^общо\s*:?$/i;
 /** "01 xxxx" (code + masked paragraph), a bare "01", or "xxxx" for a line printed without a code. */
 const CODED = /^(\d{1,2})(?:\s*[xх]{4})?$/i;

@@ -8,7 +8,7 @@ export function centsFromNumber(value: number): bigint | null {
   return Number.isSafeInteger(cents) ? BigInt(cents) : null;
 }
 
-const SPACES = /[\s\u00a0\u2007\u2009\u202f']/g;
+const SPACES = /[\s']/g;
 
 /**
  * Cents of an amount written as text, by digit manipulation only (no floats).

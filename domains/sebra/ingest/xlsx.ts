@@ -1,6 +1,7 @@
 // Ministry of Finance daily report as published (SEBRA-DDMMYYYY.xlsx): the first worksheet,
 // read into plain rows and handed to the shared walker.
 import ExcelJS from 'exceljs';
+import { checkXlsxBounds } from '../../../ingest/zip.ts';
 import { parseDailyReportRows, type SheetCell, type SheetRow } from './dailyReport.ts';
 import { MalformedSourceError, type SebraDayReport } from './types.ts';
 
@@ -19,6 +20,8 @@ function sheetCell(value: ExcelJS.CellValue): SheetCell {
 
 /** Rows of the first worksheet; index i is sheet row i+1 (missing rows are empty). */
 export async function readFirstSheetRows(file: string): Promise<SheetRow[]> {
+  // Entries, unzipped bytes, rows, cells and shared strings within ingest/bounds.ts before exceljs reads it whole.
+  await checkXlsxBounds(file, file);
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.readFile(file);

@@ -2,6 +2,7 @@
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
 import { ingestTradeFiles } from './snapshot.ts';
+import { printableName } from '../../../ingest/errors.ts';
 
 /** .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
 export function tradeSourceFiles(path: string): Promise<string[]> {
@@ -17,7 +18,7 @@ export const tradeIngestCommand: IngestCommand = {
     if (files.length === 0) throw new UsageError(`no .csv files in ${path}`);
     log(`ingest: ${files.length} Comext SDMX-CSV file(s) into ${dataDir}`);
     const result = await ingestTradeFiles(files, { dataDir, sourceUrl: options['source-url'] as string | undefined });
-    for (const record of result.imported) log(`ingest: ${record.sourceFile}: ${record.rowCount} observation(s)`);
+    for (const record of result.imported) log(`ingest: ${printableName(record.sourceFile)}: ${record.rowCount} observation(s)`);
     if (result.skippedRows > 0) log(`ingest: ${result.skippedRows} SUPPLEMENTARY_QUANTITY row(s) read and not kept`);
     if (result.imported.length > 0) log(`ingest: the snapshot now holds ${result.observations} trade observation(s)`);
     return {
