@@ -93,12 +93,4 @@ export default defineConfig(
       ...regexpNotStyle,
     },
   },
-  {
-    // These lines trim or read text the operator or the code wrote, never a client's: a configured base
-    // URL's trailing slashes (docs/index.ts, payments/config.ts), a route template's `{name}` parts
-    // (dispatch.ts, payments/challenge.ts) and the 6 fraction digits of an amount (payments/assets.ts).
-    // The same patterns elsewhere were made linear; http/ is left to the HTTP work of issue 34.
-    files: ['http/dispatch.ts', 'http/docs/index.ts', 'http/payments/assets.ts', 'http/payments/challenge.ts', 'http/payments/config.ts'],
-    rules: { 'regexp/no-super-linear-move': 'off' },
-  },
 );

@@ -85,12 +85,12 @@ function escapeRegExp(text: string): string {
 
 /** `/api/x/{year}` -> `/api/x/:year` (the x402 route table's and the discovery document's form). */
 export function koaPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ':$1');
+  return path.replace(/\{([^{}]+)\}/g, ':$1');
 }
 
 /** A path form as a pattern matching concrete paths (case-insensitive, optional trailing slash), as the HTTP API always has. */
 export function pathPattern(template: string): RegExp {
-  const source = template.split(/\{[^}]+\}/).map(escapeRegExp).join('([^/]+)');
+  const source = template.split(/\{[^{}]+\}/).map(escapeRegExp).join('([^/]+)');
   return new RegExp(`^${source}/?$`, 'i');
 }
 

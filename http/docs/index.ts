@@ -76,7 +76,7 @@ function notFound(ctx: Koa.Context, input: DocsInput): void {
 }
 
 export function docsRouter(options: DocsOptions): Router {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, '');
   const input: DocsInput = { routes: options.routes, baseUrl, payment: options.payment };
   const now = options.now ?? (() => new Date());
   // The served snapshot's facts (example answers, sample or imported) join the input; without them, none.

@@ -105,7 +105,7 @@ export function parseUsd(text: string): Usd | null {
 export function formatUsd(usd: Usd): string {
   const digits = usd.toString().padStart(USD_SCALE + 1, '0');
   const whole = digits.slice(0, -USD_SCALE);
-  const fraction = digits.slice(-USD_SCALE).replace(/0+$/, '');
+  const fraction = digits.slice(-USD_SCALE).replace(/(?<!0)0+$/, '');
   return fraction ? `${whole}.${fraction}` : whole;
 }
 

@@ -37,7 +37,7 @@ export function paymentRequirements(settings: PaymentSettings): PaymentRequireme
 }
 
 function queryExample(route: Route, path: string): Record<string, string> {
-  const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/?]+')}(\\?|$)`);
+  const pattern = new RegExp(`^${path.replace(/\{[^{}]+\}/g, '[^/?]+')}(\\?|$)`);
   const example = route.examples.find((candidate) => pattern.test(candidate));
   if (!example) return {};
   const query = new URL(example, 'http://example.invalid').searchParams;

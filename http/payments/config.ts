@@ -240,7 +240,7 @@ function readFacilitatorUrl(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got "${raw}")`);
   }
-  return raw.replace(/\/+$/, '');
+  return raw.replace(/(?<!\/)\/+$/, '');
 }
 
 /** X402_FACILITATOR_URL: a comma-separated list of http(s) URLs, each once, in order of preference. */

@@ -50,9 +50,9 @@ function composeEnvironment(text: string): Map<string, string> {
       const line = lines[next]!;
       if (line.trim() === '' || line.trim().startsWith('#')) continue;
       if (line.length - line.trimStart().length <= opening[1]!.length) break;
-      const entry = /^\s*([A-Z][A-Z0-9_]*):\s*(.*)$/.exec(line);
+      const entry = /^([A-Z][A-Z0-9_]*):[ \t]*(\S.*)?$/.exec(line.trim());
       assert.ok(entry, `compose.yaml: an environment entry as NAME: value (got "${line.trim()}")`);
-      variables.set(entry[1]!, entry[2]!);
+      variables.set(entry[1]!, entry[2] ?? '');
     }
   }
   return variables;
@@ -118,7 +118,7 @@ test('compose.yaml: two replicas, PostgreSQL, nginx; only variables the server r
 test('deploy/nginx.conf passes X-Forwarded-For to the replicas and nginx -t accepts it', async (t) => {
   const conf = await read('deploy/nginx.conf');
   assert.match(conf, /proxy_set_header\s+X-Forwarded-For\s+\$proxy_add_x_forwarded_for;/);
-  const upstreams = [...conf.matchAll(/^\s*server\s+([a-z][\w.-]*):(\d+)/gm)];
+  const upstreams = [...conf.matchAll(/^[ \t]*server[ \t]+([a-z][\w.-]*):(\d+)/gm)];
   assert.deepEqual(upstreams.map((match) => `${match[1]}:${match[2]}`), ['api:3000'], 'the api service on the port compose gives it');
   if (!existsSync(NGINX)) return t.skip(`${NGINX} is not installed: nginx -t not run`);
   const prefix = await tempDirUntilExit('nginx-conf-');
@@ -126,8 +126,8 @@ test('deploy/nginx.conf passes X-Forwarded-For to the replicas and nginx -t acce
     // The compose service names do not resolve here: loopback instead; the pid file and the logs
     // (the container's stdout and stderr, sockets under a test runner) in the prefix.
     const local = conf
-      .replace(/^(\s*server\s+)[a-z][\w.-]*:(\d+)/gm, '$1127.0.0.1:$2')
-      .replace(/^pid\s+[^;]+;/m, `pid ${path.join(prefix, 'nginx.pid')};`)
+      .replace(/^([ \t]*server[ \t]+)[a-z][\w.-]*:(\d+)/gm, '$1127.0.0.1:$2')
+      .replace(/^pid[ \t][^;]*;/m, `pid ${path.join(prefix, 'nginx.pid')};`)
       .replace(/\/dev\/std(out|err)/g, (_match, stream: string) => path.join(prefix, `${stream}.log`));
     const file = path.join(prefix, 'nginx.conf');
     await writeFile(file, local);
