@@ -196,12 +196,13 @@ export class Dispatcher {
   /**
    * The encoded answer in the prepared format: answers to parameters alone come from the byte-bounded
    * answer cache (keyed by route, parameters, today and format), answers to a body are computed each time.
+   * `cacheHit` hears whether the cache answered.
    */
-  async answerEncoded(prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> }): Promise<CachedAnswer> {
+  async answerEncoded(prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> }, cacheHit?: (hit: boolean) => void): Promise<CachedAnswer> {
     const { route } = prepared.endpoint;
     const encode = async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format));
     if (prepared.body) return encode();
-    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode);
+    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode, cacheHit);
   }
 
   /**

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
 import { BoundedEntries, type ByteBound } from './byteBound.ts';
+import type { RequestRecord } from './observe.ts';
 import { matchOf } from './pipeline/requestMatch.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 
@@ -26,8 +27,8 @@ interface FastAnswer {
   used: number;
 }
 
-/** Headers Koa or Node write per response: never replayed. */
-const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+/** Headers Koa or Node write per response, and the request's own id: never replayed. */
+const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id']);
 const ENTRY_OVERHEAD = 200;
 
 export interface FastAnswerOptions {
@@ -57,15 +58,19 @@ export class FastAnswers {
     return `${this.options.generation() ?? ''}\n${this.options.today()}\n${url}\n${headers.accept ?? ''}\n${headers.origin ?? ''}`;
   }
 
-  /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false). */
-  serve(request: IncomingMessage, response: ServerResponse): boolean {
+  /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false); a hit gets the request's id and route. */
+  serve(request: IncomingMessage, response: ServerResponse, record?: RequestRecord): boolean {
     if (request.method !== 'GET' || this.options.bound.maxBytes === 0 || this.entries.count === 0) return false;
     const key = this.keyOf(request.url ?? '', request.headers);
     const hit = this.entries.get(key);
     // Recorded for a client that needed no payment; this one may (exemption is per client).
     if (!hit || this.options.needsPayment(hit.route, request)) return false;
     this.options.countHit();
-    response.writeHead(200, hit.headers);
+    if (record) {
+      record.route = hit.route.id;
+      record.cacheHit = true;
+    }
+    response.writeHead(200, record ? [...hit.headers, 'x-request-id', record.id] : hit.headers);
     response.end(hit.body);
     return true;
   }

@@ -1,7 +1,9 @@
 // The request pipeline: every request to the app passes these stages, in this order.
 //
-//  0. (before Koa) the server's listener replays a recorded answer that needs no payment
+//  0. (before Koa) the server's listener gives the request its id and record (http/observe.ts: its log
+//     line and metrics once answered), then replays a recorded answer that needs no payment
 //     (http/fastAnswers.ts); everything else enters the list below.
+// 0a. request record: X-Request-Id on every answer, `request_id` in every JSON error body, the route label;
 //  1. fast answers: records the 200 answers that needed no payment, for that replay;
 //  2. pin snapshot: the request is answered from the generation current when it starts;
 //  3. errors: any failure below becomes the JSON error shape; 404 and 405 get their JSON body;
@@ -29,6 +31,7 @@ import { health } from './health.ts';
 import { matchRoute } from './matchRoute.ts';
 import { methodNotAllowed } from './methodNotAllowed.ts';
 import { pinSnapshot } from './pinSnapshot.ts';
+import { requestRecord } from './requestRecord.ts';
 import { responseHeaders } from './responseHeaders.ts';
 import { sendAnswer } from './sendAnswer.ts';
 import { validateRequest } from './validateRequest.ts';
@@ -52,6 +55,7 @@ export interface PipelineParts {
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
   return [
+    requestRecord(),
     parts.fastAnswers.recorder(),
     ...(parts.snapshots ? [pinSnapshot(parts.snapshots)] : []),
     errorAnswers(parts.logError),
