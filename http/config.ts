@@ -3,6 +3,8 @@ import path from 'node:path';
 import { cacheBytesFromEnv } from './cache.ts';
 import type { DatabaseOptions } from '../engine/database.ts';
 import { ConfigError } from './configError.ts';
+import { logLevelFromEnv, type LogLevel } from './log.ts';
+import { metricsListenFromEnv, type MetricsListen } from './metrics.ts';
 import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
 
 export { ConfigError } from './configError.ts';
@@ -27,6 +29,10 @@ export interface ServerConfig {
   answerCacheBytes: number;
   /** DUCKDB_THREADS and DUCKDB_MEMORY_LIMIT: the engine's settings (absent: DuckDB's own). */
   engine: Pick<DatabaseOptions, 'threads' | 'memoryLimit'>;
+  /** LOG_LEVEL (default info). */
+  logLevel: LogLevel;
+  /** METRICS_PORT and METRICS_HOST: the metrics listener; null (no METRICS_PORT): none. */
+  metrics: MetricsListen | null;
 }
 
 /** DUCKDB_THREADS (1-64) and DUCKDB_MEMORY_LIMIT (`512MB`, `2GB`, `1.5GiB`, ...); refused naming the variable otherwise. */
@@ -60,5 +66,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     payments: readPaymentSettings(env),
     answerCacheBytes: cacheBytesFromEnv(env),
     engine: engineOptionsFromEnv(env),
+    logLevel: logLevelFromEnv(env),
+    metrics: metricsListenFromEnv(env),
   };
 }
