@@ -1,6 +1,8 @@
 // Logs, request ids and metrics (issue 34): the server as `npm start` runs it (startServer) over a small
 // SEBRA snapshot, its logger writing to a stream the test reads, its metrics listener on a free port.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -205,6 +207,14 @@ describe('a running server', () => {
     // Only on the metrics listener.
     assert.equal((await fetch(`${base}/metrics`)).status, 404);
     assert.equal((await fetch(`${metricsBase}/other`)).status, 404);
+  });
+
+  test('the alert rules in deploy/prometheus-rules.yml name metrics the server exports', async () => {
+    const rules = readFileSync(path.join(import.meta.dirname, '../../deploy/prometheus-rules.yml'), 'utf8');
+    const named = [...new Set([...rules.matchAll(/^\s*expr: (.+)$/gm)].flatMap((match) => [...match[1]!.matchAll(/\b([a-z_]+_(?:total|seconds|bytes|info)(?:_bucket)?)\b/g)].map((name) => name[1]!)))];
+    assert.ok(named.length >= 3, named.join(', '));
+    const text = await (await fetch(`${metricsBase}/metrics`)).text();
+    for (const name of named) assert.match(text, new RegExp(`^${name}[{ ]`, 'm'), `${name} is exported`);
   });
 
   test('the server\'s own events are JSON lines too: the held-state warm-up', async () => {
