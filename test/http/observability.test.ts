@@ -9,7 +9,6 @@ import { after, before, describe, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
 import { readConfig, ConfigError } from '../../http/config.ts';
 import { createLogger, LogConfigError, redactUrlsIn } from '../../http/log.ts';
-import type { ServerMetrics } from '../../http/metrics.ts';
 import { readPaymentSettings, PaymentConfigError } from '../../http/payments/config.ts';
 import { createPayments } from '../../http/payments/index.ts';
 import { openSnapshot, startServer } from '../../http/server.ts';
@@ -83,7 +82,6 @@ describe('a running server', () => {
   let metricsServer: Server | null;
   let snapshots: SnapshotHolder;
   let reloader: SnapshotReloader;
-  let metrics: ServerMetrics;
   let base: string;
   let metricsBase: string;
   const linesOf = (id: string) => log.lines.filter((line) => line.request_id === id && line.msg === 'request');
@@ -91,7 +89,7 @@ describe('a running server', () => {
   before(async () => {
     const dataDir = await writeSebraSnapshot(fixturePayments, fixtureDays);
     const config = readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, METRICS_PORT: '0', LOG_LEVEL: 'info' });
-    ({ server, snapshots, reloader, metrics, metricsServer } = await startServer(config, {
+    ({ server, snapshots, reloader, metricsServer } = await startServer(config, {
       logger: createLogger({ level: config.logLevel, destination: log }), now: () => FIXED_NOW, reloadPollMs: 0,
     }));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
