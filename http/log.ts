@@ -69,7 +69,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
   if (options.destination) return pino(settings, options.destination);
   // pino-pretty as a stream in this thread (no worker): `npm start` in a terminal stays readable.
-  if (options.pretty ?? process.stdout.isTTY === true) return pino(settings, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l' }));
+  if (options.pretty ?? process.stdout.isTTY === true) return pino(settings, pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l' }));
   return pino(settings, pino.destination({ dest: 1, sync: false }));
 }
 
