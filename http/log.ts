@@ -41,9 +41,9 @@ export const REDACTED_PATHS = [
 
 export interface LoggerOptions {
   level?: LogLevel;
-  /** Where lines go (tests pass a stream and read the lines); default stdout, pretty when it is a terminal. */
+  /** Where lines go (tests pass a stream and read the lines); default stdout. */
   destination?: DestinationStream;
-  /** Pretty lines instead of JSON; default: when stdout is a terminal and no destination is given. */
+  /** Pretty lines (pino-pretty, one per line) instead of JSON; default: when lines go to stdout and it is a terminal. */
   pretty?: boolean;
 }
 
@@ -67,10 +67,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { err: (error: unknown) => scrubbed(pino.stdSerializers.err(error as Error)) },
   };
-  if (options.destination) return pino(settings, options.destination);
   // pino-pretty as a stream in this thread (no worker): `npm start` in a terminal stays readable.
-  if (options.pretty ?? process.stdout.isTTY === true) return pino(settings, pretty({ colorize: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l' }));
-  return pino(settings, pino.destination({ dest: 1, sync: false }));
+  if (options.pretty ?? (!options.destination && process.stdout.isTTY === true)) {
+    return pino(settings, pretty({ colorize: !options.destination, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', destination: options.destination ?? 1 }));
+  }
+  return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /** A logger that writes nothing (the default of an app built without one: tests, the benchmark). */

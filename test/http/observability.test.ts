@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -267,6 +268,20 @@ describe('settings and secrets', () => {
     assert.equal(readConfig({}).metrics, null, 'no METRICS_PORT: no metrics listener');
     assert.deepEqual(readConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics, { port: 9464, host: '0.0.0.0' });
     assert.throws(() => readConfig({ METRICS_PORT: '99999' }), (error: unknown) => error instanceof ConfigError && /^METRICS_PORT must be a port number/.test(error.message));
+  });
+
+  test('pretty lines (a terminal) are one readable line per event, not JSON', async () => {
+    const written: string[] = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logger = createLogger({ pretty: true, destination });
+    logger.info({ event: 'start', base_url: 'http://127.0.0.1:3000' }, 'serving data/parquet');
+    await eventually(() => assert.equal(written.length, 1));
+    assert.match(written[0]!, /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: serving data\/parquet \{"event":"start","base_url":"http:\/\/127\.0\.0\.1:3000"\}\n$/);
   });
 
   test('at LOG_LEVEL=warn a successful request writes no line', async () => {
