@@ -75,6 +75,7 @@ export async function startServer(
     needsPayment: payments.needsPayment,
     docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
     logError: (error) => log('internal error', error, { event: 'internal_error' }),
+    log: (line) => log(line, undefined, { event: 'docs_examples' }),
     observe: { logger, metrics, trustProxy: config.payments.trustProxy },
   });
   const server = await new Promise<Server>((resolve) => {
