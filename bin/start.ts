@@ -5,7 +5,10 @@
 // layout migrated into a first generation) and the samples are built into one new generation. While
 // serving, a new generation (an ingest, a rollback) is swapped in on its own (the pointer is polled
 // every second) or at once on SIGHUP.
+// Lines are JSON (pino, http/log.ts) at LOG_LEVEL, pretty in a terminal; a setting that refuses the
+// start is one plain line on stderr (its message never quotes a secret).
 import { ConfigError, readConfig, type ServerConfig } from '../http/config.ts';
+import { createLogger } from '../http/log.ts';
 import { startServer } from '../http/server.ts';
 import { buildServing, DOMAINS, ensureServing } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
@@ -27,7 +30,8 @@ try {
 } catch (error) {
   refuseToStart(error);
 }
-const startLog = (line: string) => console.log(line);
+const logger = createLogger({ level: config.logLevel });
+const startLog = (line: string) => logger.info({ event: 'preparing' }, line);
 try {
   await recoverAtStart(config.dataDir, startLog);
   // The missing sources built into one new generation, published at the end (none when nothing was built).
@@ -41,19 +45,20 @@ try {
   // A live ingest holds the lock, or DATA_DIR cannot be written (a read-only mount): serve what is there.
   const storage = storageErrorLine(error);
   if (!(error instanceof LockedError) && storage === null) throw error;
-  console.log(`${error instanceof LockedError ? error.message : `cannot write ${config.dataDir}: ${storage}`}: serving the current generation without recovery or samples`);
+  logger.warn({ event: 'preparing' }, `${error instanceof LockedError ? error.message : `cannot write ${config.dataDir}: ${storage}`}: serving the current generation without recovery or samples`);
 }
 // A generation without its serving database (written before they existed) gets one, so this and later starts open a file.
 await ensureServing(config.dataDir, startLog).catch((error: unknown) => {
-  console.log(`snapshot: the serving database could not be built (${error instanceof Error ? error.message : String(error)}): loading the snapshot into memory`);
+  logger.warn({ event: 'preparing' }, `snapshot: the serving database could not be built (${error instanceof Error ? error.message : String(error)}): loading the snapshot into memory`);
 });
-const { server, snapshots, reloader } = await startServer(config, {
-  log: (message, error) => (error === undefined ? console.log(message) : console.error(message, error)),
-}).catch(refuseToStart);
+const { server, snapshots, reloader, metricsServer } = await startServer(config, { logger }).catch(refuseToStart);
 const payments = config.payments.payTo
   ? `payments to ${config.payments.payTo} on ${config.payments.networks.join(', ')}`
   : 'payments not configured: only loopback and allowlisted clients are served paid routes';
-console.log(`serving ${config.dataDir} on ${config.baseUrl} (${config.nodeEnv}; ${payments})`);
+logger.info(
+  { event: 'start', base_url: config.baseUrl, data_dir: config.dataDir, node_env: config.nodeEnv, generation: snapshots.current().generation },
+  `serving ${config.dataDir} on ${config.baseUrl} (${config.nodeEnv}; ${payments})`,
+);
 
 // The documents' example answers are computed once, on the first documentation request (they run every
 // operation's first example): ask for the OpenAPI now, so they come from the snapshot loaded at start and
@@ -65,12 +70,14 @@ if (address && typeof address === 'object') {
 }
 
 process.on('SIGHUP', () => {
-  console.log('SIGHUP: checking the snapshot pointer for a new generation');
+  logger.info({ event: 'sighup' }, 'SIGHUP: checking the snapshot pointer for a new generation');
   void reloader.reload();
 });
 
 function shutdown(): void {
+  logger.info({ event: 'stop' }, 'stopping: finishing the requests under way');
   reloader.stop();
+  metricsServer?.close();
   server.close(() => {
     void snapshots.close().then(() => process.exit(0));
   });

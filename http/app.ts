@@ -9,6 +9,7 @@ import { isoToday } from '../queries/shared/window.ts';
 import { cacheBytesFromEnv, ResponseCache } from './cache.ts';
 import { Dispatcher } from './dispatch.ts';
 import { FastAnswers } from './fastAnswers.ts';
+import { RequestObserver, type ObserveOptions } from './observe.ts';
 import type { ClientRequest } from './payments/exemption.ts';
 import { requestPipeline } from './pipeline/index.ts';
 import type { ReadinessCheck } from './readiness.ts';
@@ -54,6 +55,11 @@ export interface AppOptions {
   answerSlots?: AnswerSlots;
   /** What /readyz checks besides the snapshot: with payments, the store and the facilitator (Payments.readinessChecks). */
   readiness?: readonly ReadinessCheck[];
+  /**
+   * The request log and metrics (http/observe.ts): a JSON line and the request metrics per answer.
+   * Default none of either; every answer still carries its X-Request-Id.
+   */
+  observe?: ObserveOptions;
 }
 
 export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
@@ -82,7 +88,7 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
   const docsBase = given?.baseUrl !== undefined && given.payment !== undefined ? { baseUrl: given.baseUrl, payment: given.payment } : docsDefaults();
   // The docs' example answers and sample banner come from the served snapshot, computed on the first docs request.
   const facts = snapshotDocsFacts({ db, routes: options.routes, today, log: options.log ?? ((line) => console.warn(line)) });
-  const app = new FastAnswersApp(fastAnswers);
+  const app = new FastAnswersApp(fastAnswers, new RequestObserver(options.observe));
   const stages = requestPipeline({
     fastAnswers,
     snapshots,
@@ -104,10 +110,16 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
   return app;
 }
 
-/** Koa whose request listener first offers the request to the fast path (so `listen` and `callback` both have it). */
+/**
+ * Koa whose request listener first gives the request its id and record (its log line and metrics),
+ * then offers it to the fast path (so `listen` and `callback` both have them).
+ */
 export class FastAnswersApp extends Koa {
   /** `fastAnswers`: the answers replayed by the listener (their bytes count against the answer cache's bound). */
-  constructor(readonly fastAnswers: FastAnswers) {
+  constructor(
+    readonly fastAnswers: FastAnswers,
+    private readonly observer: RequestObserver = new RequestObserver(),
+  ) {
     super();
   }
 
@@ -115,7 +127,9 @@ export class FastAnswersApp extends Koa {
     const handle = super.callback();
     return async (request, response) => {
       // HTTP/1 only (the server's); an HTTP/2 request goes to Koa as it is.
-      if (response instanceof ServerResponse && this.fastAnswers.serve(request as IncomingMessage, response)) return;
+      if (!(response instanceof ServerResponse)) return handle(request, response);
+      const record = this.observer.begin(request as IncomingMessage, response);
+      if (this.fastAnswers.serve(request as IncomingMessage, response, record)) return;
       await handle(request, response);
     };
   }

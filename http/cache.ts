@@ -95,19 +95,22 @@ export class ResponseCache {
     return JSON.stringify([routeId, sorted, today, format]);
   }
 
-  /** The cached answer, or the computed one (kept when it fits); a failed computation is not kept. */
-  async getOrCompute(key: string, compute: () => Promise<CachedAnswer>): Promise<CachedAnswer> {
+  /** The cached answer, or the computed one (kept when it fits); a failed computation is not kept. `counted` hears whether it was a hit. */
+  async getOrCompute(key: string, compute: () => Promise<CachedAnswer>, counted?: (hit: boolean) => void): Promise<CachedAnswer> {
     const hit = this.entries.get(key);
     if (hit) {
       this.hits++;
+      counted?.(true);
       return hit.answer;
     }
     const shared = this.pending.get(key);
     if (shared) {
       this.hits++;
+      counted?.(true);
       return shared;
     }
     this.misses++;
+    counted?.(false);
     if (this.maxBytes === 0) return compute();
     const computing = compute();
     this.pending.set(key, computing);

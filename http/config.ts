@@ -4,6 +4,8 @@ import { cacheBytesFromEnv } from './cache.ts';
 import type { DatabaseOptions } from '../engine/database.ts';
 import { ConfigError } from './configError.ts';
 import { readLimitSettings, type LimitSettings } from './limitsConfig.ts';
+import { logLevelFromEnv, type LogLevel } from './log.ts';
+import { metricsListenFromEnv, type MetricsListen } from './metrics.ts';
 import { readPaymentSettings, type PaymentSettings } from './payments/config.ts';
 
 export { ConfigError } from './configError.ts';
@@ -30,6 +32,10 @@ export interface ServerConfig {
   engine: Pick<DatabaseOptions, 'threads' | 'memoryLimit'>;
   /** Rate limit, answers computed at once and their queue, HTTP timeouts (http/limitsConfig.ts). */
   limits: LimitSettings;
+  /** LOG_LEVEL (default info). */
+  logLevel: LogLevel;
+  /** METRICS_PORT and METRICS_HOST: the metrics listener; null (no METRICS_PORT): none. */
+  metrics: MetricsListen | null;
 }
 
 /** DUCKDB_THREADS (1-64) and DUCKDB_MEMORY_LIMIT (`512MB`, `2GB`, `1.5GiB`, ...); refused naming the variable otherwise. */
@@ -64,5 +70,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     answerCacheBytes: cacheBytesFromEnv(env),
     engine: engineOptionsFromEnv(env),
     limits: readLimitSettings(env, engineOptionsFromEnv(env).threads),
+    logLevel: logLevelFromEnv(env),
+    metrics: metricsListenFromEnv(env),
   };
 }

@@ -196,16 +196,22 @@ export class Dispatcher {
   /**
    * The encoded answer in the prepared format: answers to parameters alone come from the byte-bounded
    * answer cache (keyed by route, parameters, today and format), answers to a body are computed each time.
+   * `cacheHit` hears whether the cache answered.
    */
   async answerEncoded(
     prepared: Pick<Prepared, 'params' | 'body' | 'format'> & { endpoint: Pick<Endpoint, 'route'> },
-    /** Runs the computation (HTTP: in a slot of the bound on answers computed at once; cache hits skip it). */
-    computing: <T>(compute: () => Promise<T>) => Promise<T> = (compute) => compute(),
+    how: {
+      /** Runs the computation (HTTP: in a slot of the bound on answers computed at once; cache hits skip it). */
+      computing?: <T>(compute: () => Promise<T>) => Promise<T>;
+      /** Hears whether the cache answered. */
+      cacheHit?: (hit: boolean) => void;
+    } = {},
   ): Promise<CachedAnswer> {
+    const computing = how.computing ?? ((compute) => compute());
     const { route } = prepared.endpoint;
     const encode = () => computing(async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format)));
     if (prepared.body) return encode();
-    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode);
+    return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode, how.cacheHit);
   }
 
   /**

@@ -1,11 +1,12 @@
-// The error shape of every failure: {"error": {"status", "code", "message", "param"}}.
+// The error shape of every failure: {"error": {"status", "code", "message", "param"}}; over HTTP the
+// error also names the request's id, `request_id` (http/pipeline/requestRecord.ts).
 // Client errors carry their message; anything unexpected is a 500 that reveals no internals.
 import type Koa from 'koa';
 import { QueryTimeoutError } from '../engine/database.ts';
 import { ApiError, codeForStatus, type ErrorCode } from '../queries/shared/errors.ts';
 
 export interface ErrorBody {
-  error: { status: number; code: ErrorCode; message: string; param: string | null };
+  error: { status: number; code: ErrorCode; message: string; param: string | null; request_id?: string };
 }
 
 export function errorBody(status: number, code: ErrorBody['error']['code'], message: string, param: string | null = null): ErrorBody {

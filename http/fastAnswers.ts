@@ -17,6 +17,7 @@ import type Koa from 'koa';
 import type { Route } from '../queries/catalog.ts';
 import { BoundedEntries, type ByteBound } from './byteBound.ts';
 import { documentAnswerOf } from './pipeline/documentAnswer.ts';
+import type { RequestRecord } from './observe.ts';
 import { matchOf } from './pipeline/requestMatch.ts';
 import { queryWithinBounds } from './query.ts';
 import type { ClientRequest } from './payments/exemption.ts';
@@ -32,8 +33,8 @@ interface FastAnswer {
   used: number;
 }
 
-/** Headers Koa or Node write per response: never replayed. */
-const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'ratelimit', 'ratelimit-policy']);
+/** Headers Koa or Node write per response, the request's own id and its rate-limit count: never replayed. */
+const PER_RESPONSE = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding', 'x-request-id', 'ratelimit', 'ratelimit-policy']);
 const ENTRY_OVERHEAD = 200;
 
 export interface FastAnswerOptions {
@@ -63,8 +64,8 @@ export class FastAnswers {
     return `${this.options.generation() ?? ''}\n${this.options.today()}\n${url}\n${headers.accept ?? ''}\n${headers['accept-encoding'] ?? ''}\n${headers.origin ?? ''}`;
   }
 
-  /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false). */
-  serve(request: IncomingMessage, response: ServerResponse): boolean {
+  /** Answers a recorded GET from the listener (true), or leaves the request to Koa (false); a hit gets the request's id and route. */
+  serve(request: IncomingMessage, response: ServerResponse, record?: RequestRecord): boolean {
     if (request.method !== 'GET' || this.options.bound.maxBytes === 0 || this.entries.count === 0) return false;
     // A query past its bounds is never hashed into a key: the pipeline refuses it (http/pipeline/boundQuery.ts).
     if (!queryWithinBounds(request.url ?? '')) return false;
@@ -75,7 +76,11 @@ export class FastAnswers {
     // Recorded for a client that needed no payment; this one may (exemption is per client).
     if (!hit || (hit.route && this.options.needsPayment(hit.route, request))) return false;
     if (hit.route) this.options.countHit();
-    response.writeHead(200, hit.headers);
+    if (record) {
+      record.route = hit.route?.id ?? 'docs';
+      record.cacheHit = true;
+    }
+    response.writeHead(200, record ? [...hit.headers, 'x-request-id', record.id] : hit.headers);
     response.end(hit.body);
     return true;
   }

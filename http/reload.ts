@@ -4,6 +4,7 @@
 // A failed load keeps the old generation serving and logs why; the same generation is retried only
 // when the pointer changes again or on reload().
 import { readCurrentId } from '../engine/generation.ts';
+import type { EventLog } from './log.ts';
 import type { Snapshot, SnapshotHolder } from './snapshotHolder.ts';
 
 export const DEFAULT_RELOAD_POLL_MS = 1000;
@@ -13,7 +14,8 @@ export interface ReloaderOptions {
   holder: SnapshotHolder;
   /** Opens, loads and warms a generation (http/server.ts openGeneration). */
   open: (id: string) => Promise<Snapshot>;
-  log?: (message: string, error?: unknown) => void;
+  /** Default: a line on the console. */
+  log?: EventLog;
   pollMs?: number;
 }
 
@@ -23,7 +25,7 @@ export class SnapshotReloader {
   /** The generation whose load failed last (not retried by the poll until the pointer changes). */
   private failed: string | null = null;
   private pointerProblem: string | null = null;
-  private readonly log: (message: string, error?: unknown) => void;
+  private readonly log: EventLog;
 
   constructor(private readonly options: ReloaderOptions) {
     this.log = options.log ?? ((message, error) => (error === undefined ? console.log(message) : console.error(message, error)));
@@ -59,7 +61,7 @@ export class SnapshotReloader {
     } catch (error) {
       // Logged once per distinct problem, not at every poll.
       const text = String(error);
-      if (force || text !== this.pointerProblem) this.log(`snapshot reload: cannot read the pointer in ${this.options.dataDir}; still serving ${this.options.holder.current().generation}`, error);
+      if (force || text !== this.pointerProblem) this.log(`snapshot reload: cannot read the pointer in ${this.options.dataDir}; still serving ${this.options.holder.current().generation}`, error, { event: 'generation_pointer_unreadable' });
       this.pointerProblem = text;
       return null;
     }
@@ -67,19 +69,22 @@ export class SnapshotReloader {
     const served = this.options.holder.current().generation;
     if (id === null || id === served) return null;
     if (id === this.failed && !force) return null;
-    this.log(`snapshot reload: loading generation ${id} (serving ${served ?? 'the flat snapshot'})`);
+    this.log(`snapshot reload: loading generation ${id} (serving ${served ?? 'the flat snapshot'})`, undefined, { event: 'generation_loading', generation: id, previous: served });
     const started = Date.now();
     let next: Snapshot;
     try {
       next = await this.options.open(id);
     } catch (error) {
       this.failed = id;
-      this.log(`snapshot reload: generation ${id} failed to load; still serving ${served ?? 'the flat snapshot'}`, error);
+      this.log(`snapshot reload: generation ${id} failed to load; still serving ${served ?? 'the flat snapshot'}`, error, { event: 'generation_load_failed', generation: id, previous: served });
       return null;
     }
     this.failed = null;
     await this.options.holder.swap(next);
-    this.log(`snapshot reload: now serving generation ${id} (loaded in ${((Date.now() - started) / 1000).toFixed(1)} s; ${served ?? 'the flat snapshot'} drained and closed)`);
+    const loadMs = Date.now() - started;
+    this.log(`snapshot reload: now serving generation ${id} (loaded in ${(loadMs / 1000).toFixed(1)} s; ${served ?? 'the flat snapshot'} drained and closed)`, undefined, {
+      event: 'generation_swap', generation: id, previous: served, load_ms: loadMs,
+    });
     return id;
   }
 }

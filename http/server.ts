@@ -7,6 +7,8 @@ import { openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts'
 import { snapshotImportDate } from '../queries/imports.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
+import { createLogger, eventLogOf, type EventLog, type Logger } from './log.ts';
+import { ServerMetrics, startMetricsServer } from './metrics.ts';
 import { SnapshotReloader } from './reload.ts';
 import { GenerationCache, SnapshotHolder, type Snapshot } from './snapshotHolder.ts';
 import { paymentInfoFromSettings } from './docs/paymentInfo.ts';
@@ -38,7 +40,10 @@ export async function openGeneration(dataDir: string, id?: string, engine: Serve
 
 export interface StartOptions {
   now?: () => Date;
-  log?: (message: string, error?: unknown) => void;
+  /** The request lines and, without `log`, the server's events; default one at LOG_LEVEL on stdout (http/log.ts). */
+  logger?: Logger;
+  /** The server's events (start, swaps, warm-up, facilitator errors, refusals); default the logger's lines. */
+  log?: EventLog;
   /** How often the snapshot pointer is polled for a new generation (default 1 s; 0: no watching). */
   reloadPollMs?: number;
 }
@@ -50,13 +55,18 @@ export interface StartOptions {
 export async function startServer(
   config: ServerConfig,
   options: StartOptions = {},
-): Promise<{ server: Server; db: Database; snapshots: SnapshotHolder; reloader: SnapshotReloader }> {
-  const payments = createPayments({ routes, settings: config.payments, baseUrl: config.baseUrl, now: options.now, log: options.log });
+): Promise<{ server: Server; db: Database; snapshots: SnapshotHolder; reloader: SnapshotReloader; metrics: ServerMetrics; metricsServer: Server | null }> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const log = options.log ?? eventLogOf(logger);
+  const metrics = new ServerMetrics();
+  const payments = createPayments({ routes, settings: config.payments, baseUrl: config.baseUrl, now: options.now, log, metrics });
   await payments.start();
   const snapshots = new SnapshotHolder(await openGeneration(config.dataDir, undefined, config.engine));
   // Cache keys carry the request's generation; the cache is emptied on every swap.
   const cache = new GenerationCache({ maxBytes: config.answerCacheBytes }, () => snapshots.pinned().generation);
   snapshots.onSwap(() => cache.clear());
+  metrics.watchCache(cache);
+  metrics.watchSnapshot(() => snapshots.current(), options.now);
   const db = snapshots.current().db;
   const { limits } = config;
   const rateLimit = limits.rateLimitPerMinute > 0
@@ -72,9 +82,11 @@ export async function startServer(
     needsPayment: payments.needsPayment,
     readiness: payments.readinessChecks(),
     docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
-    logError: options.log && ((error) => options.log!('internal error', error)),
     rateLimit,
     answerSlots: limits.concurrentAnswers > 0 ? new AnswerSlots(limits.concurrentAnswers, limits.answerQueue) : undefined,
+    logError: (error) => log('internal error', error, { event: 'internal_error' }),
+    log: (line) => log(line, undefined, { event: 'docs_examples' }),
+    observe: { logger, metrics, trustProxy: config.payments.trustProxy },
   });
   // Timeouts and `100 Continue` after the body checks (http/httpServer.ts).
   const server = await new Promise<Server>((resolve) => {
@@ -85,21 +97,28 @@ export async function startServer(
   });
   // The state some routes hold in memory (engine/held.ts) is read now, in the background, so the first
   // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).
-  void warmHeldState(db).then((warm) => options.log?.(warmLine(warm)));
+  void warmHeldState(db).then((warm) => log(warmLine(warm), undefined, warmFields(warm)));
   const reloader = new SnapshotReloader({
     dataDir: config.dataDir,
     holder: snapshots,
     // A new generation's held state is read before it is swapped in: its first requests are not cold.
     open: async (id) => {
       const snapshot = await openGeneration(config.dataDir, id, config.engine);
-      options.log?.(warmLine(await warmHeldState(snapshot.db)));
+      const warm = await warmHeldState(snapshot.db);
+      log(warmLine(warm), undefined, warmFields(warm));
       return snapshot;
     },
-    log: options.log,
+    log,
     pollMs: options.reloadPollMs,
   });
   if (options.reloadPollMs !== 0) reloader.start();
-  return { server, db, snapshots, reloader };
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : null;
+  if (metricsServer) log(`metrics on http://${config.metrics!.host}:${(metricsServer.address() as { port: number }).port}/metrics`, undefined, { event: 'metrics_listening' });
+  return { server, db, snapshots, reloader, metrics, metricsServer };
+}
+
+function warmFields(warm: WarmResult) {
+  return { event: 'held_state_warm', holders: warm.holders, failed: warm.failed, duration_ms: Math.round(warm.ms) };
 }
 
 function warmLine(warm: WarmResult): string {

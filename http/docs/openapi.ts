@@ -36,6 +36,7 @@ const ERROR_SCHEMA: Json = {
         code: { type: 'string', examples: ['invalid_parameter', 'not_found', 'payment_required'] },
         message: { type: 'string' },
         param: { type: ['string', 'null'] },
+        request_id: { type: 'string', description: 'The answer\'s X-Request-Id: quote it when reporting a problem.' },
       },
     },
   },

@@ -5,6 +5,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../configError.ts';
+import { redactUrl } from '../log.ts';
 
 export interface PaymentAsset {
   /** Token contract address. */
@@ -123,13 +124,17 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number)
   return Number(raw);
 }
 
+/** Settings whose value holds secrets: a message never quotes it. */
+const SECRET_SETTINGS = new Set(['X402_FACILITATOR_HEADERS']);
+
 function parseJson(env: NodeJS.ProcessEnv, name: string): unknown {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   try {
     return JSON.parse(raw);
-  } catch {
-    throw new PaymentConfigError(`${name} must be JSON (got "${raw}")`);
+  } catch (error) {
+    const got = SECRET_SETTINGS.has(name) ? `${raw.length} characters, not shown: ${(error as Error).message.replace(/"[^"]*"/g, '"..."')}` : `"${raw}"`;
+    throw new PaymentConfigError(`${name} must be JSON (got ${got})`);
   }
 }
 
@@ -216,7 +221,8 @@ function readRpcUrls(env: NodeJS.ProcessEnv, networks: readonly string[]): Recor
     const at = entry.indexOf('=');
     const network = at > 0 ? entry.slice(0, at).trim() : '';
     const address = at > 0 ? entry.slice(at + 1).trim() : '';
-    if (!CAIP2_EVM.test(network)) throw new PaymentConfigError(`X402_RPC_URLS: "${entry}" must be network=url, such as eip155:8453=https://mainnet.base.org`);
+    // Never the address itself in a message: an RPC address often carries an API key.
+    if (!CAIP2_EVM.test(network)) throw new PaymentConfigError(`X402_RPC_URLS: each entry must be network=url, such as eip155:8453=https://mainnet.base.org (got ${at > 0 ? `the network "${network}"` : 'an entry without "network="'})`);
     if (!networks.includes(network)) throw new PaymentConfigError(`X402_RPC_URLS: ${network} is not one of X402_NETWORKS (${networks.join(', ')})`);
     let url: URL;
     try {
@@ -230,15 +236,25 @@ function readRpcUrls(env: NodeJS.ProcessEnv, networks: readonly string[]): Recor
   return urls;
 }
 
+/** An address as a message may quote it: without user, password and query; not at all when it may hold one and cannot be read. */
+function shownAddress(raw: string): string {
+  if (URL.canParse(raw)) return `"${redactUrl(raw)}"`;
+  return /[@?#]/.test(raw) ? `${raw.length} characters, not shown` : `"${raw}"`;
+}
+
 function readFacilitatorUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got "${raw}")`);
+    throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got ${shownAddress(raw)})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got "${raw}")`);
+    throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL (got ${shownAddress(raw)})`);
+  }
+  // fetch refuses such an address (and quotes it, password included, in its error): say so at start.
+  if (url.username || url.password) {
+    throw new PaymentConfigError(`X402_FACILITATOR_URL must not carry a user or password (got one in ${shownAddress(raw)}); send credentials with X402_FACILITATOR_HEADERS`);
   }
   return raw.replace(/(?<!\/)\/+$/, '');
 }
@@ -246,9 +262,9 @@ function readFacilitatorUrl(raw: string): string {
 /** X402_FACILITATOR_URL: a comma-separated list of http(s) URLs, each once, in order of preference. */
 function readFacilitatorUrls(raw: string): string[] {
   const urls = raw.split(',').map((entry) => entry.trim()).filter(Boolean).map(readFacilitatorUrl);
-  if (urls.length === 0) throw new PaymentConfigError(`X402_FACILITATOR_URL must be an http(s) URL or a comma-separated list of them (got "${raw}")`);
+  if (urls.length === 0) throw new PaymentConfigError('X402_FACILITATOR_URL must be an http(s) URL or a comma-separated list of them (got only commas)');
   const repeated = urls.find((url, i) => urls.indexOf(url) !== i);
-  if (repeated !== undefined) throw new PaymentConfigError(`X402_FACILITATOR_URL lists ${repeated} twice`);
+  if (repeated !== undefined) throw new PaymentConfigError(`X402_FACILITATOR_URL lists ${redactUrl(repeated)} twice`);
   return urls;
 }
 

@@ -14,16 +14,17 @@
 // with a CDP API key in the settings, each request to it gets its own JWT from @coinbase/x402.
 import { FacilitatorResponseError, FacilitatorTimeoutError, HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { SettleError, VerifyError } from '@x402/core/types';
+import { redactUrl, redactUrlsIn } from '../log.ts';
 import type { CdpApiKey, FacilitatorPath, FacilitatorSettings } from './config.ts';
 
 export class FacilitatorUnavailableError extends FacilitatorResponseError {
   constructor(
     readonly operation: string,
     override readonly cause: unknown,
-    /** The facilitator asked, when known. */
+    /** The facilitator asked, when known (messages name it without user, password or query). */
     readonly url?: string,
   ) {
-    super(`facilitator ${operation}${url ? ` at ${url}` : ''} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`facilitator ${operation}${url ? ` at ${redactUrl(url)}` : ''} failed: ${redactUrlsIn(cause instanceof Error ? cause.message : String(cause))}`);
     this.name = 'FacilitatorUnavailableError';
   }
 }

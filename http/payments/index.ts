@@ -7,6 +7,8 @@ import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { paymentIdentifierResourceServerExtension } from '@x402/extensions/payment-identifier';
 import type Koa from 'koa';
 import type { Route } from '../../queries/catalog.ts';
+import { redactUrl, redactUrlsIn, type EventLog } from '../log.ts';
+import type { FacilitatorCall, PaymentMetrics } from '../metrics.ts';
 import { paymentRoutesConfig } from './challenge.ts';
 import { PaymentConfigError, type PaymentSettings } from './config.ts';
 import { exemption, type ClientRequest } from './exemption.ts';
@@ -23,7 +25,10 @@ export interface PaymentsOptions {
   settings: PaymentSettings;
   baseUrl: string;
   now?: () => Date;
-  log?: (message: string, error?: unknown) => void;
+  /** Server events (facilitator errors, refusals, the start line); default a line on stderr. */
+  log?: EventLog;
+  /** Payments by outcome and facilitator latency by call (http/metrics.ts); none: not measured. */
+  metrics?: PaymentMetrics;
   /** The facilitator client; default the HTTP client of `settings.facilitator` (the benchmark passes one answering in-process). */
   facilitatorClient?: FacilitatorClient;
   /** The payment store; default the one the settings name (DATABASE_URL, or the files beside the ledger), opened by start(). */
@@ -62,10 +67,28 @@ function supports(kinds: ReadonlyArray<{ x402Version: number; scheme: string; ne
   );
 }
 
+/** The facilitator client with each call's time measured (failed calls included). */
+function timedFacilitator(client: FacilitatorClient, metrics: PaymentMetrics): FacilitatorClient {
+  const timed = async <T>(call: FacilitatorCall, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      metrics.facilitatorCall(call, (performance.now() - started) / 1000);
+    }
+  };
+  return {
+    verify: (payload, requirements) => timed('verify', () => client.verify(payload, requirements)),
+    settle: (payload, requirements) => timed('settle', () => client.settle(payload, requirements)),
+    getSupported: () => timed('supported', () => client.getSupported()),
+  };
+}
+
 export function createPayments(options: PaymentsOptions): Payments {
   const { settings } = options;
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ''));
-  const facilitator: FacilitatorClient | null = settings.facilitator ? options.facilitatorClient ?? createFacilitatorClient(settings.facilitator) : null;
+  const log: EventLog = options.log ?? ((message, error) => console.error(message, error ?? ''));
+  const client: FacilitatorClient | null = settings.facilitator ? options.facilitatorClient ?? createFacilitatorClient(settings.facilitator) : null;
+  const facilitator = client && options.metrics ? timedFacilitator(client, options.metrics) : client;
   let server: x402HTTPResourceServer | null = null;
   if (facilitator && settings.payTo) {
     const resourceServer = new x402ResourceServer(facilitator);
@@ -102,6 +125,7 @@ export function createPayments(options: PaymentsOptions): Payments {
       lockTtlMs: 2 * (settings.facilitator?.timeoutMs ?? 15_000) + 60_000,
       now,
       log,
+      metrics: options.metrics,
     }),
     store: () => store,
     readinessChecks() {
@@ -118,12 +142,13 @@ export function createPayments(options: PaymentsOptions): Payments {
     async start() {
       if (!facilitator || !server || !store) return;
       await store.open();
-      const url = settings.facilitator!.urls.join(' or ');
+      // Never a facilitator's user, password or query (a token) in a message.
+      const url = settings.facilitator!.urls.map(redactUrl).join(' or ');
       let supported;
       try {
         supported = await facilitator.getSupported();
       } catch (error) {
-        throw new PaymentConfigError(`the facilitator at ${url} could not be asked what it supports: ${error instanceof Error ? error.message : String(error)}`);
+        throw new PaymentConfigError(`the facilitator at ${url} could not be asked what it supports: ${redactUrlsIn(error instanceof Error ? error.message : String(error))}`);
       }
       const live = settings.networks.filter((network) => supports(supported.kinds, network));
       const missing = settings.networks.filter((network) => !live.includes(network));
@@ -132,7 +157,7 @@ export function createPayments(options: PaymentsOptions): Payments {
         throw new PaymentConfigError(`the facilitator at ${url} does not support exact x402 v2 payments on ${missing.join(', ')} (it offers: ${offered}); fix X402_NETWORKS or X402_FACILITATOR_URL`);
       }
       await server.initialize();
-      log(`payments: live on ${live.join(', ')} through ${url}; payment records in ${store.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'local files'}`);
+      log(`payments: live on ${live.join(', ')} through ${url}; payment records in ${store.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'local files'}`, undefined, { event: 'payments_live', networks: live });
     },
   };
 }

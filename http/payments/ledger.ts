@@ -12,7 +12,7 @@ export async function readRevenue(path: string): Promise<RevenueRecord[]> {
   const records = await readLedgerFile(path);
   return records
     .filter((record) => record.state === 'settled')
-    .map(({ time, route, resource, network, payer, amount, asset, transaction }) => ({ time, route, resource, network, payer, amount, asset, transaction: transaction ?? '' }));
+    .map(({ time, route, resource, network, payer, amount, asset, transaction, requestId }) => ({ time, route, resource, network, payer, amount, asset, transaction: transaction ?? '', requestId }));
 }
 
 export interface RevenueTotal {

@@ -20,6 +20,9 @@ import type Koa from 'koa';
 import { createHash } from 'node:crypto';
 import { errorBody, type ErrorBody } from '../errors.ts';
 import { koaPath } from '../dispatch.ts';
+import type { EventLog } from '../log.ts';
+import type { PaymentMetrics, PaymentOutcome } from '../metrics.ts';
+import { requestRecordOf } from '../observe.ts';
 import { validatedMatchOf } from '../pipeline/requestMatch.ts';
 import { koaAdapter, paymentMethod, unpaidAdapter } from './adapter.ts';
 import { authorizationOf, paymentTerms, samePayment, type AuthorizationFacts } from './authorization.ts';
@@ -47,7 +50,9 @@ export interface PaymentMiddlewareOptions {
   /** The lease of a payment's locks: longer than verify, handler and settle together, so it only lapses for a replica that stopped. */
   lockTtlMs: number;
   now: () => Date;
-  log: (message: string, error?: unknown) => void;
+  log: EventLog;
+  /** Payments by outcome (http/metrics.ts); none: not counted. */
+  metrics?: PaymentMetrics;
 }
 
 type VerifiedPayment = Extract<Awaited<ReturnType<x402HTTPResourceServer['processHTTPRequest']>>, { type: 'payment-verified' }>;
@@ -90,7 +95,7 @@ function respondPaymentError(ctx: Koa.Context, response: HTTPResponseInstruction
 function respondFacilitatorFailure(ctx: Koa.Context, error: unknown, log: PaymentMiddlewareOptions['log']): void {
   const failure = getFacilitatorResponseError(error);
   if (!failure) throw error; // unexpected: a 500 from the error handler, never a 402
-  log('payment facilitator failure', failure);
+  log('payment facilitator failure', failure, { event: 'facilitator_error', request_id: requestRecordOf(ctx.req)?.id });
   const status = facilitatorFailureStatus(failure);
   respond(ctx, status, errorBody(status, 'facilitator_unavailable', 'the payment facilitator is unavailable; nothing was charged, retry shortly'), { 'Retry-After': '5' });
 }
@@ -172,6 +177,13 @@ function keptHeaders(ctx: Koa.Context, before: Map<string, string>): Record<stri
   return headers;
 }
 
+/** The payment that bought this request's answer, in its record (its log line), counted by outcome. */
+function notePayment(ctx: Koa.Context, metrics: PaymentMetrics | undefined, outcome: PaymentOutcome, settlement: Pick<Settlement, 'terms' | 'transaction'>): void {
+  metrics?.payment(outcome);
+  const record = requestRecordOf(ctx.req);
+  if (record) record.payment = { outcome, payer: settlement.terms.payer, network: settlement.terms.network, transaction: settlement.transaction };
+}
+
 function replay(ctx: Koa.Context, answer: KeptAnswer): void {
   ctx.status = answer.status;
   for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
@@ -184,7 +196,7 @@ function nowSeconds(now: () => Date): number {
 }
 
 export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middleware {
-  const { server, store, log } = options;
+  const { server, store, log, metrics } = options;
   const decodedPayments = server ? decodeOnce(server) : null;
 
   /** Changes a settlement's state; a failure is logged and leaves it pending, for the retry or reconcile to resolve. */
@@ -199,10 +211,17 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
   /** A 402 with a fresh challenge and a reason of our own, without asking the facilitator. */
   async function refuseLocally(ctx: Koa.Context, reason: string, message: string): Promise<void> {
     const { pathForm } = validatedMatchOf(ctx);
+    refused(ctx, reason);
     const result = await server!.processHTTPRequest({ adapter: unpaidAdapter(ctx, options.baseUrl), path: koaPath(pathForm), method: paymentMethod(ctx) });
     if (result.type !== 'payment-error') throw new Error('a paid route answered a request without payment');
     const challenge = { ...decodePaymentRequiredHeader(result.response.headers['PAYMENT-REQUIRED']!), error: reason };
     respondPaymentError(ctx, { ...result.response, headers: { ...result.response.headers, 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(challenge) } }, message);
+  }
+
+  /** A payment refused (not the challenge of a request without one): counted, and one log line. */
+  function refused(ctx: Koa.Context, reason: string): void {
+    metrics?.payment('refused');
+    log(`payment refused: ${reason}`, undefined, { event: 'payment_refused', reason, request_id: requestRecordOf(ctx.req)?.id });
   }
 
   async function rememberRefusal(facts: AuthorizationFacts, reason: string): Promise<void> {
@@ -285,7 +304,10 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
       return respond(ctx, 409, errorBody(409, 'payment_identifier_conflict', 'this payment identifier was paid by another payer or on other terms (network, asset, amount or recipient), or the signature does not match; nothing was charged'));
     }
     if (earlier.state === 'settled') {
-      if (earlier.answer) return replay(ctx, earlier.answer);
+      if (earlier.answer) {
+        notePayment(ctx, metrics, 'replayed', earlier);
+        return replay(ctx, earlier.answer);
+      }
       return refuseLocally(ctx, 'authorization_already_used', 'this authorization was already used to pay, and its answer is no longer kept; sign a new payment');
     }
     if (earlier.state === 'unpaid') {
@@ -302,7 +324,8 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
         log(`the resolution of settlement ${earlier.key} (${resolution.outcome}) could not be recorded`, error);
       }
       if (resolution.outcome === 'unknown') {
-        log(`settlement ${earlier.key} is still unknown: ${resolution.reason}`);
+        log(`settlement ${earlier.key} is still unknown: ${resolution.reason}`, undefined, { event: 'settlement_unknown', request_id: requestRecordOf(ctx.req)?.id });
+        metrics?.payment('unknown');
         return respondSettlementUnknown(ctx);
       }
       if (resolution.outcome === 'unpaid') {
@@ -310,6 +333,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
         return pay(ctx, next, decoded, facts, paymentId, fingerprint);
       }
       // Paid: the kept answer, never the new authorization.
+      notePayment(ctx, metrics, 'replayed', { terms: earlier.terms, transaction: resolution.transaction ?? earlier.transaction });
       if (answer) return replay(ctx, answer);
       // No answer was kept (it cannot happen for a settlement this stage recorded): answer afresh, not charged again.
       await next();
@@ -340,9 +364,12 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
       }
       if (result.type === 'no-payment-required') throw new Error(`paid route ${route.id} has no payment rule for ${context.path}`);
       if (result.type === 'payment-error') {
-        await rememberRefusal(facts, refusalReason(result.response));
+        const reason = refusalReason(result.response);
+        refused(ctx, reason);
+        await rememberRefusal(facts, reason);
         return respondPaymentError(ctx, result.response);
       }
+      metrics?.payment('verified');
       const headersBefore = headersOf(ctx);
       try {
         await next();
@@ -377,6 +404,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
         payload: payment.paymentPayload,
         requirements: payment.paymentRequirements,
         request: fingerprint,
+        requestId: requestRecordOf(ctx.req)?.id ?? null,
         answer: { status: ctx.status, headers: keptHeaders(ctx, headersBefore), body },
         transaction: null,
         createdAt: time,
@@ -401,12 +429,14 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
         await finishQuietly(facts.key, { state: 'unpaid' });
         return respondFacilitatorFailure(ctx, error, log);
       }
-      log(`settlement ${facts.key}: its outcome is unknown`, error);
+      log(`settlement ${facts.key}: its outcome is unknown`, error, { event: 'settlement_unknown', request_id: requestRecordOf(ctx.req)?.id });
+      metrics?.payment('unknown');
       await finishQuietly(facts.key, { state: 'unknown' });
       return respondSettlementUnknown(ctx);
     }
     if (!settlement.success) {
       ctx.body = null;
+      refused(ctx, settlement.errorReason);
       await finishQuietly(facts.key, { state: 'unpaid' });
       await rememberRefusal(facts, settlement.errorReason);
       return respondPaymentError(ctx, { ...settlement.response, status: 402, headers: { ...settlement.response.headers, ...settlement.headers } });
@@ -414,6 +444,7 @@ export function paymentMiddleware(options: PaymentMiddlewareOptions): Koa.Middle
     for (const [name, value] of Object.entries(settlement.headers)) ctx.set(name, value);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = body; // the exact bytes kept for a retry are the bytes sent
+    notePayment(ctx, metrics, 'settled', { terms: paymentTerms(payment.paymentPayload), transaction: settlement.transaction });
     await finishQuietly(facts.key, { state: 'settled', transaction: settlement.transaction, addHeaders: lowerCaseNames(settlement.headers) });
   }
 }

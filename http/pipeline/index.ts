@@ -1,7 +1,9 @@
 // The request pipeline: every request to the app passes these stages, in this order.
 //
-//  0. (before Koa) the server's listener replays a recorded answer that needs no payment
+//  0. (before Koa) the server's listener gives the request its id and record (http/observe.ts: its log
+//     line and metrics once answered), then replays a recorded answer that needs no payment
 //     (http/fastAnswers.ts); everything else enters the list below.
+// 0a. request record: X-Request-Id on every answer, `request_id` in every JSON error body, the route label;
 //  1. fast answers: records the 200 answers that needed no payment (catalog answers and free
 //     documents, as sent: coded and tagged), for that replay;
 //  2. pin snapshot: the request is answered from the generation current when it starts;
@@ -45,6 +47,7 @@ import type { AnswerSlots } from './concurrency.ts';
 import { pinSnapshot } from './pinSnapshot.ts';
 import { rateLimit } from './rateLimit.ts';
 import { readiness } from './readiness.ts';
+import { requestRecord } from './requestRecord.ts';
 import { responseHeaders } from './responseHeaders.ts';
 import { sendAnswer } from './sendAnswer.ts';
 import { validateRequest } from './validateRequest.ts';
@@ -76,6 +79,7 @@ export interface PipelineParts {
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
   return [
+    requestRecord(),
     parts.fastAnswers.recorder(),
     ...(parts.snapshots ? [pinSnapshot(parts.snapshots)] : []),
     compression(),

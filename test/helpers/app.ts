@@ -83,6 +83,14 @@ export async function expectError(app: TestApp, url: string, status: number, par
   return error;
 }
 
+/** A JSON error body without its request id (each HTTP answer has its own; the CLI and MCP answers none). */
+export function withoutRequestId<T>(body: T): T {
+  const { error } = body as { error?: Record<string, unknown> };
+  if (!error || !Object.hasOwn(error, 'request_id')) return body;
+  const { request_id: _requestId, ...rest } = error;
+  return { ...body, error: rest };
+}
+
 /** The listed keys of each item, for comparing lists field by field. */
 export const pick = (items: any[], ...keys: string[]) => items.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])));
 

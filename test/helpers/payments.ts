@@ -13,6 +13,9 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createWalletClient, custom, toHex, type Hex, type PrivateKeyAccount } from 'viem';
 import { createApp } from '../../http/app.ts';
+import { eventLogOf } from '../../http/log.ts';
+import type { ServerMetrics } from '../../http/metrics.ts';
+import type { ObserveOptions } from '../../http/observe.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments, type Payments } from '../../http/payments/index.ts';
 import { openSnapshot } from '../../http/server.ts';
@@ -52,6 +55,8 @@ export async function startPaidApp(options: {
   env: NodeJS.ProcessEnv;
   /** The payments' clock (default FIXED_NOW, the data's "today"); authorization validity is read against it. */
   now?: () => Date;
+  /** The request log and metrics (default none); `metrics` also counts the payments. */
+  observe?: ObserveOptions & { metrics?: ServerMetrics };
 }): Promise<PaidApp> {
   const ledgerPath = path.join(await tempDirUntilExit('ledger-'), 'revenue.jsonl');
   const settings = readPaymentSettings({ REVENUE_LEDGER: ledgerPath, ...options.env });
@@ -59,7 +64,7 @@ export async function startPaidApp(options: {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const payments = createPayments({ routes: options.routes, settings, baseUrl: base, now: options.now ?? (() => FIXED_NOW), log: () => undefined });
+  const payments = createPayments({ routes: options.routes, settings, baseUrl: base, now: options.now ?? (() => FIXED_NOW), log: options.observe?.logger ? eventLogOf(options.observe.logger) : () => undefined, metrics: options.observe?.metrics });
   await payments.start().catch(async (error: unknown) => {
     await payments.close();
     await new Promise((resolve) => server.close(resolve));
@@ -71,6 +76,7 @@ export async function startPaidApp(options: {
     now: () => FIXED_NOW,
     beforeHandler: [payments.middleware],
     logError: () => undefined,
+    observe: options.observe,
   });
   // Koa's handler answers its own errors: its promise never rejects.
   const handle = app.callback();

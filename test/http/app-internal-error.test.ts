@@ -26,7 +26,9 @@ test('an unexpected error is a 500 JSON that reveals nothing', async () => {
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/test/failing`);
     assert.equal(response.status, 500);
     const text = await response.text();
-    assert.deepEqual(JSON.parse(text), { error: { status: 500, code: 'internal_error', message: 'internal error', param: null } });
+    const requestId = response.headers.get('x-request-id');
+    assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
+    assert.deepEqual(JSON.parse(text), { error: { status: 500, code: 'internal_error', message: 'internal error', param: null, request_id: requestId } });
     assert.ok(!text.includes('no_such_table_secret_name'));
     assert.equal(logged.length, 1);
   } finally {

@@ -189,7 +189,8 @@ function problemOf(status: number, type: string, text: string): string | null {
   const error = body?.error;
   if (typeof error !== 'object' || error === null) return `HTTP ${status}: no error member: ${text.slice(0, 200)}`;
   if (Object.keys(body).join() !== 'error') return `HTTP ${status}: members besides error: ${Object.keys(body).join(', ')}`;
-  if (Object.keys(error).sort().join() !== 'code,message,param,status') return `HTTP ${status}: error members ${Object.keys(error).join(', ')}`;
+  if (Object.keys(error).sort().join() !== 'code,message,param,request_id,status') return `HTTP ${status}: error members ${Object.keys(error).join(', ')}`;
+  if (typeof error.request_id !== 'string' || error.request_id.length === 0) return `HTTP ${status}: no request_id`;
   if (error.status !== status) return `HTTP ${status}: error.status ${error.status}`;
   if (!Object.hasOwn(ERROR_CODES, error.code)) return `HTTP ${status}: undeclared code ${error.code}`;
   if (!(ERROR_CODES[error.code as keyof typeof ERROR_CODES].statuses as readonly number[]).includes(status)) return `HTTP ${status}: code ${error.code} is not declared with this status`;

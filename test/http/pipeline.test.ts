@@ -158,7 +158,7 @@ describe('path forms and methods', () => {
   test('an unknown path is a JSON 404; an unknown method on it a JSON 405 allowing nothing', async () => {
     const unknown = await raw('GET', '/api/sebra/nosuch');
     assert.equal(unknown.status, 404);
-    assert.deepEqual(JSON.parse(unknown.text).error, { status: 404, code: 'not_found', message: 'no such path: /api/sebra/nosuch', param: null });
+    assert.deepEqual(JSON.parse(unknown.text).error, { status: 404, code: 'not_found', message: 'no such path: /api/sebra/nosuch', param: null, request_id: unknown.headers['x-request-id'] });
     const trace = await raw('TRACE', '/nowhere');
     assert.equal(trace.status, 405);
     assert.equal(JSON.parse(trace.text).error.message, 'TRACE is not allowed on /nowhere; allowed: none');

@@ -27,7 +27,8 @@ async function expect400(path: string, param: string, headers: Record<string, st
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
   const body = response.body;
   assert.deepEqual(Object.keys(body), ['error'], `${path}: only an "error" member`);
-  assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'status']);
+  assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'request_id', 'status']);
+  assert.equal(body.error.request_id, response.headers.get('x-request-id'), `${path}: the answer's request id`);
   assert.equal(body.error.status, 400);
   assert.equal(body.error.code, 'invalid_parameter');
   assert.equal(typeof body.error.message, 'string');

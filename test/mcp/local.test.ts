@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { routes } from '../../domains/index.ts';
 import { exampleRequests, pathParamNames, type Route } from '../../queries/catalog.ts';
 import { createMcpServer, localCaller } from '../../bin/mcp.ts';
-import { FIXED_NOW, type TestApp } from '../helpers/app.ts';
+import { FIXED_NOW, withoutRequestId, type TestApp } from '../helpers/app.ts';
 import { startSampleApp } from '../http/sample-app.ts';
 
 let app: TestApp;
@@ -129,7 +129,7 @@ describe('errors are tool errors carrying the API\'s JSON error', () => {
     test(name, async () => {
       const http = await app.request(url);
       assert.ok(http.status >= 400 && http.status < 500, `${url}: ${http.status}`);
-      const expected = await http.json();
+      const expected = withoutRequestId(await http.json());
       const result = await client.callTool({ name: tool, arguments: args });
       assert.equal(result.isError, true);
       assert.deepEqual(JSON.parse(textOf(result)), expected);
@@ -154,6 +154,6 @@ describe('errors are tool errors carrying the API\'s JSON error', () => {
     assert.equal(JSON.parse(textOf(missing)).error.param, 'body');
     const unknown = await client.callTool({ name: route.id, arguments: { body: { nope: 1 } } });
     const http = await app.request(route.examples[0], { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"nope":1}' });
-    assert.deepEqual(JSON.parse(textOf(unknown)), await http.json());
+    assert.deepEqual(JSON.parse(textOf(unknown)), withoutRequestId(await http.json()));
   });
 });

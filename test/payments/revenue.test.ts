@@ -19,7 +19,7 @@ function settlement(name: string, createdAt: string, network: string, amount: st
   return {
     key: `${PAYER}:0x${name}`, paymentId: null, state: 'pending', validBefore: 1_900_000_000, route: 'getTaxonomyForYear',
     resource: `/api/sebra/getTaxonomyForYear?year=2024&n=${name}`, terms: { payer: PAYER, network, asset: '0xusdc', payTo: '0xpayto', amount },
-    payload: {}, requirements: {}, request: `fingerprint-of-${name}`, answer: null, transaction: null, createdAt, updatedAt: createdAt,
+    payload: {}, requirements: {}, request: `fingerprint-of-${name}`, requestId: null, answer: null, transaction: null, createdAt, updatedAt: createdAt,
   };
 }
 

@@ -123,7 +123,7 @@ test('npm start refuses a bad engine or cache setting the same way: one line, ex
 
 const record = (overrides: Partial<RevenueRecord>): RevenueRecord => ({
   time: '2026-11-22T10:00:00.000Z', route: 'getTaxonomyForYear', resource: '/api/x', network: 'eip155:8453',
-  payer: '0xabc', amount: '10000', asset: '0xusdc', transaction: '0x1', ...overrides,
+  payer: '0xabc', amount: '10000', asset: '0xusdc', transaction: '0x1', requestId: null, ...overrides,
 });
 
 test('the ledger survives a torn last line: it is skipped and the next record starts on its own line', async () => {

@@ -49,6 +49,7 @@ function settlement(name: string, overrides: Partial<Settlement> = {}): Settleme
     payload: { x402Version: 2, payload: { signature: '0xsig', authorization: { from: PAYER, value: '10000', nonce: `0x${name}` } } },
     requirements: { scheme: 'exact', network: 'eip155:31337', amount: '10000', extra: { name: 'USD Coin', version: '2' } },
     request: `fingerprint-of-${name}`,
+    requestId: `request-${name}`,
     answer: null,
     transaction: null,
     createdAt: time,
@@ -157,7 +158,7 @@ function contract(fresh: (bounds?: Bounds) => Promise<PaymentStore>): void {
     await store.finish(key('f'), settledAt(T0 + 11_000, { transaction: '0xtx-f' }));
     const record = (name: string, i: number, state: 'settled' | 'unknown' | 'pending', transaction: string | null) => ({
       time: iso(T0 + i * 1000), key: key(name), state, route: 'getTaxonomyForYear', resource: `/api/sebra/getTaxonomyForYear?year=2024&n=${name}`,
-      network: 'eip155:31337', payer: PAYER, amount: '10000', asset: '0xasset', transaction,
+      network: 'eip155:31337', payer: PAYER, amount: '10000', asset: '0xasset', transaction, requestId: `request-${name}`,
     });
     assert.deepEqual(await store.ledger(), [
       record('a', 0, 'settled', '0xtx-a'),

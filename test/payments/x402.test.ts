@@ -163,7 +163,10 @@ describe('paying', () => {
     assert.deepEqual(ledger.at(-1), {
       time: '2026-11-22T12:00:00.000Z', route: 'getTaxonomyForYear', resource: TAXONOMY, network: DEV_NETWORK,
       payer: payer().toLowerCase(), amount: '10000', asset: rig.chain.token.toLowerCase(), transaction: receipt.transaction,
+      // The paid answer's X-Request-Id: the ledger record joins the request's log line.
+      requestId: response.headers.get('x-request-id'),
     });
+    assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   });
 
   test('a replayed payment buys nothing more: the same request gets the answer it paid for, another request a 409', async () => {

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { routes } from '../../domains/index.ts';
 import { exampleRequests } from '../../queries/catalog.ts';
 import { runQuery } from '../../bin/query.ts';
-import { FIXED_NOW, type TestApp } from '../helpers/app.ts';
+import { FIXED_NOW, withoutRequestId, type TestApp } from '../helpers/app.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startSampleApp } from '../http/sample-app.ts';
 
@@ -50,6 +50,13 @@ async function query(...argv: string[]): Promise<Run> {
 async function httpBytes(url: string, init?: RequestInit): Promise<{ status: number; bytes: Buffer }> {
   const response = await app.request(url, init);
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** An HTTP error body as the CLI writes it: the same, without the HTTP answer's own request id. */
+async function httpErrorAsCli(response: Response): Promise<unknown> {
+  const body = await response.json();
+  assert.equal(body.error.request_id, response.headers.get('x-request-id'));
+  return withoutRequestId(body);
 }
 
 const withFormat = (url: string, format: string) => `${url}${url.includes('?') ? '&' : '?'}format=${format}`;
@@ -94,7 +101,7 @@ describe('errors: the API\'s JSON error on stderr, exit code 1', () => {
     test(name, async () => {
       const url = argv.length === 3 ? withFormat(argv[0], argv[2]) : argv[0];
       const http = await app.request(url);
-      const expected = await http.json();
+      const expected = await httpErrorAsCli(http);
       assert.ok(http.status >= 400 && http.status < 500);
       const cli = await query(...argv);
       assert.equal(cli.code, 1);
@@ -108,7 +115,7 @@ describe('errors: the API\'s JSON error on stderr, exit code 1', () => {
     const target = route.examples[0];
     const post = (text: string) => app.request(target, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
     for (const text of ['{"nope": 1}', '{not json', '[]']) {
-      const expected = await (await post(text)).json();
+      const expected = await httpErrorAsCli(await post(text));
       const cli = await query(target, '--body', text);
       assert.equal(cli.code, 1, text);
       assert.deepEqual(JSON.parse(cli.stderr), expected, text);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { generationDir, readCurrentId } from '../../engine/generation.ts';
 import { readConfig } from '../../http/config.ts';
+import { silentLogger } from '../../http/log.ts';
 import { startServer } from '../../http/server.ts';
 import { answers, ingest, PTP_URLS, ptpBatches, tempDir } from './helpers.ts';
 
@@ -33,6 +34,7 @@ test('a new generation is swapped in under load: 0 errors, each answer from exac
   const logs: string[] = [];
   const { server, snapshots, reloader } = await startServer(readConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir }), {
     log: (message, error) => logs.push(error === undefined ? message : `${message}: ${String(error)}`),
+    logger: silentLogger(), // no request lines on the test's output
     reloadPollMs: 100,
   });
   let swappedAt = Infinity;

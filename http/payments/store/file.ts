@@ -107,7 +107,9 @@ function readSettlement(value: unknown): Settlement | null {
     typeof key === 'string' && isStringOrNull(paymentId) && STATES.includes(state as SettlementState) && typeof validBefore === 'number' &&
     typeof route === 'string' && typeof resource === 'string' && isStringRecord(terms) && typeof request === 'string' &&
     isStringOrNull(transaction) && typeof createdAt === 'string' && typeof updatedAt === 'string' && answer !== false && answer !== undefined;
-  return valid ? ({ ...value, answer } as unknown as Settlement) : null;
+  // requestId: absent from journals written before request ids.
+  const requestId = typeof value.requestId === 'string' ? value.requestId : null;
+  return valid ? ({ ...value, answer, requestId } as unknown as Settlement) : null;
 }
 
 /** One journal line as an entry, or null for a torn or foreign line. */
@@ -174,6 +176,7 @@ export async function readLedgerFile(path: string): Promise<LedgerRecord[]> {
       amount: raw.amount,
       asset: text('asset'),
       transaction: typeof raw.transaction === 'string' ? raw.transaction : null,
+      requestId: typeof raw.requestId === 'string' ? raw.requestId : null,
     });
   }
   return [...byKey.values()].filter((line): line is LedgerRecord => line.state !== 'unpaid').sort(byTimeThenKey);

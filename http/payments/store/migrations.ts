@@ -69,6 +69,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX counters_window_end ON counters (window_end);
     `,
   },
+  {
+    // The X-Request-Id of the request that paid (null for settlements recorded before it).
+    version: 2,
+    sql: 'ALTER TABLE settlements ADD COLUMN request_id text',
+  },
 ];
 
 /** Applies the migrations not applied yet; returns their versions. */

@@ -96,6 +96,7 @@ interface SettlementRow {
   payload: unknown;
   requirements: unknown;
   request: string;
+  request_id: string | null;
   answer_status: number | null;
   answer_headers: Record<string, string> | null;
   answer_body: Buffer | null;
@@ -116,6 +117,7 @@ function settlementOf(row: SettlementRow): Settlement {
     payload: row.payload,
     requirements: row.requirements,
     request: row.request,
+    requestId: row.request_id,
     answer: row.answer_status === null ? null : { status: row.answer_status, headers: row.answer_headers!, body: row.answer_body! },
     transaction: row.transaction,
     createdAt: row.created_at.toISOString(),
@@ -234,14 +236,14 @@ export class PostgresPaymentStore implements PaymentStore {
   private async insert(s: Settlement): Promise<void> {
     await this.query(
       `INSERT INTO settlements (key, payment_id, state, valid_before, route, resource, payer, network, asset, pay_to, amount,
-         payload, requirements, request, answer_status, answer_headers, answer_body, transaction, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15, $16::jsonb, $17, $18, $19, $20)`,
+         payload, requirements, request, answer_status, answer_headers, answer_body, transaction, created_at, updated_at, request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15, $16::jsonb, $17, $18, $19, $20, $21)`,
       [
         s.key, s.paymentId, s.state, s.validBefore, s.route, s.resource,
         s.terms.payer, s.terms.network, s.terms.asset, s.terms.payTo, s.terms.amount,
         JSON.stringify(s.payload ?? null), JSON.stringify(s.requirements ?? null), s.request,
         s.answer?.status ?? null, s.answer ? JSON.stringify(s.answer.headers) : null, s.answer?.body ?? null,
-        s.transaction, s.createdAt, s.updatedAt,
+        s.transaction, s.createdAt, s.updatedAt, s.requestId,
       ],
     );
   }
@@ -298,7 +300,7 @@ export class PostgresPaymentStore implements PaymentStore {
 
   async ledger(): Promise<LedgerRecord[]> {
     const { rows } = await this.query<{ created_at: Date } & Omit<LedgerRecord, 'time'>>(
-      `SELECT created_at, key, state, route, resource, network, payer, amount, asset, transaction
+      `SELECT created_at, key, state, route, resource, network, payer, amount, asset, transaction, request_id AS "requestId"
        FROM settlements WHERE state <> 'unpaid' ORDER BY created_at, key`,
     );
     // Sorted again as the file store sorts, so both give ties in the same order.

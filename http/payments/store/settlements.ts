@@ -46,6 +46,7 @@ export function ledgerRecordOf(settlement: Settlement): LedgerRecord {
     amount: terms.amount,
     asset: terms.asset,
     transaction: settlement.transaction,
+    requestId: settlement.requestId,
   };
 }
 

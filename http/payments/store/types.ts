@@ -51,6 +51,8 @@ export interface Settlement {
   requirements: unknown;
   /** Fingerprint of the request (method, path, sorted query, format, body). */
   request: string;
+  /** The X-Request-Id of the request that paid (its log line); null when not known (recorded before request ids). */
+  requestId: string | null;
   /** The answer, kept while the settlement is unresolved and, once settled, for retries (bounded); null when dropped. */
   answer: KeptAnswer | null;
   transaction: string | null;
@@ -72,6 +74,8 @@ export interface LedgerRecord {
   amount: string;
   asset: string;
   transaction: string | null;
+  /** The X-Request-Id of the request that paid: joins the record to its log line; null when not known. */
+  requestId: string | null;
 }
 
 export interface SettlementChange {
