@@ -89,7 +89,8 @@ test('/healthz stays fast while two connections send 8,000-key queries', async (
   }
   latencies.sort((a, b) => a - b);
   const median = latencies[Math.floor(latencies.length / 2)]!;
-  assert.ok(median < 100, `/healthz median ${median.toFixed(1)} ms under the hostile queries (over 1 s before the bound)`);
+  // Generous for a loaded 2-core machine (135 ms seen under a full parallel test run); the quadratic parse gave 1-2 s.
+  assert.ok(median < 500, `/healthz median ${median.toFixed(1)} ms under the hostile queries (over 1 s before the bound)`);
 });
 
 test('repeated keys are arrays in order, so a repeated parameter is still named as such', async () => {
