@@ -20,10 +20,11 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { CsvError, parse } from 'csv-parse';
+import { boundPassed, ingestBounds } from '../bounds.ts';
 import { MalformedSourceError } from '../errors.ts';
 import { MalformedCellError, parseTimestamp } from './errors.ts';
 import { freqMismatch, parsePeriod, type Period } from './periods.ts';
@@ -116,9 +117,20 @@ async function openSource(path: string): Promise<Readable> {
   }
   const raw = createReadStream(path);
   if (!gzip) return raw;
-  const gunzip = createGunzip();
-  raw.on('error', (error) => gunzip.destroy(error));
-  return raw.pipe(gunzip);
+  // pipeline: a failure anywhere (the file, a corrupt gzip, the bound) destroys the stream read with that error.
+  return pipeline(raw, createGunzip(), boundedBytes(path, ingestBounds().maxUnzippedBytes), () => {});
+}
+
+/** Passes bytes through until more than `max` have passed: then fails naming the file (a gzip bomb stops there). */
+function boundedBytes(path: string, max: number): Transform {
+  let passed = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      passed += chunk.length;
+      if (passed > max) done(new MalformedSourceError(path, null, boundPassed('maxUnzippedBytes', 'the gzip file unzips past the bound')));
+      else done(null, chunk);
+    },
+  });
 }
 
 /** The first line (without BOM and line end), read without holding more than a few chunks. */

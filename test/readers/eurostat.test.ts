@@ -172,6 +172,29 @@ describe('Eurostat TSV: cells, periods, gzip', () => {
     ]);
   });
 
+  test('a gzip file that unzips past INGEST_MAX_UNZIPPED_BYTES is refused naming the file and the bound (a gzip bomb)', async () => {
+    const dir = await tempDir();
+    const rows = Array.from({ length: 120_000 }, (_, index) => `M,CP${index},EA20\t8.6 \t8.5 e\n`);
+    const tsv = `freq,coicop,geo\\TIME_PERIOD\t2023-01 \t2023-02 \n${rows.join('')}`;
+    const bomb = gzipSync(tsv, { level: 9 });
+    // The file itself is within the bound; what it unzips to is three times past it.
+    assert.ok(bomb.length < 1_000_000 && tsv.length > 3_000_000, `the bomb is ${bomb.length} bytes`);
+    const file = join(dir, 'prc_hicp_manr.tsv.gz');
+    await writeFile(file, bomb);
+    const before = process.env.INGEST_MAX_UNZIPPED_BYTES;
+    process.env.INGEST_MAX_UNZIPPED_BYTES = '1000000';
+    try {
+      await assert.rejects(parseEurostatFile(file), (error: Error) => {
+        assert.ok(error instanceof MalformedSourceError, String(error));
+        assert.match(error.message, /prc_hicp_manr\.tsv\.gz.*the gzip file unzips past the bound, over the bound of 1000000 bytes unzipped from one file \(INGEST_MAX_UNZIPPED_BYTES/s);
+        return true;
+      });
+    } finally {
+      if (before === undefined) delete process.env.INGEST_MAX_UNZIPPED_BYTES;
+      else process.env.INGEST_MAX_UNZIPPED_BYTES = before;
+    }
+  });
+
   test('dataset ids from names, --dataset overrides the name', async () => {
     assert.equal(datasetIdFromFileName('/x/estat_nrg_bal_s.tsv.gz'), 'nrg_bal_s');
     assert.equal(datasetIdFromFileName('estat_nrg_bal_s_filtered_en.csv'), 'nrg_bal_s');
