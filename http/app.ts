@@ -62,6 +62,9 @@ export interface AppOptions {
   observe?: ObserveOptions;
 }
 
+/** Stream failures caused by the client's connection: its going away, or its slowness. */
+const CLIENT_STREAM_ERRORS = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
   const now = options.now ?? (() => new Date());
   const timeZone = options.timeZone ?? 'Europe/Sofia';
@@ -107,6 +110,12 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     answerSlots: options.answerSlots,
   });
   for (const stage of stages) app.use(stage);
+  // Koa reports here what no stage could answer: a response stream's failure once the answer was under
+  // way. A client that left or sent too slowly (Node has already answered 408) is not a server error.
+  app.on('error', (error: Error & { code?: string }) => {
+    if (error.code !== undefined && CLIENT_STREAM_ERRORS.has(error.code)) return;
+    (options.logError ?? ((failure) => console.error(failure)))(error);
+  });
   return app;
 }
 

@@ -123,9 +123,11 @@ export async function readBodyBytes(ctx: Koa.Context, maxBytes: number): Promise
       cleanup();
       resolve(Buffer.concat(chunks, size));
     };
-    const onError = (error: Error) => {
+    const onError = (error: Error & { code?: string }) => {
       cleanup();
-      reject(error);
+      // The body did not arrive within HTTP_REQUEST_TIMEOUT_MS: Node has answered 408 and closed the
+      // connection; a client's slowness, not a server error to log.
+      reject(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? invalidParameter('body', 'the request body did not arrive in time') : error);
     };
     const onAborted = () => {
       cleanup();

@@ -3,13 +3,14 @@
 //  0. (before Koa) the server's listener gives the request its id and record (http/observe.ts: its log
 //     line and metrics once answered), then replays a recorded answer that needs no payment
 //     (http/fastAnswers.ts); everything else enters the list below.
-// 0a. request record: X-Request-Id on every answer, `request_id` in every JSON error body, the route label;
+// 0a. request record: X-Request-Id on every answer, the route label;
 //  1. fast answers: records the 200 answers that needed no payment (catalog answers and free
 //     documents, as sent: coded and tagged), for that replay;
 //  2. pin snapshot: the request is answered from the generation current when it starts;
 //  3. compression: br or gzip of what every later stage answers (koa-compress; Vary: Accept-Encoding);
 //  4. entity tags: a weak ETag on free documents and answers served without payment; If-None-Match: 304;
-//  5. errors: any failure below becomes the JSON error shape; 404 and 405 get their JSON body;
+//  5. errors: any failure below becomes the JSON error shape; 404 and 405 get their JSON body; every
+//     error body names the request id (`request_id`);
 //  6. bound query: a query past 4 KB (414) or 100 parameters (400) is refused before anything reads
 //     it; else it is parsed once (queryOf; Koa's ctx.query is never read);
 //  7. match route: the method and path are matched once against the catalog; the RequestMatch (route,

@@ -1,6 +1,7 @@
 // The request's record (given by the listener, http/observe.ts) on the answer: its id as
-// X-Request-Id on every answer and as `request_id` in every JSON error body, and its route label for
-// the log line and the metrics: the catalog route's id, else health, readiness, docs or unknown (never the raw path).
+// X-Request-Id on every answer, and its route label for the log line and the metrics: the catalog
+// route's id, else health, readiness, docs or unknown (never the raw path). The id in JSON error bodies
+// is added by the errors stage (`tagErrorBody`), inside compression, while the body is still an object.
 import type Koa from 'koa';
 import type { ErrorBody } from '../errors.ts';
 import { REQUEST_ID_HEADER, requestRecordOf } from '../observe.ts';
@@ -16,14 +17,18 @@ export function requestRecord(): Koa.Middleware {
     ctx.set(REQUEST_ID_HEADER, record.id);
     await next();
     record.route = matchOf(ctx)?.route.id ?? (ctx.path === HEALTH_PATH ? 'health' : ctx.path === READINESS_PATH ? 'readiness' : documentAnswerOf(ctx) ? 'docs' : 'unknown');
-    const body = ctx.body;
-    if (isErrorBody(body)) {
-      // A new object: an error body may be shared; the status stays the one already set.
-      const status = ctx.status;
-      ctx.body = { ...body, error: { ...body.error, request_id: record.id } };
-      ctx.status = status;
-    }
   };
+}
+
+/** Names the request's id as `request_id` in a JSON error body (any status, the 402's too). */
+export function tagErrorBody(ctx: Koa.Context): void {
+  const record = requestRecordOf(ctx.req);
+  const body = ctx.body;
+  if (!record || !isErrorBody(body)) return;
+  // A new object: an error body may be shared; the status stays the one already set.
+  const status = ctx.status;
+  ctx.body = { ...body, error: { ...body.error, request_id: record.id } };
+  ctx.status = status;
 }
 
 function isErrorBody(body: unknown): body is ErrorBody {

@@ -161,7 +161,7 @@ test('past the queue: 503 with Retry-After and the JSON error; cache hits and /h
     assert.equal(refused.status, 503);
     assert.equal(refused.headers.get('retry-after'), '1');
     const body = (await refused.json()) as { error: Record<string, unknown> };
-    assert.deepEqual(Object.keys(body.error), ['status', 'code', 'message', 'param']);
+    assert.deepEqual(Object.keys(body.error), ['status', 'code', 'message', 'param', 'request_id']);
     assert.equal(body.error.code, 'overloaded');
     // Not computed: answered at once while both slots are taken.
     assert.equal((await app.get(CHEAP)).status, 200);

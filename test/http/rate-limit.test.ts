@@ -70,7 +70,7 @@ test('past the limit: 429 with Retry-After and RateLimit fields; health and unkn
     }
     const refused = await app.get(dataPath(3));
     assert.equal(refused.status, 429);
-    assert.deepEqual(Object.keys(refused.body.error), ['status', 'code', 'message', 'param']);
+    assert.deepEqual(Object.keys(refused.body.error), ['status', 'code', 'message', 'param', 'request_id']);
     assert.equal(refused.body.error.code, 'rate_limited');
     assert.equal(refused.body.error.status, 429);
     const retryAfter = Number(refused.headers.get('retry-after'));

@@ -9,6 +9,7 @@ import { request as httpRequest, createServer, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from '@x402/core/http';
 import { x402HTTPClient } from '@x402/core/client';
@@ -62,7 +63,8 @@ async function startDroppingProxy(target: string): Promise<{ url: string; dropNe
         const body = Buffer.concat(chunks);
         if (state.dropNextPaidAnswer && answer.headers['payment-response']) {
           state.dropNextPaidAnswer = false;
-          state.dropped.push({ status: answer.statusCode!, headers: answer.headers, body });
+          // The body as the client would read it: decoded from the coding the server chose (br, gzip).
+          state.dropped.push({ status: answer.statusCode!, headers: answer.headers, body: decoded(body, answer.headers['content-encoding']) });
           incoming.socket.destroy();
           return;
         }
@@ -85,6 +87,13 @@ async function startDroppingProxy(target: string): Promise<{ url: string; dropNe
       await new Promise((resolve) => server.close(resolve));
     },
   });
+}
+
+function decoded(body: Buffer, coding: string | undefined): Buffer {
+  if (coding === 'br') return brotliDecompressSync(body);
+  if (coding === 'gzip') return gunzipSync(body);
+  assert.equal(coding, undefined, `a coding the test reads: ${coding}`);
+  return body;
 }
 
 async function errorOf(response: Response): Promise<{ status: number; code: string; param?: string | null }> {
