@@ -102,7 +102,8 @@ function successContent(route: Route, operation: Operation, examples: ExampleAns
 
 /** The error codes an operation can answer, by status (ascending), from the error-code table. */
 function errorStatusesOf(route: Route): Array<[number, ErrorCode[]]> {
-  const codes: ErrorCode[] = ['invalid_parameter', 'not_found', 'not_acceptable', 'internal_error', 'timeout'];
+  // Every data route: the query bounds, the rate limit and the bound on answers computed at once too.
+  const codes: ErrorCode[] = ['invalid_parameter', 'not_found', 'not_acceptable', 'internal_error', 'timeout', 'uri_too_long', 'rate_limited', 'overloaded'];
   if (route.paid) codes.push('invalid_payment', 'payment_required', 'payment_in_progress', 'payment_identifier_conflict', 'facilitator_unavailable', 'settlement_unknown', 'payment_store_unavailable', 'payments_not_configured');
   if (route.gate) codes.push(route.gate.code);
   if (route.requestBody) codes.push('payload_too_large', 'unsupported_media_type');

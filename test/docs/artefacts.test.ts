@@ -107,6 +107,10 @@ describe('/openapi.json', () => {
         assert.match(op.responses['404'].description, /`not_found`/);
         assert.match(op.responses['406'].description, /`not_acceptable`/);
         assert.match(op.responses['503'].description, /`timeout`/);
+        // The refusals of every data route before any work (the query bounds, the rate limit, the computing queue).
+        assert.match(op.responses['414'].description, /`uri_too_long`/);
+        assert.match(op.responses['429'].description, /`rate_limited`/);
+        assert.match(op.responses['503'].description, /`overloaded`/);
         if (route.paid) {
           assert.match(op.responses['400'].description, /`invalid_payment`/);
           assert.match(op.responses['409'].description, /`payment_in_progress`/);
