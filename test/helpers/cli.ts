@@ -9,10 +9,15 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** True when it was still running after `timeoutMs` and was killed. */
+  timedOut?: boolean;
 }
 
-/** `script` is relative to the project root, e.g. 'bin/ingest.ts'. `env` is added to this process's. */
-export function runCli(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/**
+ * `script` is relative to the project root, e.g. 'bin/ingest.ts'. `env` is added to this process's.
+ * With `timeoutMs`, a command still running then (a server that started) is killed: code null, timedOut.
+ */
+export function runCli(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}, options: { timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, script), ...args], {
       cwd: projectRoot,
@@ -23,7 +28,15 @@ export function runCli(script: string, args: string[] = [], env: NodeJS.ProcessE
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let timedOut = false;
+    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, ...(timedOut ? { timedOut } : {}) });
+    });
   });
 }
