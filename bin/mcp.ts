@@ -435,7 +435,7 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   if (values.help) {
-    process.stderr.write(`${HELP}\n`);
+    process.stdout.write(`${HELP}\n`);
     return;
   }
   // stdout is the protocol's: anything a library logs goes to stderr.

@@ -19,6 +19,7 @@ import { isoToday } from '../queries/shared/window.ts';
 import { Dispatcher, errorAnswer, pathPattern } from '../http/dispatch.ts';
 import { invalidParameter } from '../queries/shared/errors.ts';
 import { openSnapshot } from '../http/server.ts';
+import { endQuietlyOnClosedPipe } from './commandLine.ts';
 
 const USAGE = [
   "usage: npm run query -- '<path?query>' [--format csv|arrow|json] [--out FILE] [--body JSON|@FILE] [--data-dir DIR]",
@@ -180,10 +181,7 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // Piped into `head`: the reader went away, which is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+  endQuietlyOnClosedPipe();
   const code = await runQuery(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
   process.exitCode = code;
 }
