@@ -10,6 +10,16 @@ import { engineOptionsFromEnv } from '../http/config.ts';
 import { benchCases } from './examples.ts';
 import { recordingDatabase, type RecordedQuery } from './recordingDatabase.ts';
 import { summarize, timeRuns } from './stats.ts';
+import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from '../bin/commandLine.ts';
+
+const USAGE = 'usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain] [--rebuild]';
+exitWithHelpIfAsked(`${USAGE}
+
+Opens the snapshot in DATA_DIR as the server does and times every catalog example whose route id or
+URL contains filter: the handler (p50/p99, answer cache off, --runs times, default 30) and each
+statement it issues (--explain: with its plan). --rebuild first rebuilds the serving database when
+the code changed since it was built.`);
+endQuietlyOnClosedPipe();
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -17,7 +27,7 @@ const { values, positionals } = parseArgs({
 });
 const [dataDir, filter = ''] = positionals;
 if (!dataDir) {
-  process.stderr.write('usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain] [--rebuild]\n');
+  process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
 const runs = Number(values.runs);

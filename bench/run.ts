@@ -19,6 +19,7 @@ import { checkTargets, renderMarkdown, updateReadme, writeReport, type BenchRepo
 import type { TargetOptions, TargetReport } from './target.ts';
 import type { ProfileLine } from './profile.ts';
 import { percentile } from './stats.ts';
+import { exitWithHelpIfAsked } from '../bin/commandLine.ts';
 
 export interface BenchOptions {
   quick: boolean;
@@ -298,6 +299,13 @@ function readmeSummary(report: BenchReport, markdownPath: string): string {
 const SUMMARY_PAGE = 'docs/benchmarks.md';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  exitWithHelpIfAsked(`usage: npm run bench [-- --quick] [--scales x1,x10,x100] [--sources sebra,ptp] [--no-paid] [--data-from DIR]
+                 [--paid-requests N] [--keep-data] [--name NAME] | --render FILE.json
+
+Generates and ingests the data at each scale, measures startup, memory, every catalog example's
+handler against its SQL floor and through HTTP, and HTTP load (the app, a bare Koa route, the paid
+app on a local chain); writes bench/results/<date>.{json,md} and, for a full run, the summary block
+of docs/benchmarks.md. --quick: scale x1, fewer requests. --render: rewrites the Markdown of a report.`);
   const { values } = parseArgs({
     options: {
       render: { type: 'string' },

@@ -5,6 +5,14 @@
 // paid call.
 import { DEV_KEYS, DEV_NETWORK, PAYER_FUNDING, startDevChain } from '../devchain/chain.ts';
 import { startLocalFacilitator, type LocalFacilitator } from '../devchain/facilitator.ts';
+import { exitWithHelpIfAsked } from './commandLine.ts';
+
+exitWithHelpIfAsked(`usage: npm run facilitator
+
+Starts a local x402 facilitator on an in-process test chain (funded test payer, test USDC) on
+FACILITATOR_PORT (default 4020; 0 picks a free port), and prints the environment that points
+\`npm start\` at it (using PORT, HOST and BASE_URL as npm start reads them) and a paid call to try.
+Stops on Ctrl-C.`);
 
 function refuse(message: string): never {
   console.error(`facilitator: ${message}`);

@@ -5,6 +5,9 @@
 import { buildServing, DOMAINS } from '../domains/index.ts';
 import { ingestCommandsOf } from '../domains/registry.ts';
 import { runIngestCli } from '../ingest/cli.ts';
+import { endQuietlyOnClosedPipe } from './commandLine.ts';
+
+endQuietlyOnClosedPipe();
 
 process.exitCode = await runIngestCli(process.argv.slice(2), ingestCommandsOf(DOMAINS), {
   log: (line) => process.stderr.write(`${line}\n`),

@@ -15,6 +15,8 @@
 //   deployment's receipt says it was settled; a refused payment or an exhausted budget is a tool
 //   error, not a crash.
 // The API's errors (400, 404, 451, ...) are tool errors carrying the API's JSON error.
+// Each answer says where its data come from, as the API's X-Data-Source header does: `_meta.data_source`
+// (sample, imported, mixed), and a text note when the figures are (partly) generated samples.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +31,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { routes as catalogRoutes } from '../domains/index.ts';
 import type { Database } from '../engine/database.ts';
+import { sampleDataNote, snapshotOriginsOf, type DataOrigin } from '../engine/dataOrigin.ts';
 import { pathParamNames, type JsonSchema, type Route } from '../queries/catalog.ts';
 import { invalidParameter } from '../queries/shared/errors.ts';
 import { isoToday } from '../queries/shared/window.ts';
@@ -199,6 +202,8 @@ export interface CallOutcome {
   text: string;
   /** Remote mode: what was signed, or null for nothing. */
   payment?: Payment | null;
+  /** An answer's data origin (the API's X-Data-Source: sample, imported, mixed); absent on errors. */
+  dataSource?: string;
 }
 
 export type Caller = (route: Route, request: ToolRequest) => Promise<CallOutcome>;
@@ -210,7 +215,7 @@ export function localCaller(options: { db: Database; routes: readonly Route[]; n
   return async (_route, request) => {
     try {
       const { encoded, answer } = await dispatcher.dispatch(request);
-      return { ok: true, json: answer, text: String(encoded.body) };
+      return { ok: true, json: answer, text: String(encoded.body), dataSource: (await snapshotOriginsOf(options.db)).data };
     } catch (error) {
       const json = errorAnswer(error);
       if (json.error.status >= 500) console.error('mcp: internal error', error);
@@ -347,7 +352,8 @@ export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint
         settled = null;
       }
     }
-    return { ok: response.ok, json, text: response.ok ? text : JSON.stringify(json), payment: paymentOf(settled) };
+    const dataSource = response.ok ? response.headers.get('X-Data-Source') ?? undefined : undefined;
+    return { ok: response.ok, json, text: response.ok ? text : JSON.stringify(json), payment: paymentOf(settled), ...(dataSource ? { dataSource } : {}) };
   }
 
   const caller = (_route: Route, request: ToolRequest) => {
@@ -395,11 +401,17 @@ export function createMcpServer(options: { routes: readonly Route[]; call: Calle
     const content: CallToolResult['content'] = [{ type: 'text', text: outcome.text }];
     const paid = paymentText(outcome.payment);
     if (paid) content.push({ type: 'text', text: paid });
+    const note = outcome.dataSource === undefined ? null : sampleDataNote(outcome.dataSource as DataOrigin);
+    if (note) content.push({ type: 'text', text: `Note: ${note} (data_source: ${outcome.dataSource}).` });
+    const meta = {
+      ...(outcome.dataSource !== undefined ? { data_source: outcome.dataSource } : {}),
+      ...(outcome.payment !== undefined ? { payment: outcome.payment } : {}),
+    };
     return {
       content,
       ...(outcome.json !== null && typeof outcome.json === 'object' && !Array.isArray(outcome.json) ? { structuredContent: outcome.json as Record<string, unknown> } : {}),
       ...(outcome.ok ? {} : { isError: true }),
-      ...(outcome.payment !== undefined ? { _meta: { payment: outcome.payment } } : {}),
+      ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
     };
   });
   return mcp;
@@ -423,7 +435,7 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   if (values.help) {
-    process.stderr.write(`${HELP}\n`);
+    process.stdout.write(`${HELP}\n`);
     return;
   }
   // stdout is the protocol's: anything a library logs goes to stderr.

@@ -18,6 +18,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import {
   appendPaymentIdentifierToExtensions, generatePaymentId, isValidPaymentId, PAYMENT_IDENTIFIER,
 } from '@x402/extensions/payment-identifier';
+import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   formatUsd, knownAssetsLines, knownAssetsText, parseAllowedAsset, parseUsd, payableAsset, usdOfRequirement, USDC_DECIMALS, type AllowedAsset,
@@ -50,17 +51,13 @@ function fail(message: string, code = 2): never {
 
 // A reader that stops early (`npm run pay ... | head`) closes the pipe: stop writing, no stack trace.
 let answered = '';
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') fail(`could not write the answer: ${error.message}`, 1);
-  console.error(`pay: output closed early (e.g. piped into head)${answered ? `; ${answered}` : ''}`);
-  process.exit(process.exitCode ?? 0);
+endQuietlyOnClosedPipe({
+  onClosed: () => console.error(`pay: output closed early (e.g. piped into head)${answered ? `; ${answered}` : ''}`),
+  onError: (error) => fail(`could not write the answer: ${error.message}`, 1),
 });
 
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(HELP);
-  process.exit(0);
-}
+exitWithHelpIfAsked(HELP, args);
 /** Every value given to `name` (an option may be repeated). */
 function options(name: string): string[] {
   const values: string[] = [];

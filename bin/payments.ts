@@ -12,6 +12,7 @@ import { createPayments } from '../http/payments/index.ts';
 import { recordResolution } from '../http/payments/resolve.ts';
 import { formatUsdc } from '../http/payments/ledger.ts';
 import type { Settlement } from '../http/payments/store/types.ts';
+import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
 
 const USAGE = `usage: npm run payments -- list | reconcile
 
@@ -27,11 +28,9 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
+exitWithHelpIfAsked(USAGE);
+endQuietlyOnClosedPipe();
 const [command, ...rest] = process.argv.slice(2);
-if (command === '--help' || command === '-h') {
-  console.log(USAGE);
-  process.exit(0);
-}
 if ((command !== 'list' && command !== 'reconcile') || rest.length > 0) fail(`${command === undefined ? 'a command is required' : `unknown arguments: ${[command, ...rest].join(' ')}`}\n\n${USAGE}`);
 
 function line(settlement: Settlement): string {

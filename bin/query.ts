@@ -3,6 +3,8 @@
 // Any catalog route answered from the local snapshot (DATA_DIR, default data/parquet) without a
 // server and without payment: the HTTP API's own validation, handlers and encoders (http/dispatch.ts),
 // so the bytes written are the bytes the API would send.
+// An answer built from generated sample data gets a note on stderr (the API's X-Data-Source header,
+// in band); stdout stays the API's bytes.
 // Exit codes: 0 answered; 1 the API's error answer (4xx; its JSON error on stderr); 2 usage.
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,12 +12,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Database } from '../engine/database.ts';
+import { sampleDataNote, snapshotOriginsOf } from '../engine/dataOrigin.ts';
 import { routes as catalogRoutes } from '../domains/index.ts';
 import type { Route } from '../queries/catalog.ts';
 import { isoToday } from '../queries/shared/window.ts';
 import { Dispatcher, errorAnswer, pathPattern } from '../http/dispatch.ts';
 import { invalidParameter } from '../queries/shared/errors.ts';
 import { openSnapshot } from '../http/server.ts';
+import { endQuietlyOnClosedPipe } from './commandLine.ts';
 
 const USAGE = [
   "usage: npm run query -- '<path?query>' [--format csv|arrow|json] [--out FILE] [--body JSON|@FILE] [--data-dir DIR]",
@@ -72,6 +76,11 @@ async function bodyText(option: string): Promise<string> {
   } catch (error) {
     throw new UsageError(`cannot read the body file ${option.slice(1)}: ${(error as Error).message}`);
   }
+}
+
+/** The stderr line of an answer built from sample data (what the API's X-Data-Source header says). */
+export function sampleNoteLine(origin: string, note: string): string {
+  return `query: note: ${note} (X-Data-Source: ${origin})`;
 }
 
 export async function runQuery(argv: readonly string[], io: QueryIo): Promise<number> {
@@ -150,6 +159,9 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
         // A terminal gets a final newline; a pipe or file gets the API's exact bytes.
         if (io.stdout.isTTY && typeof encoded.body === 'string' && !encoded.body.endsWith('\n')) io.stdout.write('\n');
       }
+      const origin = (await snapshotOriginsOf(db)).data;
+      const note = sampleDataNote(origin);
+      if (note) io.stderr.write(`${sampleNoteLine(origin, note)}\n`);
       return 0;
     } catch (error) {
       if (error instanceof UsageError) throw error;
@@ -169,10 +181,7 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   // Piped into `head`: the reader went away, which is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+  endQuietlyOnClosedPipe();
   const code = await runQuery(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
   process.exitCode = code;
 }

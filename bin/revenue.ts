@@ -6,6 +6,14 @@ import { formatUsdc, revenueTotals, type RevenueRecord } from '../http/payments/
 import { readLedgerFile } from '../http/payments/store/file.ts';
 import { PostgresPaymentStore } from '../http/payments/store/postgres.ts';
 import type { LedgerRecord } from '../http/payments/store/types.ts';
+import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
+
+exitWithHelpIfAsked(`usage: npm run revenue
+
+Totals of the settled payments per day, route and network, and the settlements whose outcome is not
+known yet. Reads the PostgreSQL payment store when DATABASE_URL is set, else the ledger file
+REVENUE_LEDGER (default data/revenue/ledger.jsonl).`);
+endQuietlyOnClosedPipe();
 
 async function readLedger(): Promise<{ source: string; records: LedgerRecord[] }> {
   const databaseUrl = process.env.DATABASE_URL?.trim();

@@ -4,9 +4,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DOMAINS } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
+import { exitWithHelpIfAsked } from './commandLine.ts';
 
 const sources = sampleSourcesOf(DOMAINS);
 const usage = `usage: npm run sample -- <source> [dir] [--scale N]\nsources: ${sources.map((source) => source.name).join(', ')}`;
+exitWithHelpIfAsked(`${usage}
+
+Writes the source's invented sample files, in its real format, deterministically (fixed seeds), into
+dir (default data/sample/<source>); --scale N makes it N times larger. Nothing is ingested.`);
 
 function fail(message: string): never {
   process.stderr.write(`sample: ${message}\n${usage}\n`);

@@ -9,6 +9,7 @@ import { currentGeneration } from '../engine/generation.ts';
 import { EXIT, storageErrorLine } from '../ingest/exitCodes.ts';
 import { listGenerations, rollback, RollbackError } from '../ingest/generations.ts';
 import { LockedError } from '../ingest/lock.ts';
+import { endQuietlyOnClosedPipe } from './commandLine.ts';
 
 const USAGE = 'usage: npm run snapshot -- list | rollback [<id>]  [--data-dir DIR]';
 
@@ -70,4 +71,5 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+endQuietlyOnClosedPipe();
 process.exitCode = await main(process.argv.slice(2));

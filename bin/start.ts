@@ -1,6 +1,7 @@
 // `npm start`: build the snapshot from the sample data when it is missing, then serve. The samples are
 // invented data: they go only into an empty DATA_DIR (or one holding only samples), or anywhere with
-// `npm start -- --sample` / SAMPLE=1 (ingest/bootstrap.ts).
+// `npm start -- --sample` / SAMPLE=1 (ingest/bootstrap.ts). With NODE_ENV=production no sample is built,
+// and a snapshot holding sample data (or none) is refused unless ALLOW_SAMPLE_DATA=true.
 // Before that, DATA_DIR is recovered after an interrupted ingest (scratch folders removed, a flat
 // layout migrated into a first generation) and the samples are built into one new generation. While
 // serving, a new generation (an ingest, a rollback) is swapped in on its own (the pointer is polled
@@ -12,10 +13,19 @@ import { createLogger } from '../http/log.ts';
 import { startServer } from '../http/server.ts';
 import { buildServing, DOMAINS, ensureServing } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
-import { ensureSnapshot, sampleRequested } from '../ingest/bootstrap.ts';
+import { ensureSnapshot, productionDataRefusal, sampleRequested } from '../ingest/bootstrap.ts';
 import { storageErrorLine } from '../ingest/exitCodes.ts';
 import { recoverAtStart, withNewGeneration } from '../ingest/generations.ts';
 import { LockedError } from '../ingest/lock.ts';
+import { exitWithHelpIfAsked } from './commandLine.ts';
+
+exitWithHelpIfAsked(`usage: npm start [-- --sample]
+
+Serves the API from DATA_DIR (default data/parquet) on HOST:PORT (default 127.0.0.1:3000). A DATA_DIR
+that is empty, or holds only samples, first gets every missing source's invented sample data built
+(--sample or SAMPLE=1: also beside real imports). With NODE_ENV=production no sample is built, and a
+DATA_DIR holding sample data, or none, is refused unless ALLOW_SAMPLE_DATA=true. Every setting is an
+environment variable: README.md, "Configuration".`);
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
 function refuseToStart(error: unknown): never {
@@ -32,10 +42,12 @@ try {
 }
 const logger = createLogger({ level: config.logLevel });
 const startLog = (line: string) => logger.info({ event: 'preparing' }, line);
+// Production serves invented figures only when the operator says so (ALLOW_SAMPLE_DATA=true).
+const sampleGuard = config.nodeEnv === 'production' && !config.allowSampleData;
 try {
   await recoverAtStart(config.dataDir, startLog);
   // The missing sources built into one new generation, published at the end (none when nothing was built).
-  await withNewGeneration(
+  if (!sampleGuard) await withNewGeneration(
     config.dataDir,
     { command: 'npm start (samples)', log: startLog, prepare: buildServing },
     (scratch) => ensureSnapshot({ dataDir: scratch, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), sample: sampleRequested(), log: startLog }),
@@ -46,6 +58,11 @@ try {
   const storage = storageErrorLine(error);
   if (!(error instanceof LockedError) && storage === null) throw error;
   logger.warn({ event: 'preparing' }, `${error instanceof LockedError ? error.message : `cannot write ${config.dataDir}: ${storage}`}: serving the current generation without recovery or samples`);
+}
+if (config.nodeEnv === 'production') {
+  const refusal = await productionDataRefusal(config.dataDir);
+  if (refusal && sampleGuard) refuseToStart(new ConfigError(refusal));
+  if (refusal) logger.warn({ event: 'sample_data' }, `ALLOW_SAMPLE_DATA=true: serving generated sample data in production; every answer says sample (X-Data-Source, challenge, discovery)`);
 }
 // A generation without its serving database (written before they existed) gets one, so this and later starts open a file.
 await ensureServing(config.dataDir, startLog).catch((error: unknown) => {

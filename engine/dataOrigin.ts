@@ -83,3 +83,13 @@ export const snapshotOriginsOf = requiredHeldView<SnapshotOrigins>({
     answer: ({ sources }, probe) => (Object.hasOwn(sources, String(probe.source)) ? [{ origin: sources[String(probe.source)]! }] : []),
   },
 });
+
+/**
+ * The words every answer built from generated samples carries in band (MCP results, the query CLI,
+ * the 402 challenge, discovery): null for real imports, or when no record says (`unknown`).
+ */
+export function sampleDataNote(origin: DataOrigin): string | null {
+  if (origin === 'sample') return 'sample data: invented by the project\'s sample generator, not published figures';
+  if (origin === 'mixed') return 'partly sample data: some sources are invented by the project\'s sample generator, not published figures';
+  return null;
+}

@@ -25,6 +25,8 @@ export interface ServerConfig {
   dataDir: string;
   sampleDir: string;
   nodeEnv: string;
+  /** ALLOW_SAMPLE_DATA: NODE_ENV=production serves a snapshot holding generated sample data only when true (bin/start.ts). */
+  allowSampleData: boolean;
   payments: PaymentSettings;
   /** ANSWER_CACHE_MB in bytes: the bound of the answer cache (0: off). */
   answerCacheBytes: number;
@@ -54,6 +56,15 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
   return engine;
 }
 
+/** ALLOW_SAMPLE_DATA: true/1/yes or false/0/no (default false). */
+export function allowSampleDataFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  const raw = env.ALLOW_SAMPLE_DATA?.trim();
+  if (!raw) return false;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(`ALLOW_SAMPLE_DATA must be true or false (got "${env.ALLOW_SAMPLE_DATA}")`);
+}
+
 /** Throws a ConfigError (PaymentConfigError, CacheConfigError, EngineConfigError: a clear message naming the variable) for a bad setting. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 3000);
@@ -66,6 +77,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: path.resolve(env.DATA_DIR ?? 'data/parquet'),
     sampleDir: path.resolve(env.SAMPLE_DIR ?? 'data/sample'),
     nodeEnv: env.NODE_ENV ?? 'development',
+    allowSampleData: allowSampleDataFromEnv(env),
     payments: readPaymentSettings(env),
     answerCacheBytes: cacheBytesFromEnv(env),
     engine: engineOptionsFromEnv(env),

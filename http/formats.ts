@@ -1,10 +1,11 @@
 // Output format negotiation: JSON by default; CSV (?format=csv or Accept: text/csv) and an
 // Arrow IPC stream (?format=arrow or Accept: application/vnd.apache.arrow.stream) for list responses.
+// An Accept that takes none of the route's types (`application/xml`) is 406 not_acceptable, before any payment.
 import type Koa from 'koa';
 import { rowsToArrowStream } from '../engine/encode/arrow.ts';
 import { rowsToCsv } from '../engine/encode/csv.ts';
 import { declaredListColumns, type ResponseBody, type Route } from '../queries/catalog.ts';
-import { invalidParameter } from '../queries/shared/errors.ts';
+import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
 
 export type OutputFormat = 'json' | 'csv' | 'arrow';
 
@@ -14,7 +15,11 @@ const FORMATS: readonly OutputFormat[] = ['json', 'csv', 'arrow'];
 /** `explicit`: the `format` query value (the request's parsed query, http/pipeline/boundQuery.ts). */
 export function negotiateFormat(ctx: Koa.Context, route: Route, explicit: unknown): OutputFormat {
   return chooseFormat(route, explicit, () => {
-    const preferred = ctx.accepts('application/json', 'text/csv', ARROW_STREAM_TYPE);
+    const offered = route.listRows ? ['application/json', 'text/csv', ARROW_STREAM_TYPE] : ['application/json'];
+    const preferred = ctx.accepts(offered);
+    if (preferred === false) {
+      throw new ApiError(406, 'not_acceptable', `Accept takes none of the types ${route.id} answers in: ${offered.join(', ')}${route.listRows ? ' (or ask with ?format=json|csv|arrow)' : ''}`, 'Accept');
+    }
     if (preferred === 'text/csv') return 'csv';
     if (preferred === ARROW_STREAM_TYPE) return 'arrow';
     return 'json';
@@ -34,8 +39,9 @@ export function chooseFormat(route: Route, explicit: unknown, preferred: () => O
     if (explicit !== 'json' && !route.listRows) throw invalidParameter('format', `${route.id} returns no list; only format=json`);
     return explicit as OutputFormat;
   }
-  if (!route.listRows) return 'json';
-  return preferred();
+  // Without a list only JSON is offered: `preferred` may still refuse an Accept that does not take it (406).
+  const format = preferred();
+  return route.listRows ? format : 'json';
 }
 
 /** An encoded answer: its content type, bytes (text for JSON and CSV) and a CSV's Content-Disposition. */

@@ -6,9 +6,12 @@
 // them unless the operator asks (`npm start -- --sample` or SAMPLE=1, the `sample` option). An empty
 // DATA_DIR, or one holding only samples (an interrupted first start, a domain added since), is
 // completed as before, so `npm install && npm start` on a fresh clone serves the sample at once.
+// In production (NODE_ENV=production) nothing is built and a snapshot holding sample data, or none, is
+// refused unless ALLOW_SAMPLE_DATA=true (productionDataRefusal): invented figures are never charged
+// for without the operator's word, and then every answer says sample.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { originOfUrl } from '../engine/dataOrigin.ts';
+import { combineOrigins, originOfUrl } from '../engine/dataOrigin.ts';
 import { currentGeneration } from '../engine/generation.ts';
 import { readImportRecords, sha256OfFile } from './commit.ts';
 import { isMissingOrEmpty, type SampleSource } from './sampleSource.ts';
@@ -103,4 +106,23 @@ export async function ensureSnapshot(options: BootstrapOptions): Promise<Bootstr
     result.skipped = skipped;
   }
   return result;
+}
+
+/**
+ * Why NODE_ENV=production without ALLOW_SAMPLE_DATA=true must not serve DATA_DIR (one line), or null:
+ * its current generation holds generated sample data (all or some sources), or no data at all (the
+ * samples are not built in production).
+ */
+export async function productionDataRefusal(dataDir: string): Promise<string | null> {
+  const records = await readImportRecords(dataDir);
+  const origin = combineOrigins(records.map((record) => originOfUrl(record.sourceUrl)));
+  if (origin === 'sample' || origin === 'mixed') {
+    return `NODE_ENV=production: ${dataDir} holds ${origin === 'mixed' ? 'some ' : ''}generated sample data (invented figures, not published data); ` +
+      'ingest the real files (npm run ingest), or set ALLOW_SAMPLE_DATA=true to serve it labelled sample in every answer';
+  }
+  if (records.length === 0) {
+    return `NODE_ENV=production: ${dataDir} holds no data, and the invented sample is not built in production; ` +
+      'ingest the real files (npm run ingest), or set ALLOW_SAMPLE_DATA=true to build and serve the sample, labelled sample in every answer';
+  }
+  return null;
 }

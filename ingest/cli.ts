@@ -13,6 +13,8 @@ import { ShrinkRefusedError } from './shrink.ts';
 
 export interface CliIo {
   log: (line: string) => void;
+  /** Where --help goes (default stdout). */
+  out?: (text: string) => void;
   env?: NodeJS.ProcessEnv;
   /** Builds the new generation's serving database before it is published (GenerationRunOptions.prepare). */
   prepare?: (scratchDir: string) => Promise<void>;
@@ -31,7 +33,7 @@ export function usage(commands: readonly IngestCommand[]): string {
 export function helpText(commands: readonly IngestCommand[]): string {
   const width = Math.max(...commands.map((c) => c.source.length));
   const lines = [
-    'npm run ingest -- <source> <file-or-folder> [source options] [--data-dir DIR] [--allow-shrink]',
+    'usage: npm run ingest -- <source> <file-or-folder> [source options] [--data-dir DIR] [--allow-shrink]',
     '',
     'Imports source files into a new snapshot generation under DATA_DIR (default data/parquet) and',
     'publishes it with one atomic pointer switch; a running server reloads it. Files imported before',
@@ -56,12 +58,13 @@ export function helpText(commands: readonly IngestCommand[]): string {
 /** Runs one ingest command line; returns the exit code. Errors that are none of the known kinds are thrown. */
 export async function runIngestCli(argv: readonly string[], commands: readonly IngestCommand[], io: CliIo): Promise<number> {
   const { log } = io;
+  const help = io.out ?? ((text: string) => process.stdout.write(`${text}\n`));
   const env = io.env ?? process.env;
   let dataDir: string | undefined;
   try {
     const [source] = argv;
     if (source === '--help' || source === '-h' || source === 'help') {
-      log(helpText(commands));
+      help(helpText(commands));
       return EXIT.ok;
     }
     if (!source || source.startsWith('-')) throw new UsageError('missing <source>');
@@ -74,7 +77,7 @@ export async function runIngestCli(argv: readonly string[], commands: readonly I
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     if (parsed.values.help) {
-      log(helpText(commands));
+      help(helpText(commands));
       return EXIT.ok;
     }
     const [path, ...extra] = parsed.positionals;

@@ -3,9 +3,11 @@
 // challenge offers (accepts) and the bazaar extension describing its input and output.
 // Each resource is the path form's first sample request, so fetching it unpaid yields the 402
 // (a bare path with a required parameter would be a 400 and not be indexed).
+// When the served data are generated samples, each item's description and the instructions say so.
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
+import { sampleDataNote, type DataOrigin } from '../../engine/dataOrigin.ts';
 import type { Route } from '../../queries/catalog.ts';
-import { discoveryExtension } from '../payments/challenge.ts';
+import { describedResource, discoveryExtension } from '../payments/challenge.ts';
 import { koaPath } from '../dispatch.ts';
 import { SERVICE_TITLE, networksText, priceText } from './content.ts';
 import { allOperations, type Operation } from './operations.ts';
@@ -18,6 +20,8 @@ export interface DiscoveryInput {
   paymentRequirementsFor?: PaymentRequirementsFor;
   /** ISO time stamped on every item (when the documents were built). */
   lastUpdated: string;
+  /** The served snapshot's data origin (sample or mixed: said in every item). */
+  dataOrigin?: DataOrigin;
 }
 
 /** The recipient shown while payments are not configured (the challenge uses the same). */
@@ -68,18 +72,19 @@ export function buildWellKnownX402(input: DiscoveryInput): Record<string, unknow
       x402Version: input.payment.x402Version,
       accepts: requirements.accepts,
       lastUpdated: input.lastUpdated,
-      description: operation.route.summary,
+      description: describedResource(operation.route.summary, input.dataOrigin),
       mimeType: 'application/json',
       serviceName: SERVICE_TITLE,
       tags: [operation.route.tag],
       ...(requirements.extensions ? { extensions: requirements.extensions } : {}),
     };
   });
+  const note = input.dataOrigin === undefined ? null : sampleDataNote(input.dataOrigin);
   return {
     version: 1,
     resources: items.map((item) => item.resource),
     instructions:
-      `# ${SERVICE_TITLE}\n\nEvery paid endpoint costs ${priceText(input.payment)} per request (x402 v2, scheme exact) on ` +
+      `# ${SERVICE_TITLE}\n\n${note ? `**${note[0]!.toUpperCase()}${note.slice(1)}** (every data answer says so in its X-Data-Source header).\n\n` : ''}Every paid endpoint costs ${priceText(input.payment)} per request (x402 v2, scheme exact) on ` +
       `${networksText(input.payment)}. Full description: ${input.baseUrl}/openapi.json; documentation: ${input.baseUrl}/api.`,
     items,
   };

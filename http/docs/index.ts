@@ -124,8 +124,8 @@ export function docsRouter(options: DocsOptions): Router {
   });
   router.get('/openapi.json', serve('openapi', (input) => artefact(JSON.stringify(buildOpenApi(input), null, 2), JSON_TYPE)));
   router.get('/llms.txt', serve('llms', (input) => artefact(buildLlmsTxt(input), 'text/plain; charset=utf-8')));
-  router.get('/.well-known/x402', serve('x402', () =>
-    artefact(JSON.stringify(buildWellKnownX402({ ...input, paymentRequirementsFor: options.paymentRequirementsFor, lastUpdated: now().toISOString() }), null, 2), JSON_TYPE)));
+  router.get('/.well-known/x402', serve('x402', (current) =>
+    artefact(JSON.stringify(buildWellKnownX402({ ...current, paymentRequirementsFor: options.paymentRequirementsFor, lastUpdated: now().toISOString() }), null, 2), JSON_TYPE)));
   router.get('/robots.txt', serve('robots', () => artefact(buildRobots(baseUrl), 'text/plain; charset=utf-8')));
   router.get('/sitemap.xml', serve('sitemap', () => artefact(buildSitemap(options.routes, baseUrl), 'application/xml; charset=utf-8')));
   return router;

@@ -3,10 +3,15 @@
 // the catalog's summary, a Bazaar discovery extension from the parameter and response schemas, and
 // the payment-identifier extension (optional) that makes paid retries safe),
 // and the same requirements in wire form for discovery documents, so the two cannot drift.
+// A resource's description says so when the served data are generated samples (describedResource):
+// the challenge gets it per request (labelSampleChallenge, from the pipeline's headers stage), the
+// discovery document from the snapshot it was built on.
 import type { RouteConfig, RoutesConfig } from '@x402/core/server';
-import type { PaymentRequirements } from '@x402/core/types';
+import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http';
 import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
+import { sampleDataNote, type DataOrigin } from '../../engine/dataOrigin.ts';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
 import { koaPath } from '../dispatch.ts';
 import type { PaymentSettings } from './config.ts';
@@ -88,6 +93,31 @@ export function paymentRouteConfig(route: Route, path: string, settings: Payment
     // Bazaar discovery, and safe paid retries: a client may send a payment identifier (optional).
     extensions: { ...discoveryExtension(route, path), [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) },
   };
+}
+
+/** A paid resource's description: the route's summary, and what the data are when they are (partly) samples. */
+export function describedResource(summary: string, origin: DataOrigin | undefined): string {
+  const note = origin === undefined ? null : sampleDataNote(origin);
+  return note ? `${summary} (${note})` : summary;
+}
+
+/**
+ * The challenge of a 402 answer (its PAYMENT-REQUIRED header and the `challenge` of its JSON body)
+ * with the resource description saying sample data when the served data are; unchanged otherwise.
+ */
+export function labelSampleChallenge(response: { get(name: string): string; set(name: string, value: string): void; body: unknown }, origin: DataOrigin): void {
+  const header = response.get('PAYMENT-REQUIRED');
+  if (!header || sampleDataNote(origin) === null) return;
+  const label = (challenge: PaymentRequired): PaymentRequired => ({
+    ...challenge,
+    resource: { ...challenge.resource, description: describedResource(challenge.resource.description ?? '', origin) },
+  });
+  response.set('PAYMENT-REQUIRED', encodePaymentRequiredHeader(label(decodePaymentRequiredHeader(header))));
+  const body = response.body;
+  if (body !== null && typeof body === 'object' && Object.hasOwn(body, 'challenge')) {
+    const withChallenge = body as { challenge: PaymentRequired };
+    withChallenge.challenge = label(withChallenge.challenge);
+  }
 }
 
 /** The x402 route table of every paid path form of the catalog. */

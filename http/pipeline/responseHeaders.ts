@@ -7,11 +7,13 @@
 //   paid route (a paid answer is one client's), except that the payment check's own `no-store` on its
 //   402s and refusals is kept (http/payments/middleware.ts, to be reworked with the payments);
 // - X-Data-Source (sample | imported | mixed) on every 2xx data answer, any format: it describes the
-//   served snapshot as a whole (routes do not declare their tables; engine/dataOrigin.ts).
+//   served snapshot as a whole (routes do not declare their tables; engine/dataOrigin.ts); on a paid
+//   route's 402, the challenge's resource description says sample data when it is (PAYMENT-REQUIRED).
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
 import { snapshotOriginsOf } from '../../engine/dataOrigin.ts';
 import { corsFor } from '../cors.ts';
+import { labelSampleChallenge } from '../payments/challenge.ts';
 import { DOCS_MAX_AGE } from '../docs/index.ts';
 import { documentAnswerOf } from './documentAnswer.ts';
 import { HEALTH_PATH } from './health.ts';
@@ -56,6 +58,7 @@ export function responseHeaders(options: ResponseHeadersOptions): Koa.Middleware
     if (match?.validated && ctx.status >= 200 && ctx.status < 300) {
       ctx.set(DATA_SOURCE_HEADER, (await snapshotOriginsOf(options.db())).data);
     }
+    if (match?.paid && ctx.status === 402) labelSampleChallenge(ctx.response, (await snapshotOriginsOf(options.db())).data);
   };
 }
 

@@ -9,6 +9,7 @@ import { countryDomain } from '../../domains/country/index.ts';
 import { countrySampleSource } from '../../domains/country/ingest/sampleSource.ts';
 import { energyWorldBankSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { PLANTED, SAMPLE_OECD_COUNTRIES, SAMPLE_WDI_ONLY } from '../../domains/country/ingest/sample.ts';
+import { DEVBANK_INDICATORS } from '../../domains/country/indicators.ts';
 import { expectOk, type TestApp } from '../helpers/app.ts';
 import { removeDir, startCountryApp, tempDir } from './helpers.ts';
 
@@ -91,6 +92,21 @@ describe('the country sample', () => {
     assert.equal(germany.available, true);
     const argentina = await expectOk(app, '/api/economic/country/ARG/overview');
     assert.deepEqual([argentina.available, argentina.sources_present], [false, []]);
+  });
+
+  test('every sample economy carries every devbank indicator; energy dependency has both series for each', async () => {
+    const economies = [...SAMPLE_OECD_COUNTRIES, ...SAMPLE_WDI_ONLY];
+    const missing: string[] = [];
+    for (const iso3 of economies) {
+      for (const indicator of DEVBANK_INDICATORS) {
+        const response = await app.request(`/api/economic/devbank/series/DEVBANK_${indicator.code}_${iso3}?limit=1`);
+        const body = await response.json() as { observations?: Array<{ value: number | null }> };
+        if (response.status !== 200 || !body.observations?.some((o) => typeof o.value === 'number')) missing.push(`${indicator.code}_${iso3} (${response.status})`);
+      }
+      const energy = await expectOk(app, `/api/analytics/energy-dependency/${iso3}`);
+      if (!(energy.available && typeof energy.energy_imports_pct.value === 'number' && typeof energy.renewable_share_pct.value === 'number')) missing.push(`energy-dependency ${iso3}`);
+    }
+    assert.deepEqual(missing, []);
   });
 
   test('every example of every country route answers 200 with a body matching its response schema', async () => {

@@ -110,7 +110,11 @@ describe('every catalog sample request: the tool answers the API\'s JSON', () =>
         // Structured content is an object: an answer that is a bare JSON array is in the text only.
         const parsed = JSON.parse(expected);
         assert.deepEqual(result.structuredContent, Array.isArray(parsed) ? undefined : parsed);
-        assert.equal((result.content as unknown[]).length, 1, 'local mode pays nothing and says nothing about payment');
+        // Local mode pays nothing and says nothing about payment; on the sample it says sample, as the API's header does.
+        assert.equal(http.headers.get('X-Data-Source'), 'sample');
+        assert.deepEqual(result._meta, { data_source: 'sample' });
+        assert.equal((result.content as unknown[]).length, 2);
+        assert.match((result.content as Array<{ text: string }>)[1].text, /^Note: sample data: .* \(data_source: sample\)\.$/);
       });
     }
   }

@@ -75,6 +75,9 @@ describe('remote mode pays each call within the caps', () => {
     const expected = await local.callTool({ name: 'getTaxonomyForYear', arguments: { year: 2024 } });
     assert.equal(texts(first)[0], texts(expected)[0]);
     assert.deepEqual(first.structuredContent, expected.structuredContent);
+    // The data origin the deployment's X-Data-Source header gave: the snapshot's own (local mode reads it there).
+    assert.equal(typeof (first._meta as { data_source?: string }).data_source, 'string');
+    assert.equal((first._meta as { data_source?: string }).data_source, (expected._meta as { data_source?: string }).data_source);
     assert.match(texts(first)[1], /^paid: 0\.01 USD \(10000 atomic units of 0x[0-9a-fA-F]{40}\) on eip155:31337, transaction 0x[0-9a-f]{64}; session total 0\.01 USD$/);
     const payment = (first._meta as { payment: { usd: string; atomic: string; payer: string; session_usd: string } }).payment;
     assert.deepEqual([payment.usd, payment.atomic, payment.session_usd, payment.payer.toLowerCase()], ['0.01', '10000', '0.01', rig.chain.addresses.payer.toLowerCase()]);

@@ -283,3 +283,20 @@ test('odd input never throws and always answers the same (seeded fuzz: HTML frag
     assert.equal(JSON.stringify(analyzeProduct(input)), JSON.stringify(analyzeProduct(input)));
   }
 });
+
+test('a Latin-script brand in a Cyrillic title is found where it names the product, as in an English title', () => {
+  const brandOf = (title: string) => analyzeProduct({ title, description: '' }).product.brand;
+  // Bulgarian names the product with `за <noun>` (face cream, dry dog food); the brand after it is the maker.
+  assert.equal(brandOf('Хидратиращ крем за лице Nivea, 50 мл'), 'Nivea');
+  assert.equal(brandOf('Суха храна за кучета Royal Canin Medium Adult, 15 кг'), 'Royal Canin');
+  assert.equal(brandOf('Дамски обувки за бягане Asics Gel-Kayano 30, сини'), 'Asics');
+  assert.equal(brandOf('Moisturizing Face Cream Nivea, 50 ml'), 'Nivea');
+  // A brand right after the preposition is what the product fits, in either language; past the first segment it is not the product's.
+  assert.equal(brandOf('Калъф за Samsung Galaxy S24, силиконов, прозрачен'), null);
+  assert.equal(brandOf('Silicone Case for Samsung Galaxy S24'), null);
+  assert.equal(brandOf('Крем за лице, подходящ за Nivea'), null);
+  // The analysis no longer asks for a brand the title names.
+  const result = analyzeProduct({ title: 'Хидратиращ крем за лице Nivea, 50 мл', description: '' });
+  assert.ok(!result.missing_attributes.includes('brand'));
+  assert.ok(!result.issues.some((issue) => issue.code === 'BRAND_MISSING'));
+});

@@ -47,9 +47,15 @@ async function query(...argv: string[]): Promise<Run> {
   return { code, stdout: Buffer.concat(out), stderr };
 }
 
-async function httpBytes(url: string, init?: RequestInit): Promise<{ status: number; bytes: Buffer }> {
+async function httpBytes(url: string, init?: RequestInit): Promise<{ status: number; bytes: Buffer; dataSource: string | null }> {
   const response = await app.request(url, init);
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), dataSource: response.headers.get('X-Data-Source') };
+}
+
+/** The stderr of an answer on sample data: one note naming what the API's X-Data-Source header says. */
+function assertSampleNote(stderr: string, dataSource: string | null): void {
+  assert.equal(dataSource, 'sample');
+  assert.match(stderr, /^query: note: sample data: invented by the project's sample generator, not published figures \(X-Data-Source: sample\)\n$/);
 }
 
 /** An HTTP error body as the CLI writes it: the same, without the HTTP answer's own request id. */
@@ -71,7 +77,8 @@ describe('every catalog sample request: the CLI writes the HTTP body byte for by
         const args = body === undefined ? [url] : [url, '--body', JSON.stringify(body)];
         const cli = await query(...args);
         assert.equal(cli.code, 0, cli.stderr);
-        assert.equal(cli.stderr, '');
+        // The sample says so on stderr; stdout stays the API's bytes.
+        assertSampleNote(cli.stderr, http.dataSource);
         assert.ok(cli.stdout.equals(http.bytes), `${url}: the CLI's JSON differs from the API's`);
         // CSV and Arrow of a list route's first sample, through --format (GET routes; the API reads ?format= the same way).
         if (route.listRows && index === 0 && body === undefined) {
@@ -181,8 +188,10 @@ describe('as a command (npm run query runs bin/query.ts)', () => {
     const ok = await runCli('bin/query.ts', ['/api/sebra/getTaxonomyForYear/2024'], { DATA_DIR: dataDir });
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(JSON.parse(ok.stdout).year ?? 2024, 2024);
+    assertSampleNote(ok.stderr, (await httpBytes('/api/sebra/getTaxonomyForYear/2024')).dataSource);
     const bad = await runCli('bin/query.ts', ['/api/sebra/getTaxonomyForYear?year=abc'], { DATA_DIR: dataDir });
     assert.equal(bad.code, 1);
+    // An error carries no data, so no note (as the API sends no X-Data-Source on it).
     assert.equal(JSON.parse(bad.stderr).error.param, 'year');
     const usage = await runCli('bin/query.ts', [], { DATA_DIR: dataDir });
     assert.equal(usage.code, 2);

@@ -7,7 +7,8 @@
 //   worldbank/API_<ID>_DS2_en_csv_v2_1.csv        WDI bulk CSV (BOM, preamble, trailing comma) for every WDI series of the domain
 //                                                but EG.IMP.CONS.ZS and EG.FEC.RNEW.ZS, which the energy domain's sample writes (a
 //                                                WDI ingest replaces every value of an indicator it carries: two samples writing
-//                                                one indicator would overwrite each other on a fresh start)
+//                                                one indicator would overwrite each other on a fresh start), for the
+//                                                same economies (ingest/worldbank/sampleEconomies.ts)
 //   worldbank/Metadata_Country_..._1.csv          WDI country metadata (blank Region = aggregate)
 // The folder name under oecd/ is the vintage the sample ingest gives each file (the newest is SAMPLE_VINTAGE).
 // scale > 1 adds (scale - 1) older monthly vintages of the Data Explorer files, each a slightly different
@@ -19,23 +20,18 @@ import { stringify } from 'csv-stringify/sync';
 import { Random } from '../../../ingest/random.ts';
 import { findIsoCountryByAlpha3 } from '../../../reference/countries.ts';
 import { writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow } from '../../../ingest/worldbank/write.ts';
+import { SAMPLE_OECD_COUNTRIES, SAMPLE_WDI_ONLY } from '../../../ingest/worldbank/sampleEconomies.ts';
 import { DEVBANK_INDICATORS } from '../indicators.ts';
 
 export const SAMPLE_VINTAGE = '2026-10';
 export const LEGACY_VINTAGE = '2019-04';
 
-/** OECD members and partners in the sample (every one also in the WDI sample). */
-export const SAMPLE_OECD_COUNTRIES = [
-  'USA', 'CAN', 'MEX', 'GBR', 'DEU', 'FRA', 'ITA', 'ESP', 'NLD', 'BEL', 'AUT', 'CHE', 'SWE', 'NOR', 'DNK', 'FIN', 'IRL', 'PRT',
-  'GRC', 'POL', 'CZE', 'HUN', 'SVK', 'SVN', 'EST', 'LVA', 'LTU', 'TUR', 'JPN', 'KOR', 'AUS', 'NZL', 'ISR', 'CHL', 'BRA', 'CHN',
-  'IND', 'IDN', 'ZAF',
-] as const;
+/** OECD members and partners in the sample (every one also in the WDI sample), and the WDI-only economies (no OECD data; overview: devbank only). */
+export { SAMPLE_OECD_COUNTRIES, SAMPLE_WDI_ONLY } from '../../../ingest/worldbank/sampleEconomies.ts';
 /** OECD aggregates of the Data Explorer files, with their labels. */
 export const SAMPLE_OECD_AGGREGATES: ReadonlyArray<readonly [string, string]> = [['OECD', 'OECD'], ['G7', 'G7'], ['EA20', 'Euro area (20 countries)']];
 /** The legacy export writes the aggregates as it did in 2019. */
 const LEGACY_AGGREGATES = ['OECD', 'G-7', 'EA19'] as const;
-/** Countries only in the WDI sample: no OECD data (overview: devbank only). */
-export const SAMPLE_WDI_ONLY = ['BGR', 'ROU', 'HRV', 'CYP'] as const;
 /** WDI aggregates with their WDI names (flagged by the metadata file's blank Region). */
 export const SAMPLE_WDI_AGGREGATES: ReadonlyArray<readonly [string, string]> = [
   ['EUU', 'European Union'], ['EMU', 'Euro area'], ['OED', 'OECD members'], ['HIC', 'High income'], ['WLD', 'World'],

@@ -5,7 +5,8 @@
 //   - FR (and NO, SE) produce more electricity than they use (self-sufficiency > 110 %: surplus);
 //   - SI's renewables share falls over its last four years (renewables_pace: reversing).
 // Eurostat: estat_nrg_bal_s.tsv, estat_nrg_cb_e.tsv, estat_nrg_ind_ei.tsv, estat_nrg_ind_ren.tsv, estat_nrg_pc_204.tsv
-//   (written by the Eurostat writer of ingest/eurostat). WDI: the bulk CSVs of EG.IMP.CONS.ZS and EG.FEC.RNEW.ZS.
+//   (written by the Eurostat writer of ingest/eurostat). WDI: the bulk CSVs of EG.IMP.CONS.ZS and EG.FEC.RNEW.ZS, for
+//   these countries and every other economy of the WDI sample (ingest/worldbank/sampleEconomies.ts).
 // ETS: installation.csv + compliance.csv (2013-2020, GB included) and verified_emissions_2024_en.xlsx (2021-2024,
 //   title rows before the REGISTRY_CODE header, "Excluded" markers, XI for Northern Ireland).
 // `scale` (bench): ETS installations x scale, and (scale > 1) the bench-only dataset nrg_bal_c with 5 x scale
@@ -17,6 +18,8 @@ import ExcelJS from 'exceljs';
 import { Random } from '../../../ingest/random.ts';
 import { writeEurostatTsv, type EurostatWriteRow } from '../../../ingest/eurostat/load.ts';
 import { writeWdiBulkCsv, type WdiWriteRow } from '../../../ingest/worldbank/load.ts';
+import { SAMPLE_WDI_ECONOMIES } from '../../../ingest/worldbank/sampleEconomies.ts';
+import { findIsoCountryByAlpha3 } from '../../../reference/countries.ts';
 
 export const SAMPLE_YEARS = Array.from({ length: 11 }, (_, i) => 2013 + i);
 const LAST_YEAR = 2023;
@@ -279,6 +282,21 @@ export async function generateWorldBankEnergySample(dir: string): Promise<void> 
       const blank = year === LAST_YEAR || year > (country.until ?? LAST_YEAR);
       imports.push({ country_code: country.iso3, country_name: country.name, year, value: blank ? null : round(country.dep * 100 * (1 + (r.next() - 0.5) * 0.04), 6) });
       renew.push({ country_code: country.iso3, country_name: country.name, year, value: year === LAST_YEAR ? null : round(renewablesShare(country, year) * 1.05, 6) });
+    }
+  }
+  // The other economies of the WDI sample (the country domain's devbank): every one carries both series,
+  // from a profile of its own (net exporters, as Canada or Australia, import less than nothing).
+  const written = new Set(COUNTRIES.map((country) => country.iso3));
+  for (const iso3 of SAMPLE_WDI_ECONOMIES.filter((code) => !written.has(code))) {
+    const profile = new Random(`energy-wdi-profile-${iso3}`);
+    const dep = -0.6 + 1.5 * profile.next();
+    const ren = 5 + 40 * profile.next();
+    const name = findIsoCountryByAlpha3(iso3)?.name ?? iso3;
+    for (const year of SAMPLE_YEARS) {
+      const r = new Random(`energy-wdi-${iso3}-${year}`);
+      const blank = year === LAST_YEAR;
+      imports.push({ country_code: iso3, country_name: name, year, value: blank ? null : round(dep * 100 * (1 + (r.next() - 0.5) * 0.04), 6) });
+      renew.push({ country_code: iso3, country_name: name, year, value: blank ? null : round(Math.min(95, ren + 0.5 * (year - 2013) * r.noise(0.2)), 6) });
     }
   }
   for (const [iso3, name, dep, ren] of [['EUU', 'European Union', 58, 21], ['WLD', 'World', 0, 19]] as const) {

@@ -14,6 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Database, type SqlParams } from '../../../engine/database.ts';
 import { datasetFile, loadDataset, type Dataset } from '../../../engine/dataset.ts';
+import { currentGeneration } from '../../../engine/generation.ts';
 import { sqlStringLiteral } from '../../../engine/parquet.ts';
 import { MACRO_ECB, MACRO_EUROFXREF, MACRO_FRED, MACRO_FRED_LICENSES } from '../datasets.ts';
 import { appendImportRecords, commitTables, importRecordsOf, loadImportLedger, parseNewFiles, type ImportRecord } from '../../../ingest/commit.ts';
@@ -235,6 +236,17 @@ export async function setFredLicense(seriesId: string, status: LicenseStatus, op
     await appendImportRecords(db, [record]);
     await commitTables(db, options.dataDir, [MACRO_FRED_LICENSES]);
     return { previous: held.status, record };
+  } finally {
+    await db.close();
+  }
+}
+
+/** `npm run license -- list`: the status in force of every FRED series in the served generation of DATA_DIR. */
+export async function listFredLicenses(dataDir: string): Promise<Array<{ seriesId: string; status: LicenseStatus; changedAt: string }>> {
+  const db = await Database.open({ connections: 1 });
+  try {
+    await loadDataset(db, MACRO_FRED_LICENSES, currentGeneration(dataDir).dir);
+    return [...(await currentLicenses(db))].map(([seriesId, { status, changedAt }]) => ({ seriesId, status, changedAt }));
   } finally {
     await db.close();
   }

@@ -7,7 +7,7 @@
 // copies those strings back, length-capped, into a copy of the analysis, so an enhancer can never add,
 // remove or retype a field: the public schema stays the rules engine's. The route passes none.
 import { colorHits, extractAttributes, detectBrand, mentionsBrand, type Attributes } from './attributes.ts';
-import { TAXONOMY, categoryPath, headRange, matchCategory, related, resolveHint, type Taxonomy } from './category.ts';
+import { TAXONOMY, categoryPath, brandHeadRange, matchCategory, related, resolveHint, type Taxonomy } from './category.ts';
 import { runRules, type Issue } from './checks.ts';
 import type { ProductInput, ResolvedCategory, RuleContext } from './context.ts';
 import { recommend, type Recommendation } from './recommendations.ts';
@@ -92,7 +92,8 @@ export function buildContext(input: ProductInput, taxonomy: Taxonomy = TAXONOMY)
   const descriptionTokens = tokenize(description);
   const requestBrand = input.brand !== undefined && input.brand.trim() !== '' ? collapseSpaces(input.brand) : null;
   const detected = detectBrand(title);
-  const head = headRange(title, titleTokens);
+  // A brand counts where it names the product: in the head, read past `за <Cyrillic word>` (brandHeadRange).
+  const head = brandHeadRange(title, titleTokens);
   const headEndOffset = head.end < titleTokens.length ? titleTokens[head.end].start : Infinity;
   const headBrand = detected && detected.index < headEndOffset ? detected.brand : null;
   // Without a brand in the request, only a brand naming the product itself counts: one in the title's

@@ -90,6 +90,22 @@ const BREAKERS = new Set(HEAD_BREAKERS.map((word) => wordKey(word)));
  * preposition (`for`, `with`, `за`, `с`, ...). The product is named there.
  */
 export function headRange(title: string, tokens: readonly Token[]): { end: number } {
+  return headUpTo(title, tokens, () => true);
+}
+
+/**
+ * Where a brand in the title still names the product: the head, except that a preposition followed by
+ * a Cyrillic word does not end it. Bulgarian names products with such phrases (`Крем за лице Nivea`,
+ * `Суха храна за кучета Royal Canin`: face cream, dry dog food), as English puts the noun first
+ * (`Face Cream Nivea`); a preposition followed by a Latin word still does (`Калъф за Samsung Galaxy`,
+ * `Case for iPhone`: the brand is what the product fits, not its maker).
+ */
+export function brandHeadRange(title: string, tokens: readonly Token[]): { end: number } {
+  return headUpTo(title, tokens, (next) => next === undefined || !next.cyrillic);
+}
+
+/** The head, where a breaker ends it when `breaks(the token after it)`. */
+function headUpTo(title: string, tokens: readonly Token[], breaks: (next: Token | undefined) => boolean): { end: number } {
   const cut = title.search(/[,;|(\[]|\s[-–—]\s|:\s/);
   let end = tokens.length;
   for (let i = 0; i < tokens.length; i++) {
@@ -97,7 +113,7 @@ export function headRange(title: string, tokens: readonly Token[]): { end: numbe
       end = i;
       break;
     }
-    if (i > 0 && BREAKERS.has(tokens[i].key)) {
+    if (i > 0 && BREAKERS.has(tokens[i].key) && breaks(tokens[i + 1])) {
       end = i;
       break;
     }
