@@ -96,11 +96,12 @@ test('ALLOW_SAMPLE_DATA=true: served, and every answer says sample', { timeout: 
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (/^serving /m.test(stdout)) resolve();
+      // The start's log lines are JSON (pino; stdout is no terminal): the start event's message.
+      if (/"msg":"serving /.test(stdout)) resolve();
     });
     child.on('exit', (code) => reject(new Error(`start exited ${code}: ${stderr}`)));
   });
-  assert.match(stdout, /^ALLOW_SAMPLE_DATA=true: serving generated sample data in production; every answer says sample/m);
+  assert.match(stdout, /"msg":"ALLOW_SAMPLE_DATA=true: serving generated sample data in production; every answer says sample/);
   const base = `http://127.0.0.1:${port}`;
   const health = await (await fetch(`${base}/healthz`)).json() as { data: string };
   assert.equal(health.data, 'sample');
