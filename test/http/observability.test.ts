@@ -19,6 +19,7 @@ import { routes } from '../../domains/index.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -37,18 +38,6 @@ function lineCollector(): { lines: Line[]; write(text: string): void } {
 }
 
 /** Waits until `check` stops throwing (the log line and metrics are written once the response is done, after the client has it). */
-async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
 /** The whole response as bytes, over a raw connection (Connection: close), and its X-Request-Id. */
 function rawGet(port: number, path: string): Promise<{ bytes: number; requestId: string }> {
   return new Promise((resolve, reject) => {

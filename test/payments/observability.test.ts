@@ -15,6 +15,7 @@ import {
 } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const TAXONOMY = '/api/sebra/getTaxonomyForYear?year=2024';
 type Line = Record<string, unknown>;
@@ -37,18 +38,6 @@ after(async () => {
   await rig?.facilitator.stop();
   await rig?.db.close();
 });
-
-async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
 
 const requestLine = (id: string) => eventually(() => {
   const found = lines.filter((line) => line.msg === 'request' && line.request_id === id);
