@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { cacheBytesFromEnv } from './cache.ts';
 import type { DatabaseOptions } from '../engine/database.ts';
-import { ConfigError } from './configError.ts';
+import { booleanSetting, ConfigError } from './configError.ts';
 import { readLimitSettings, type LimitSettings } from './limitsConfig.ts';
 import { logLevelFromEnv, type LogLevel } from './log.ts';
 import { metricsListenFromEnv, type MetricsListen } from './metrics.ts';
@@ -58,11 +58,7 @@ export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Serv
 
 /** ALLOW_SAMPLE_DATA: true/1/yes or false/0/no (default false). */
 export function allowSampleDataFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  const raw = env.ALLOW_SAMPLE_DATA?.trim();
-  if (!raw) return false;
-  if (/^(true|1|yes)$/i.test(raw)) return true;
-  if (/^(false|0|no)$/i.test(raw)) return false;
-  throw new ConfigError(`ALLOW_SAMPLE_DATA must be true or false (got "${env.ALLOW_SAMPLE_DATA}")`);
+  return booleanSetting(env, 'ALLOW_SAMPLE_DATA', false, (message) => new ConfigError(message));
 }
 
 /** Throws a ConfigError (PaymentConfigError, CacheConfigError, EngineConfigError: a clear message naming the variable) for a bad setting. */

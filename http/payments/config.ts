@@ -4,7 +4,7 @@
 // and every other client of a paid route gets 503.
 import { isIPv4, isIPv6 } from 'node:net';
 import { dirname, join } from 'node:path';
-import { ConfigError } from '../configError.ts';
+import { booleanSetting, ConfigError } from '../configError.ts';
 import { redactUrl } from '../log.ts';
 
 export interface PaymentAsset {
@@ -100,11 +100,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CAIP2_EVM = /^eip155:[1-9][0-9]*$/;
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (/^(true|1|yes)$/i.test(raw)) return true;
-  if (/^(false|0|no)$/i.test(raw)) return false;
-  throw new PaymentConfigError(`${name} must be true or false (got "${raw}")`);
+  return booleanSetting(env, name, fallback, (message) => new PaymentConfigError(message));
 }
 
 /** TRUST_PROXY: false/0 (no proxy: the socket address), true (one proxy) or a hop count up to 16. */
