@@ -53,6 +53,8 @@ export interface AppOptions {
   rateLimit?: ClientRateLimit;
   /** The bound on answers computed at once (http/pipeline/concurrency.ts); none: unbounded. */
   answerSlots?: AnswerSlots;
+  /** The configured public base URL (BASE_URL): list pages' Link targets are absolute on it; none: root-relative. */
+  publicBaseUrl?: string | null;
   /** What /readyz checks besides the snapshot: with payments, the store and the facilitator (Payments.readinessChecks). */
   readiness?: readonly ReadinessCheck[];
   /**
@@ -108,6 +110,7 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     payment: options.beforeHandler ?? [],
     rateLimit: options.rateLimit,
     answerSlots: options.answerSlots,
+    publicBaseUrl: options.publicBaseUrl,
   });
   for (const stage of stages) app.use(stage);
   // Koa reports here what no stage could answer: a response stream's failure once the answer was under

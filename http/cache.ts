@@ -5,6 +5,7 @@
 // shared with the fast answers (http/byteBound.ts): the two together stay under ANSWER_CACHE_MB.
 import { BoundedEntries, ByteBound } from './byteBound.ts';
 import type { EncodedBody } from './formats.ts';
+import type { PagePosition } from '../queries/kinds/page.ts';
 import { ConfigError } from './configError.ts';
 
 /** 64 MiB of answers unless ANSWER_CACHE_MB says otherwise. */
@@ -14,11 +15,12 @@ export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 /** What an entry costs besides its bytes (the key's text, the map slot, the object): an estimate. */
 const ENTRY_OVERHEAD = 200;
 
-/** An encoded answer as the cache keeps it: the bytes, their content type and a CSV's Content-Disposition. */
+/** An encoded answer as the cache keeps it: the bytes, their content type, a CSV's Content-Disposition and a list page's position. */
 export interface CachedAnswer {
   type: string;
   body: Buffer;
   disposition?: string;
+  page?: PagePosition;
 }
 
 export interface CacheStats {
@@ -59,7 +61,12 @@ export function cacheBytesFromEnv(env: NodeJS.ProcessEnv = process.env): number 
 /** The bytes of an encoded answer as the cache keeps them. */
 export function toCached(encoded: EncodedBody): CachedAnswer {
   const body = typeof encoded.body === 'string' ? Buffer.from(encoded.body, 'utf8') : encoded.body;
-  return encoded.disposition ? { type: encoded.type, body, disposition: encoded.disposition } : { type: encoded.type, body };
+  return {
+    type: encoded.type,
+    body,
+    ...(encoded.disposition ? { disposition: encoded.disposition } : {}),
+    ...(encoded.page ? { page: encoded.page } : {}),
+  };
 }
 
 interface Entry {

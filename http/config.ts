@@ -22,6 +22,8 @@ export interface ServerConfig {
   port: number;
   host: string;
   baseUrl: string;
+  /** BASE_URL as configured (null: not set, so baseUrl is the listening address): list pages' Link targets are absolute on it. */
+  publicBaseUrl: string | null;
   dataDir: string;
   sampleDir: string;
   nodeEnv: string;
@@ -70,6 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port,
     host,
     baseUrl: env.BASE_URL ?? `http://${host}:${port}`,
+    publicBaseUrl: env.BASE_URL?.trim() || null,
     dataDir: path.resolve(env.DATA_DIR ?? 'data/parquet'),
     sampleDir: path.resolve(env.SAMPLE_DIR ?? 'data/sample'),
     nodeEnv: env.NODE_ENV ?? 'development',

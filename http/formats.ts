@@ -4,7 +4,8 @@
 import type Koa from 'koa';
 import { rowsToArrowStream } from '../engine/encode/arrow.ts';
 import { rowsToCsv } from '../engine/encode/csv.ts';
-import { declaredListColumns, type ResponseBody, type Route } from '../queries/catalog.ts';
+import { declaredListColumns, pagePositionOf, type ResponseBody, type Route } from '../queries/catalog.ts';
+import type { PagePosition } from '../queries/kinds/page.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
 
 export type OutputFormat = 'json' | 'csv' | 'arrow';
@@ -44,14 +45,24 @@ export function chooseFormat(route: Route, explicit: unknown, preferred: () => O
   return route.listRows ? format : 'json';
 }
 
-/** An encoded answer: its content type, bytes (text for JSON and CSV) and a CSV's Content-Disposition. */
+/**
+ * An encoded answer: its content type, bytes (text for JSON and CSV), a CSV's Content-Disposition, and
+ * for a paged list where its page sits (read from the answer before encoding, so a CSV or Arrow page
+ * of the list knows it too: http/links.ts builds the Link header from it).
+ */
 export interface EncodedBody {
   type: string;
   body: string | Buffer;
   disposition?: string;
+  page?: PagePosition;
 }
 
 export function encodeBody(route: Route, body: ResponseBody, format: OutputFormat): EncodedBody {
+  const page = pagePositionOf(route, body);
+  return page ? { ...encodeAs(route, body, format), page } : encodeAs(route, body, format);
+}
+
+function encodeAs(route: Route, body: ResponseBody, format: OutputFormat): EncodedBody {
   if (format === 'json' || !route.listRows) {
     // The bytes Koa would write for the object (JSON.stringify, application/json; charset=utf-8).
     return { type: 'application/json; charset=utf-8', body: JSON.stringify(body) };

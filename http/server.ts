@@ -82,6 +82,7 @@ export async function startServer(
     needsPayment: payments.needsPayment,
     readiness: payments.readinessChecks(),
     docs: { baseUrl: config.baseUrl, payment: paymentInfoFromSettings(config.payments) },
+    publicBaseUrl: config.publicBaseUrl,
     rateLimit,
     answerSlots: limits.concurrentAnswers > 0 ? new AnswerSlots(limits.concurrentAnswers, limits.answerQueue) : undefined,
     logError: (error) => log('internal error', error, { event: 'internal_error' }),

@@ -5,6 +5,7 @@ import type { Database } from '../engine/database.ts';
 import type { JsonValue, Row } from '../engine/json.ts';
 import type { ApiError, ErrorCode } from './shared/errors.ts';
 import { kindParams, resolveInputs, type Kind } from './kinds/kind.ts';
+import { envelopePosition, isPagedEnvelopeSchema, type PagePosition } from './kinds/page.ts';
 
 export type ParamLocation = 'query' | 'path';
 
@@ -109,6 +110,11 @@ export interface Route<P = Record<string, unknown>> {
   listRows?: (body: ResponseBody) => Row[];
   /** Columns of an empty CSV/Arrow table; default: the properties of the response's `items`. */
   listColumns?: (body: ResponseBody) => readonly string[];
+  /**
+   * Where the answer's page sits in its list (the Link header's next and prev), for a paged list whose
+   * body is not the paged envelope (queries/kinds/page.ts); the envelope's own routes need not say it.
+   */
+  pagePosition?: (body: ResponseBody) => PagePosition | null;
   /** Checked after validation, before payment and the handler (see RouteGate). */
   gate?: RouteGate<P>;
   /** A JSON request body (POST routes), read and validated before the payment check (see RequestBodySpec). */
@@ -191,6 +197,17 @@ export function defineRoute<P>(declaration: RouteDeclaration<P>): Route {
 export function declaredListColumns(route: Route, body: ResponseBody): string[] {
   if (route.listColumns) return [...route.listColumns(body)];
   return Object.keys(route.response.properties?.items?.items?.properties ?? {});
+}
+
+/** Whether the route answers a paged list (the paged envelope, or a page it positions itself). */
+export function isPagedRoute(route: Route): boolean {
+  return route.pagePosition !== undefined || isPagedEnvelopeSchema(route.response);
+}
+
+/** Where an answer's page sits in its list; null when the route is no paged list. */
+export function pagePositionOf(route: Route, body: ResponseBody): PagePosition | null {
+  if (route.pagePosition) return route.pagePosition(body);
+  return isPagedEnvelopeSchema(route.response) ? envelopePosition(body) : null;
 }
 
 /** Path-template parameter names: `/a/{year}` -> ['year']. */

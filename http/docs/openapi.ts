@@ -2,7 +2,7 @@
 // request body, response schema and error answers; paid operations declare the x402 security
 // scheme and an `x-payment-info` block (price, networks) for agent indexers. The free
 // documentation paths are listed under the `docs` tag without security.
-import type { Route } from '../../queries/catalog.ts';
+import { isPagedRoute, type Route } from '../../queries/catalog.ts';
 import { ERROR_CODES, type ErrorCode } from '../../queries/shared/errors.ts';
 import { API_VERSION, FREE_PATHS, SERVICE_SUMMARY, SERVICE_TITLE, networksText, priceText } from './content.ts';
 import { groupByDomain } from './domains.ts';
@@ -74,10 +74,13 @@ function paymentInfoExtension(payment: PaymentInfo): Json {
   };
 }
 
+// The 200 answer is declared as JSON only, so a generated client types it as the JSON body without
+// options (openapi-typescript with openapi-fetch type an answer as the union of its media types): the
+// CSV and Arrow forms of a list are asked with the `format` parameter and described in text.
 function successContent(route: Route, operation: Operation, examples: ExampleAnswers | undefined): Json {
   const first = operation.examples[0];
   const example = first === undefined ? undefined : examples?.get(first);
-  const content: Json = {
+  return {
     'application/json': {
       schema: route.response,
       ...(example
@@ -93,11 +96,34 @@ function successContent(route: Route, operation: Operation, examples: ExampleAns
         : {}),
     },
   };
-  if (route.listRows) {
-    content['text/csv'] = { schema: { type: 'string', description: 'The list rows as CSV with a header line.' } };
-    content[ARROW_STREAM] = { schema: { type: 'string', description: 'The list rows as an Apache Arrow IPC stream.' } };
+}
+
+/** The 200 answer's description: the JSON body, and for a list the other formats and how to ask for them. */
+function successDescription(route: Route): string {
+  if (!route.listRows) return 'The result (JSON).';
+  return (
+    'The result as JSON. The same list is also served as CSV (`text/csv`, a header line then one line per row) with ' +
+    `\`?format=csv\`, and as an Apache Arrow IPC stream (\`${ARROW_STREAM}\`) with \`?format=arrow\`; without \`format\` the ` +
+    '`Accept` header chooses among the three (an `Accept` taking none of them is answered 406).'
+  );
+}
+
+/** The 200 answer's headers: the payment receipt of a paid route, the Link of a paged list. */
+function successHeaders(route: Route): Json | undefined {
+  const headers: Json = {};
+  if (route.paid) headers['PAYMENT-RESPONSE'] = { description: 'Base64 of the x402 settlement receipt.', schema: { type: 'string' } };
+  if (isPagedRoute(route)) {
+    headers.Link = {
+      description:
+        'RFC 8288 links to the neighbouring pages, in every format: `rel="next"` while rows follow this page (offset + limit), ' +
+        '`rel="prev"` when the offset is above 0 (the `limit` rows before it). Each target is this request with only `limit` and ' +
+        '`offset` changed: absolute on the service\'s public address when it is configured, else a root-relative reference to ' +
+        'resolve against the request URL. Absent on a page with neither.',
+      schema: { type: 'string' },
+      example: '</api/v1/prices?country=BG&limit=2&offset=4>; rel="next", </api/v1/prices?country=BG&limit=2&offset=0>; rel="prev"',
+    };
   }
-  return content;
+  return Object.keys(headers).length > 0 ? headers : undefined;
 }
 
 /** The error codes an operation can answer, by status (ascending), from the error-code table. */
@@ -119,12 +145,11 @@ function errorStatusesOf(route: Route): Array<[number, ErrorCode[]]> {
 
 function operationObject(operation: Operation, payment: PaymentInfo, answers?: ExampleAnswers): Json {
   const { route } = operation;
+  const headers = successHeaders(route);
   const responses: Json = {
     '200': {
-      description: 'The result.',
-      ...(route.paid
-        ? { headers: { 'PAYMENT-RESPONSE': { description: 'Base64 of the x402 settlement receipt.', schema: { type: 'string' } } } }
-        : {}),
+      description: successDescription(route),
+      ...(headers ? { headers } : {}),
       content: successContent(route, operation, answers),
     },
   };
@@ -171,37 +196,59 @@ function operationObject(operation: Operation, payment: PaymentInfo, answers?: E
   return object;
 }
 
+/**
+ * The free documents. A path with a trailing slash is no path key of the document (the standard
+ * linters refuse one): `/api/` is the page of `/api`, said in its description, and the domain page
+ * `/docs/{category}/` is described at `/docs/{category}`, which redirects to it.
+ */
 function docsOperations(tags: readonly string[]): Array<[string, Json]> {
   const entries: Array<[string, Json]> = [];
   for (const free of FREE_PATHS) {
     for (const path of [free.path, ...(free.aliases ?? [])]) {
-      const withCategory = path.includes('{category}');
+      if (path.length > 1 && path.endsWith('/') && !path.includes('{category}')) continue;
+      if (path.includes('{category}')) {
+        entries.push([path.endsWith('/') ? path.slice(0, -1) : path, domainPageOperation(tags)]);
+        continue;
+      }
       const name = path.replace(/[^a-zA-Z0-9]+/g, ' ').trim().replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
-      // `/api` and `/api/` are two operations: the trailing slash is part of the second one's id.
-      const slash = path.length > 1 && path.endsWith('/') && !withCategory ? 'Slash' : '';
       entries.push([
         path,
         {
-          operationId: `docs_${name || 'root'}${slash}`,
-          summary: withCategory ? 'HTML documentation of one domain' : free.title,
-          description: withCategory
-            ? 'The HTML documentation of one domain (its endpoints, parameters and examples); `/docs/{category}` without the slash redirects here. Free.'
-            : `${free.title}. Free, generated from the route catalog; sent with an ETag (304 on If-None-Match).`,
+          operationId: `docs_${name || 'root'}`,
+          summary: free.title,
+          description: `${free.title}. Free, generated from the route catalog; sent with an ETag (304 on If-None-Match).`,
           tags: [DOCS_TAG],
           security: [],
-          parameters: withCategory
-            ? [{ name: 'category', in: 'path', required: true, description: 'The domain tag.', schema: { type: 'string', enum: [...tags] } }]
-            : [],
+          parameters: [],
           responses: {
             '200': { description: free.title, content: { [free.type]: { schema: free.type === 'application/json' ? { type: 'object' } : { type: 'string' } } } },
             '304': { description: 'Not modified (If-None-Match matched the ETag).' },
-            ...(withCategory ? { '404': { $ref: '#/components/responses/NotFound' } } : {}),
           },
         },
       ]);
     }
   }
   return entries;
+}
+
+function domainPageOperation(tags: readonly string[]): Json {
+  return {
+    operationId: 'docs_docsCategory',
+    summary: 'HTML documentation of one domain',
+    description:
+      'The HTML documentation of one domain (its endpoints, parameters and examples) is the page `/docs/{category}/`, with the ' +
+      'trailing slash: this address redirects there (302), so a client that follows redirects gets the page. Free.',
+    tags: [DOCS_TAG],
+    security: [],
+    parameters: [{ name: 'category', in: 'path', required: true, description: 'The domain tag.', schema: { type: 'string', enum: [...tags] } }],
+    responses: {
+      '302': {
+        description: 'The domain page is `/docs/{category}/`: an HTML page sent with an ETag (304 on If-None-Match).',
+        headers: { Location: { description: 'The domain page, `/docs/{category}/`.', schema: { type: 'string' } } },
+      },
+      '404': { $ref: '#/components/responses/NotFound' },
+    },
+  };
 }
 
 export function buildOpenApi(input: OpenApiInput): Json {

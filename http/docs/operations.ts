@@ -46,7 +46,9 @@ const FORMAT_PARAM: OperationParam = {
   in: 'query',
   required: false,
   schema: { type: 'string', enum: ['json', 'csv', 'arrow'], default: 'json' },
-  description: 'Output format of the list: JSON, CSV, or an Arrow IPC stream (also chosen by the Accept header).',
+  description:
+    'Output format of the list: `json` (application/json, the default), `csv` (text/csv with a header line) or `arrow` ' +
+    '(an Apache Arrow IPC stream, application/vnd.apache.arrow.stream). Without it the Accept header chooses among the three.',
 };
 
 function capitalized(name: string): string {

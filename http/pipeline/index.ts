@@ -25,7 +25,7 @@
 // 15. payment: the x402 check of a paid route for a client that must pay (402, verify; settle after);
 // 16. answer: from the answer cache, or the route's handler encoded in the negotiated format; computing
 //     waits for a slot of CONCURRENT_ANSWERS (past ANSWER_QUEUE waiting: 503; http/pipeline/concurrency.ts);
-// 17. send: the encoded bytes with their content type.
+// 17. send: the encoded bytes with their content type, and a list page's Link (next, prev; kept with a paid answer).
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
 import type { Route } from '../../queries/catalog.ts';
@@ -76,6 +76,8 @@ export interface PipelineParts {
   rateLimit?: ClientRateLimit;
   /** The bound on answers computed at once; none: unbounded. */
   answerSlots?: AnswerSlots;
+  /** The configured public base URL (BASE_URL): absolute Link targets of list pages; none: root-relative. */
+  publicBaseUrl?: string | null;
 }
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
@@ -101,7 +103,7 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
     validateRequest(parts.dispatcher),
     ...parts.payment,
     answer(parts.dispatcher, parts.answerSlots),
-    sendAnswer(),
+    sendAnswer({ publicBaseUrl: parts.publicBaseUrl }),
   ];
 }
 

@@ -9,6 +9,9 @@
 // - X-Data-Source (sample | imported | mixed) on every 2xx data answer, any format: it describes the
 //   served snapshot as a whole (routes do not declare their tables; engine/dataOrigin.ts); on a paid
 //   route's 402, the challenge's resource description says sample data when it is (PAYMENT-REQUIRED).
+// The one header of an answer decided elsewhere: a list page's Link (next, prev), from the answer's
+// page, where the answer is written (http/pipeline/sendAnswer.ts), below the payment check, so a paid
+// answer keeps it for a retry.
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
 import { snapshotOriginsOf } from '../../engine/dataOrigin.ts';

@@ -108,3 +108,25 @@ export function pagedBodySchema(endpoint: string, filters: Record<string, JsonSc
 export function pagedBody<T>(page: PageOfRows<T>): { count: number; limit: number; offset: number; total: number; items: T[] } {
   return { count: page.rows.length, limit: page.limit, offset: page.offset, total: page.total, items: page.rows };
 }
+
+/** Where one page sits in its list: what a client needs to ask for the page before or after it. */
+export interface PagePosition {
+  limit: number;
+  offset: number;
+  /** The rows of the list before paging. */
+  total: number;
+}
+
+/** Whether a response schema is the paged envelope (top-level limit, offset, total and items). */
+export function isPagedEnvelopeSchema(schema: JsonSchema): boolean {
+  const properties = schema.properties ?? {};
+  return ['limit', 'offset', 'total', 'items'].every((name) => Object.hasOwn(properties, name));
+}
+
+/** The position of a paged envelope's page (pagedBody's limit, offset and total); null for any other body. */
+export function envelopePosition(body: unknown): PagePosition | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { limit, offset, total, items } = body as Record<string, unknown>;
+  if (!Array.isArray(items) || ![limit, offset, total].every((value) => Number.isInteger(value))) return null;
+  return { limit: limit as number, offset: offset as number, total: total as number };
+}

@@ -124,7 +124,24 @@ describe('/openapi.json', () => {
         } else {
           assert.equal(op.responses['413'], undefined);
         }
-        if (route.listRows) assert.ok(op.responses['200'].content['text/csv'], `${op.operationId}: CSV output`);
+        // JSON is the 200's only media type (generated clients type the answer as it); a list's CSV and
+        // Arrow forms are asked with ?format=, described in text.
+        assert.deepEqual(Object.keys(op.responses['200'].content), ['application/json'], op.operationId);
+        const format = op.parameters.find((p: any) => p.name === 'format' && p.in === 'query');
+        if (route.listRows) {
+          assert.deepEqual(format?.schema, { type: 'string', enum: ['json', 'csv', 'arrow'], default: 'json' }, `${op.operationId}: format`);
+          for (const text of [format.description, op.responses['200'].description]) {
+            assert.match(text, /text\/csv/, op.operationId);
+            assert.match(text, /application\/vnd\.apache\.arrow\.stream/, op.operationId);
+          }
+        } else {
+          assert.equal(format, undefined, op.operationId);
+        }
+        // A paged list (it takes offset) documents its Link header; listDatasets is the specification's
+        // bare array, with no total to tell a next page by.
+        const paged = Object.hasOwn(route.params, 'offset') && route.id !== 'listDatasets';
+        assert.equal(op.responses['200'].headers?.Link !== undefined, paged, `${op.operationId}: Link header documented`);
+        if (paged) assert.match(op.responses['200'].headers.Link.description, /rel="next".*rel="prev"/);
       }
     }
   });
@@ -161,9 +178,14 @@ describe('/openapi.json', () => {
   });
 
   test('the free documentation paths are described under the docs tag', () => {
-    for (const path of ['/api', '/api/', '/api/docs', '/api/docs.md', '/docs', '/docs/{category}/', '/openapi.json', '/llms.txt', '/.well-known/x402', '/robots.txt', '/sitemap.xml']) {
+    // `/api/` is the page of `/api` and the domain page is described at `/docs/{category}` (its redirect):
+    // no path key ends with a slash, which the linters refuse.
+    for (const path of ['/api', '/api/docs', '/api/docs.md', '/docs', '/docs/{category}', '/openapi.json', '/llms.txt', '/.well-known/x402', '/robots.txt', '/sitemap.xml']) {
       assert.deepEqual(doc.paths[path]?.get?.tags, ['docs'], path);
     }
+    assert.deepEqual(Object.keys(doc.paths).filter((path) => path.length > 1 && path.endsWith('/')), []);
+    assert.match(doc.paths['/api'].get.description, /\/api\//);
+    assert.equal(doc.paths['/docs/{category}'].get.responses['302'].headers.Location.schema.type, 'string');
     const tags = doc.tags.map((tag: any) => tag.name);
     for (const route of catalog) assert.ok(tags.includes(route.tag), `tag ${route.tag}`);
   });

@@ -214,6 +214,11 @@ export const getCardsByClass = defineRoute<ByClassParams>({
   response: byClassResponse,
   listRows: (body) => pairRows(body.items as Row[]),
   listColumns: () => PAIR_COLUMNS,
+  // Its page is in `query` (the specification's shape), not the paged envelope.
+  pagePosition: (body) => {
+    const query = body.query as { limit: number; offset: number };
+    return { limit: query.limit, offset: query.offset, total: body.total as number };
+  },
   async handle(params, { db }) {
     const param = params.class === undefined ? 'card_class' : 'class';
     const given = (params.class ?? params.card_class)!.trim();
