@@ -10,31 +10,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { buildServing, DOMAINS } from '../../domains/index.ts';
-import { ingestCommandsOf } from '../../domains/registry.ts';
-import { runIngestCli } from '../../ingest/cli.ts';
 import { listGenerations } from '../../ingest/generations.ts';
-import { runCli, type CliResult } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess as ingest } from '../helpers/ingestCli.ts';
 import { tempDirUntilExit as tempDir } from '../helpers/tmp.ts';
-
-/**
- * bin/ingest.ts's command in this process, with `env` set in process.env for the run (the bounds are
- * read from there, deep in the readers) and put back after it: its exit code and stderr.
- */
-async function ingest(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const saved = new Map(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
-  let stderr = '';
-  try {
-    const code = await runIngestCli(args, ingestCommandsOf(DOMAINS), { log: (line) => (stderr += `${line}\n`), prepare: buildServing });
-    return { code, stdout: '', stderr };
-  } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
 
 const RATES = 'Date,USD,JPY,\n2024-01-03,1.0919,155.76,\n2024-01-02,1.0956,155.5,\n';
 
