@@ -16,6 +16,7 @@ import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.t
 import { loadImports } from '../../queries/imports.ts';
 import { loadAgrifood } from '../../domains/agrifood/queries/tables.ts';
 import { oilseedsFixture, pigmeatFixture, writeAgrifoodFixtureSnapshot, writeJson } from './fixtures.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 describe('value parsers', () => {
@@ -206,6 +207,8 @@ describe('npm run ingest -- agrifood', () => {
       ({ stderr }) => ({ code: 0, stderr }),
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
     );
+  // The first run as the child process npm starts; the others in this process (test/helpers/ingestCli.ts).
+  const inProcess = (args: string[]) => ingestInProcess(['agrifood', ...args]);
 
   test('imports a folder (sector detected), rejects a malformed file with exit 1, a bad --dataset with exit 2', async () => {
     const root = await tempDirUntilExit('agrifood-cli-');
@@ -220,11 +223,11 @@ describe('npm run ingest -- agrifood', () => {
     assert.match(first.stderr, /imported 2 file\(s\), 7 row\(s\)/);
 
     const bad = await writeJson(root, 'bad.json', [{ memberStateCode: 'DE', beginDate: '05/01/2026', price: 'abc', pigClass: 'S' }]);
-    const rejected = await cli([bad, '--data-dir', dataDir]);
+    const rejected = await inProcess([bad, '--data-dir', dataDir]);
     assert.equal(rejected.code, 1);
     assert.match(rejected.stderr, /bad\.json, row 1: price "abc" is not a price/);
 
-    const usage = await cli([bad, '--dataset', 'wine_prices', '--data-dir', dataDir]);
+    const usage = await inProcess([bad, '--dataset', 'wine_prices', '--data-dir', dataDir]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--dataset must be one of cereals_prices, oilseeds_prices, pigmeat_prices/);
   });

@@ -13,6 +13,7 @@ import { CARD_SOURCE_URL, ingestCardSets } from '../../domains/cardgame/ingest/s
 import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.ts';
 import { readImportRecords } from '../../domains/sebra/ingest/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 import { BG_CARDS, EN_CARDS, NOW, writeCards } from './fixture.ts';
 
@@ -175,6 +176,8 @@ test('malformed files are rejected by file, row and problem; nothing is written'
 });
 
 describe('npm run ingest -- cardgame', () => {
+  // The first run is the child process npm starts (its exit code and stderr); the others are the same
+  // command in this process (test/helpers/ingestCli.ts), with the same exit codes and lines.
   test('imports with --lang, skips the same file, reads languages from names in a folder', async () => {
     const dir = await tempDir('cardgame-cli-');
     const file = await writeCards(dir, 'cards.collectible.json', EN_CARDS.slice(0, 9));
@@ -182,7 +185,7 @@ describe('npm run ingest -- cardgame', () => {
     const first = await runCli('bin/ingest.ts', ['cardgame', file, '--lang', 'en', '--data-dir', dataDir]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /imported 1 file\(s\), 9 row\(s\)/);
-    const again = await runCli('bin/ingest.ts', ['cardgame', file, '--lang', 'en', '--data-dir', dataDir]);
+    const again = await ingestInProcess(['cardgame', file, '--lang', 'en', '--data-dir', dataDir]);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 1/);
 
@@ -191,7 +194,7 @@ describe('npm run ingest -- cardgame', () => {
     await writeCards(folder, 'cards.enUS.json', EN_CARDS.slice(0, 5));
     await writeCards(folder, 'cards.bgBG.json', BG_CARDS);
     // The English set goes from 9 cards to 5: the shrink rule (issue 17) wants --allow-shrink for that.
-    const both = await runCli('bin/ingest.ts', ['cardgame', folder, '--data-dir', dataDir, '--allow-shrink']);
+    const both = await ingestInProcess(['cardgame', folder, '--data-dir', dataDir, '--allow-shrink']);
     assert.equal(both.code, 0, both.stderr);
     assert.match(both.stderr, /imported 2 file\(s\), 10 row\(s\)/);
   });
@@ -200,12 +203,12 @@ describe('npm run ingest -- cardgame', () => {
     const dir = await tempDir('cardgame-cli-bad-');
     const dataDir = join(dir, 'parquet');
     const bad = await writeCards(dir, 'cards.json', [{ id: 'A', dbfId: 1, name: 'A' }, { id: 'B', dbfId: -3, name: 'B' }]);
-    const malformed = await runCli('bin/ingest.ts', ['cardgame', bad, '--lang', 'en', '--data-dir', dataDir]);
+    const malformed = await ingestInProcess(['cardgame', bad, '--lang', 'en', '--data-dir', dataDir]);
     assert.equal(malformed.code, 1);
     assert.match(malformed.stderr, /cards\.json, row 2: "dbfId" must be a positive integer/);
-    const wrongLang = await runCli('bin/ingest.ts', ['cardgame', bad, '--lang', 'de', '--data-dir', dataDir]);
+    const wrongLang = await ingestInProcess(['cardgame', bad, '--lang', 'de', '--data-dir', dataDir]);
     assert.equal(wrongLang.code, 2);
-    const noLang = await runCli('bin/ingest.ts', ['cardgame', bad, '--data-dir', dataDir]);
+    const noLang = await ingestInProcess(['cardgame', bad, '--data-dir', dataDir]);
     assert.equal(noLang.code, 2);
     assert.match(noLang.stderr, /pass --lang en or --lang bg/);
   });

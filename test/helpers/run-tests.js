@@ -5,15 +5,21 @@
 //
 // 1. Builds the full sample snapshot once (test/helpers/build-sample-snapshot.ts) for the files that
 //    serve it (test/http/sample-app.ts, startSampleApp in test/helpers/app.ts): SAMPLE_SNAPSHOT_DIR.
-// 2. Runs the test files, TEST_CONCURRENCY at a time (default 2: each file is its own process and
-//    uses only ephemeral loopback ports and folders of its own under TMPDIR).
+//    The files start meanwhile; one that needs the sample waits for the build (SAMPLE_SNAPSHOT_READY).
+// 2. Runs the test files (test/helpers/run-files.js), TEST_CONCURRENCY at a time (default 2: each
+//    file is its own process and uses only ephemeral loopback ports and folders of its own under
+//    TMPDIR), the longest first, by
+//    the times recorded in test/helpers/test-durations.tsv (a file not recorded there is taken as
+//    UNRECORDED_SECONDS), so that no long file starts last and the run ends with short ones.
 //    The slowest files are listed at the end (each file's process times itself: test/helpers/file-clock.js).
+//    TEST_RECORD_DURATIONS=1 writes this run's times into test-durations.tsv (after a full run, to
+//    keep the order current; files that no longer exist leave it).
 // 3. Fails the run when a test changed the shared snapshot (the tests only read it) or left something
 //    in the temporary folder.
 //
 //   node test/helpers/run-tests.js [test/x/y.test.ts ...]   (default: test/*/*.test.ts)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -38,7 +44,40 @@ function fingerprint(dir) {
     .sort();
 }
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles();
+const DURATIONS_FILE = path.join(projectRoot, 'test/helpers/test-durations.tsv');
+/** What a file without a recorded time is taken to last: after the long files, before the short ones. */
+const UNRECORDED_SECONDS = 20;
+
+/** `path<TAB>seconds` lines (# starts a comment) as a Map. */
+function readDurations(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return new Map();
+  }
+  return new Map(text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => line.split('\t')).map(([name, seconds]) => [name, Number(seconds)]));
+}
+
+/** Longest recorded time first; equal times by name, so the order is total. */
+function longestFirst(names, recorded) {
+  const seconds = (name) => recorded.get(path.relative(projectRoot, path.resolve(name))) ?? UNRECORDED_SECONDS;
+  return [...names].sort((a, b) => seconds(b) - seconds(a) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Writes the times of this run into the recorded file: those of files that ran replace theirs, files gone leave. */
+function recordDurations(measured, recorded) {
+  const existing = new Set(testFiles());
+  const merged = new Map([...recorded, ...measured].filter(([name]) => existing.has(name)));
+  const lines = [...merged].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, seconds]) => `${name}\t${seconds.toFixed(1)}`);
+  writeFileSync(DURATIONS_FILE, `# Wall time in seconds of each test file's process in a full \`npm test\` run (2 cores, two files at a time).
+# test/helpers/run-tests.js starts the longest first. Refresh: TEST_RECORD_DURATIONS=1 npm test
+${lines.join('\n')}\n`);
+}
+
+const recorded = readDurations(DURATIONS_FILE);
+const files = longestFirst(process.argv.length > 2 ? process.argv.slice(2) : testFiles(), recorded);
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write(`run-tests: TEST_CONCURRENCY must be a whole number from 1 (got ${process.env.TEST_CONCURRENCY})\n`);
@@ -49,24 +88,25 @@ const runRoot = mkdtempSync(path.join(os.tmpdir(), 'npm-test-'));
 const tmp = path.join(runRoot, 'tmp');
 const snapshotRoot = path.join(runRoot, 'sample-snapshot');
 mkdirSync(tmp);
-let child;
+const children = new Set();
 let stopped;
 const removeRunRoot = () => rmSync(runRoot, { recursive: true, force: true });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     stopped = signal;
-    // The child gets the signal too; its exit ends the step below, and the folder is removed then.
-    child?.kill(signal);
+    // The children get the signal too; their exits end the steps below, and the folder is removed then.
+    for (const child of children) child.kill(signal);
   });
 }
 
-/** Runs node with args in the project, TMPDIR inside the run; resolves with its exit code. */
-function runNode(args, env = {}) {
+/** Runs node with args in the project, TMPDIR inside the run; resolves with its exit code. `stdout`: where its output goes (default ours). */
+function runNode(args, env = {}, stdout = 'inherit') {
   return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, args, { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, TMPDIR: tmp, ...env } });
+    const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['inherit', stdout, 'inherit'], env: { ...process.env, TMPDIR: tmp, ...env } });
+    children.add(child);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      child = undefined;
+      children.delete(child);
       resolve(code ?? 128 + (os.constants.signals[signal] ?? 0));
     });
   });
@@ -74,34 +114,41 @@ function runNode(args, env = {}) {
 
 const SLOWEST_SHOWN = 15;
 
-/** Prints the slowest test files, from the lines their processes appended to `file`. */
-function reportSlowest(file) {
-  let lines;
-  try {
-    lines = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
-  } catch {
-    return;
-  }
-  const slowest = lines.map((line) => line.split('\t')).map(([name, seconds]) => ({ name, seconds: Number(seconds) }))
+/** Prints the slowest test files, from the times their processes appended (readDurations). */
+function reportSlowest(measured) {
+  const slowest = [...measured].map(([name, seconds]) => ({ name, seconds }))
     .sort((a, b) => b.seconds - a.seconds || (a.name < b.name ? -1 : 1)).slice(0, SLOWEST_SHOWN);
+  if (slowest.length === 0) return;
   process.stdout.write(`# slowest test files (wall time of each file's process):\n${slowest.map((s) => `#   ${s.seconds.toFixed(1).padStart(6)} s  ${s.name}\n`).join('')}`);
 }
 
 let exitCode;
 try {
   const started = Date.now();
-  const built = await runNode(['--import', 'tsx', 'test/helpers/build-sample-snapshot.ts', snapshotRoot]);
-  if (built !== 0 || stopped) {
-    process.stderr.write(`run-tests: building the sample snapshot failed (exit ${built})\n`);
-    exitCode = built || 1;
-  } else {
-    process.stdout.write(`# run-tests: sample snapshot built once for this run in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    const snapshotBefore = fingerprint(snapshotRoot);
-    const tmpBefore = new Set(readdirSync(tmp));
-    const durations = path.join(runRoot, 'durations.tsv');
-    const code = await runNode(['--import', 'tsx', '--import', './test/helpers/file-clock.js', '--test', `--test-concurrency=${concurrency}`, ...files], { SAMPLE_SNAPSHOT_DIR: snapshotRoot, TEST_DURATIONS_FILE: durations });
-    reportSlowest(durations);
-    exitCode = code;
+  // The files start while the snapshot is built: the first ones, the longest, mostly need no sample,
+  // and a file that does waits for the word in `ready` (test/http/sample-app.ts). The build's output
+  // goes to stderr, so that it does not cut into the report.
+  const ready = path.join(runRoot, 'sample-snapshot.ready');
+  let snapshotBefore = null;
+  const build = runNode(['--import', 'tsx', 'test/helpers/build-sample-snapshot.ts', snapshotRoot], { SAMPLE_SNAPSHOT_READY: '' }, process.stderr).then((built) => {
+    if (built === 0) {
+      process.stderr.write(`# run-tests: sample snapshot built once for this run in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      snapshotBefore = fingerprint(snapshotRoot);
+    } else {
+      process.stderr.write(`run-tests: building the sample snapshot failed (exit ${built})\n`);
+    }
+    writeFileSync(ready, built === 0 ? 'built' : `the build exited with ${built}`);
+    return built;
+  });
+  const durations = path.join(runRoot, 'durations.tsv');
+  const code = await runNode(['--import', 'tsx', '--import', './test/helpers/file-clock.js', 'test/helpers/run-files.js', String(concurrency), ...files],
+    { SAMPLE_SNAPSHOT_DIR: snapshotRoot, SAMPLE_SNAPSHOT_READY: ready, TEST_DURATIONS_FILE: durations });
+  const built = await build;
+  const measured = readDurations(durations);
+  reportSlowest(measured);
+  if (process.env.TEST_RECORD_DURATIONS === '1' && !stopped && built === 0) recordDurations(measured, recorded);
+  exitCode = code || (built === 0 ? 0 : built || 1);
+  if (snapshotBefore) {
     const after = new Set(fingerprint(snapshotRoot));
     const changed = [...snapshotBefore.filter((line) => !after.has(line)).map((line) => `- ${line}`),
       ...[...after].filter((line) => !snapshotBefore.includes(line)).map((line) => `+ ${line}`)];
@@ -109,11 +156,12 @@ try {
       process.stderr.write(`run-tests: a test changed the shared sample snapshot, which tests must only read:\n${changed.map((line) => `  ${line}\n`).join('')}`);
       exitCode ||= 1;
     }
-    const left = readdirSync(tmp).filter((name) => !tmpBefore.has(name)).sort();
-    if (left.length > 0) {
-      process.stderr.write(`run-tests: the tests left ${left.length} item(s) in their temporary folder: ${left.join(', ')}\n`);
-      exitCode ||= 1;
-    }
+  }
+  // The TypeScript loader's compile cache (tsx-<uid>), made by the first process of the run, is the run's own.
+  const left = readdirSync(tmp).filter((name) => !/^tsx-/.test(name)).sort();
+  if (left.length > 0) {
+    process.stderr.write(`run-tests: the tests left ${left.length} item(s) in their temporary folder: ${left.join(', ')}\n`);
+    exitCode ||= 1;
   }
 } finally {
   removeRunRoot();

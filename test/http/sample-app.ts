@@ -3,9 +3,12 @@
 // (test/helpers/run-tests.js) and hands it to every file as SAMPLE_SNAPSHOT_DIR, which the tests only
 // read; a file run on its own without it builds its own in a fresh temp folder, removed on close.
 // SAMPLE_SNAPSHOT_DIR=<folder> set by hand builds it there once and keeps it (for repeated runs).
-import { mkdtemp, rm } from 'node:fs/promises';
+// The runner builds it while its first files run (those that need no sample): it names a file,
+// SAMPLE_SNAPSHOT_READY, that it writes once the build has ended, and a file waits for it here.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';
 import { DOMAINS, ensureServing } from '../../domains/index.ts';
 import { sampleSourcesOf } from '../../domains/registry.ts';
@@ -16,10 +19,27 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
  * serving database, as `npm start` does on a fresh clone; returns the snapshot folder.
  */
 export async function buildSampleSnapshot(root: string): Promise<string> {
+  await runnersBuild(root);
   const dataDir = path.join(root, 'parquet');
   await ensureSnapshot({ dataDir, sampleDir: path.join(root, 'sample'), sources: sampleSourcesOf(DOMAINS), log: () => undefined });
   await ensureServing(dataDir, () => undefined);
   return dataDir;
+}
+
+/** How often a file waiting for the runner's build looks for its word (the build takes a minute). */
+const READY_POLL_MS = 200;
+
+/** When root is the run's shared snapshot that the runner is building: until it has said `built` (an error if it says the build failed). */
+async function runnersBuild(root: string): Promise<void> {
+  const marker = process.env.SAMPLE_SNAPSHOT_READY;
+  const shared = process.env.SAMPLE_SNAPSHOT_DIR;
+  if (!marker || !shared || path.resolve(shared) !== path.resolve(root)) return;
+  for (;;) {
+    const word = await readFile(marker, 'utf8').catch(() => null);
+    if (word === 'built') return;
+    if (word !== null) throw new Error(`the run's sample snapshot was not built: ${word}`);
+    await sleep(READY_POLL_MS);
+  }
 }
 
 /** The app over the full sample; `dataDir` is its snapshot folder, which tests only read. */

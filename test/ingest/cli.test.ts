@@ -4,17 +4,20 @@ import { join } from 'node:path';
 import { readImportRecords } from '../../domains/sebra/ingest/snapshot.ts';
 import { countLayoutRows, currentLayoutRows, tempDir, writeJson, writeXlsx } from './fixtures.ts';
 import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 
+// One child process (npm's way) for each exit code, 0 (DATA_DIR from its environment), 1 and 2; the
+// other runs are the same command in this process (test/helpers/ingestCli.ts).
 const ingestCli = (args: string[], env: Record<string, string> = {}) => runCli('bin/ingest.ts', args, env);
 
 test('usage errors exit 2', async () => {
   const unknown = await ingestCli(['nosuchsource', 'x']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown source "nosuchsource"/);
-  const missing = await ingestCli(['sebra']);
+  const missing = await ingestInProcess(['sebra']);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /missing <file-or-folder>/);
-  const absent = await ingestCli(['sebra', '/nonexistent/sebra']);
+  const absent = await ingestInProcess(['sebra', '/nonexistent/sebra']);
   assert.equal(absent.code, 2);
   assert.match(absent.stderr, /no such file or folder/);
 });
@@ -27,7 +30,7 @@ test('a folder is imported, then skipped; malformed input exits 1 and names the 
   const first = await ingestCli(['sebra', sources], { DATA_DIR: dataDir });
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stderr, /imported 2 file\(s\), 7 row\(s\); skipped 0 already imported/);
-  const second = await ingestCli(['sebra', sources, '--data-dir', dataDir]);
+  const second = await ingestInProcess(['sebra', sources, '--data-dir', dataDir]);
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 2 already imported/);
 
@@ -35,10 +38,10 @@ test('a folder is imported, then skipped; malformed input exits 1 and names the 
   const noDate = await ingestCli(['sebra', tree, '--data-dir', dataDir]);
   assert.equal(noDate.code, 1);
   assert.ok(noDate.stderr.includes(`${tree}: no payment date: pass --date`), noDate.stderr);
-  const withDate = await ingestCli(['sebra', tree, '--date', '2012-07-10', '--source-url', 'https://example.org/report1.json', '--data-dir', dataDir]);
+  const withDate = await ingestInProcess(['sebra', tree, '--date', '2012-07-10', '--source-url', 'https://example.org/report1.json', '--data-dir', dataDir]);
   assert.equal(withDate.code, 0, withDate.stderr);
   const records = await readImportRecords(dataDir);
   assert.equal(records.at(-1)?.sourceUrl, 'https://example.org/report1.json');
-  const badDate = await ingestCli(['sebra', tree, '--date', '10.07.2012', '--data-dir', dataDir]);
+  const badDate = await ingestInProcess(['sebra', tree, '--date', '10.07.2012', '--data-dir', dataDir]);
   assert.equal(badDate.code, 2);
 });

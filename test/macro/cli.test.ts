@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { readMacroData } from '../../domains/macro/queries/tables.ts';
 import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { writeFixtureFiles } from './fixture.ts';
 import { openMacroDb, tempRoot } from './helpers.ts';
 
@@ -17,11 +18,12 @@ after(() => cleanup?.());
 test('npm run ingest -- ecb / eurofxref / fred --license, and a bad --license is a usage error', async () => {
   const files = await writeFixtureFiles(path.join(root, 'files'));
   const dataDir = path.join(root, 'parquet');
+  // The usage error as the child process npm starts; the imports in this process (test/helpers/ingestCli.ts).
   const bad = await runCli('bin/ingest.ts', ['fred', files.fred, '--license', 'MAYBE', '--data-dir', dataDir]);
   assert.equal(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /--license must be one of APPROVED, PENDING, DENIED/);
   for (const args of [['ecb', files.ecb], ['eurofxref', files.fx], ['fred', files.fred, '--license', 'denied']]) {
-    const run = await runCli('bin/ingest.ts', [...args, '--data-dir', dataDir]);
+    const run = await ingestInProcess([...args, '--data-dir', dataDir]);
     assert.equal(run.code, 0, run.stderr);
   }
   const db = await openMacroDb(dataDir);

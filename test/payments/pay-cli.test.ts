@@ -5,6 +5,9 @@
 // with --allow-asset <address>[:decimals] (or X402_TEST_TOKEN, the local chain's test token, which
 // the tests above pay with); the decimals are checked against a hostile loopback server that asks
 // for an 18-decimal token and collects the signatures it gets.
+// The command runs in this process (runPay, bin/pay.ts) where a test is about what it decides; as a
+// child process (npm's way) where only a process shows it: its exit code and lines when it refuses,
+// and a reader of its output that goes away.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -17,6 +20,7 @@ import { DEV_KEYS } from '../../devchain/chain.ts';
 import { formatUsd, parseAllowedAsset, parseUsd, usdOfRequirement, usdOfUnits } from '../../http/payments/assets.ts';
 import { USDC } from '../../http/payments/config.ts';
 import { routes } from '../../domains/index.ts';
+import { runPay } from '../../bin/pay.ts';
 import { projectRoot, runCli, type CliResult } from '../helpers/cli.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
@@ -45,7 +49,19 @@ after(async () => {
 const balance = () => rig.chain.balanceOf(rig.chain.addresses.payer);
 /** The local chain's test token is allowed (X402_TEST_TOKEN) unless `env` says otherwise. */
 const testTokenEnv = (): NodeJS.ProcessEnv => ({ X402_PAYER_KEY: DEV_KEYS.payer, X402_TEST_TOKEN: rig.chain.token });
-const pay = (args: string[], env: NodeJS.ProcessEnv = testTokenEnv()) => runCli('bin/pay.ts', args, env);
+
+/** The command in this process, with this process's environment and `env` over it: its exit code, stdout and stderr. */
+async function pay(args: string[], env: NodeJS.ProcessEnv = testTokenEnv()): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runPay(args, {
+    env: { ...process.env, ...env },
+    out: (line) => (stdout += `${line}\n`),
+    err: (line) => (stderr += `${line}\n`),
+    answered: () => undefined,
+  });
+  return { code, stdout, stderr };
+}
 
 function assertClean(result: CliResult): void {
   assert.doesNotMatch(result.stderr, STACK_FRAME, `no stack trace:\n${result.stderr}`);
@@ -69,9 +85,9 @@ function payIntoClosedOutput(args: string[]): Promise<CliResult> {
 }
 
 describe('npm run pay', () => {
-  test('a cap below the price: one clear line, exit 1, nothing paid', async () => {
+  test('a cap below the price (as a command): one clear line, exit 1, nothing paid', async () => {
     const start = await balance();
-    const result = await pay([`${app.base}${TAXONOMY}`, '--max-usd', '0.005']);
+    const result = await runCli('bin/pay.ts', [`${app.base}${TAXONOMY}`, '--max-usd', '0.005'], testTokenEnv());
     assertClean(result);
     assert.equal(result.code, 1);
     assert.equal(result.stderr.trim(), `pay: the price is USD 0.01 (10000 units of ${rig.chain.token} on eip155:31337), above --max-usd 0.005; nothing was paid (raise --max-usd to pay it)`);

@@ -12,6 +12,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS, devChain } from '../../devchain/chain.ts';
 import { routes } from '../../domains/index.ts';
 import { authorizationOf } from '../../http/payments/authorization.ts';
+import { runPayments } from '../../bin/payments.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 import { postgresSkipReason, scratchPostgres, type ScratchPostgres } from '../helpers/postgres.ts';
@@ -52,6 +54,14 @@ async function freshPayer(amount: bigint): Promise<{ key: Hex; address: Hex; min
     mint,
     drain: async () => transferAway(rig.chain, account, rig.chain.addresses.otherPayer, await balanceOf(account.address)),
   };
+}
+
+/** `npm run payments` in this process, with this process's environment and `env` over it: its exit code, stdout and stderr. */
+async function paymentsCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runPayments(args, { env: { ...process.env, ...env }, out: (line) => (stdout += `${line}\n`), err: (line) => (stderr += `${line}\n`) });
+  return { code, stdout, stderr };
 }
 
 const AUTHORIZATION_STATE = parseAbi(['function authorizationState(address authorizer, bytes32 nonce) view returns (bool)']);
@@ -262,16 +272,16 @@ for (const kind of ['file', 'postgres'] as const) {
       const header = await officialPaymentHeader(app, TAXONOMY);
       rig.facilitator.faults.loseSettleAnswers = 1;
       assert.equal((await app.request(TAXONOMY, { headers: { 'PAYMENT-SIGNATURE': header } })).status, 502);
-      const { runCli } = await import('../helpers/cli.ts');
       const env = { ...devPaymentEnv(rig.chain, rig.facilitator.url, storeEnv()), REVENUE_LEDGER: app.ledgerPath };
-      const listed = await runCli('bin/payments.ts', ['list'], env);
+      // As the command (npm's child process) once, for its exit code and stdout; then in this process (runPayments).
+      const listed = kind === 'file' ? await runCli('bin/payments.ts', ['list'], env) : await paymentsCli(['list'], env);
       assert.equal(listed.code, 3, listed.stderr);
       assert.match(listed.stdout, /1 settlement\(s\) with an outcome not known yet/);
       assert.ok(listed.stdout.includes(authorizationOf(decodePaymentSignatureHeader(header)).key));
-      const reconciled = await runCli('bin/payments.ts', ['reconcile'], env);
+      const reconciled = await paymentsCli(['reconcile'], env);
       assert.equal(reconciled.code, 0, reconciled.stdout + reconciled.stderr);
       assert.match(reconciled.stdout, /settled/);
-      const again = await runCli('bin/payments.ts', ['list'], env);
+      const again = await paymentsCli(['list'], env);
       assert.equal(again.code, 0);
       assert.match(again.stdout, /^0 settlement\(s\)/);
     });

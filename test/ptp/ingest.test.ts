@@ -11,6 +11,7 @@ import { IngestRejectedError, readImportRecords } from '../../domains/sebra/inge
 import { tempDir } from '../ingest/fixtures.ts';
 import { FIXTURE_ROWS, HEADERS, portalJson } from './fixture.ts';
 import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 
 const NOW = () => new Date('2026-11-01T10:00:00Z');
 
@@ -177,6 +178,7 @@ test('two new files covering overlapping days in one batch are rejected', async 
   });
 });
 
+// The first run as the child process npm starts; the others in this process (test/helpers/ingestCli.ts).
 const ingestCli = (args: string[]) => runCli('bin/ingest.ts', args);
 
 test('npm run ingest -- ptp <folder>: imports, reports coordinates, skips on a re-run; exit 1 on a bad file, 2 on an empty folder', async () => {
@@ -189,17 +191,17 @@ test('npm run ingest -- ptp <folder>: imports, reports coordinates, skips on a r
   assert.match(first.stderr, /coordinates: 7 as given, 1 swapped, 3 missing, 0 outside Bulgaria/);
   assert.match(first.stderr, /snapshot holds 11 accident\(s\) in 3 location cluster\(s\)/);
   assert.match(first.stderr, /imported 1 file\(s\), 11 row\(s\); skipped 0 already imported/);
-  const second = await ingestCli(['ptp', sources, '--data-dir', dataDir]);
+  const second = await ingestInProcess(['ptp', sources, '--data-dir', dataDir]);
   assert.match(second.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 1 already imported/);
 
   const bad = join(await tempDir('ptp-cli-'), 'bad.csv');
   await writeFile(bad, `${HEADERS.join(',')}\n31.02.2025 10:00,ВАРНА,Варна,гр. Варна,x,y,0,1,1,1,,\n`);
-  const rejected = await ingestCli(['ptp', bad, '--data-dir', dataDir]);
+  const rejected = await ingestInProcess(['ptp', bad, '--data-dir', dataDir]);
   assert.equal(rejected.code, 1);
   assert.ok(rejected.stderr.includes(`${bad}, row 2: not a valid date and time`), rejected.stderr);
 
   const empty = await tempDir('ptp-cli-');
-  const usage = await ingestCli(['ptp', empty, '--data-dir', dataDir]);
+  const usage = await ingestInProcess(['ptp', empty, '--data-dir', dataDir]);
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /no \.json or \.csv files/);
 });

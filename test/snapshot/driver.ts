@@ -1,10 +1,11 @@
-// A child process for the snapshot tests: runs the ingest CLI (ingest/cli.ts with every domain's
-// commands) with a fault hook installed at one named commit step.
-//   node --import tsx test/snapshot/driver.ts <fault> <step> <ingest args...>
+// A child process for the snapshot tests: runs the ingest CLI (ingest/cli.ts) with a fault hook
+// installed at one named commit step. Its one command is PTP's, the source these tests ingest (the
+// commit steps are the CLI's, the same for every source): loading only it keeps each child's start
+// to a few seconds instead of every domain's.
+//   node --import tsx test/snapshot/driver.ts <fault> <step> ptp <ingest args...>
 // <fault>: `crash` (SIGKILL at the step: nothing after it runs, no finally, no cleanup),
 // `ENOSPC` / `EROFS` / `EACCES` (that errno thrown at the step), `none`.
-import { DOMAINS } from '../../domains/index.ts';
-import { ingestCommandsOf } from '../../domains/registry.ts';
+import { ptpIngestCommand } from '../../domains/ptp/ingest/command.ts';
 import { runIngestCli } from '../../ingest/cli.ts';
 import { setFaultHook } from '../../ingest/faults.ts';
 
@@ -21,4 +22,4 @@ if (fault !== 'none') {
   });
 }
 
-process.exitCode = await runIngestCli(args, ingestCommandsOf(DOMAINS), { log: (line) => process.stderr.write(`${line}\n`) });
+process.exitCode = await runIngestCli(args, [ptpIngestCommand], { log: (line) => process.stderr.write(`${line}\n`) });

@@ -36,7 +36,7 @@ export interface ChildResult {
   stderr: string;
 }
 
-/** The ingest CLI in a child process with a fault injected at one commit step (see driver.ts). */
+/** The ingest CLI in a child process with a fault injected at one commit step (see driver.ts: PTP's command only). */
 export function ingestWithFault(fault: string, step: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/snapshot/driver.ts'), fault, step, ...args], {

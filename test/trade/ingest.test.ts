@@ -11,6 +11,7 @@ import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.t
 import { parseTradeFile } from '../../domains/trade/ingest/parse.ts';
 import { ingestTradeFiles } from '../../domains/trade/ingest/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { FIXTURE_NOW, HEADER, lines, tempDir, tradeFixtureCsv } from './fixtures.ts';
 
 async function write(dir: string, name: string, text: string): Promise<string> {
@@ -205,6 +206,7 @@ describe('ingest', () => {
     assert.deepEqual(await readFile(path.join(dataDir, 'imports.parquet')), ledger);
   });
 
+  // The first run as the child process npm starts; the others in this process (test/helpers/ingestCli.ts).
   test('npm run ingest -- trade <folder>: exit 0, then 1 on a malformed file', async () => {
     const dir = await tempDir('trade-cli-');
     const source = path.join(dir, 'source');
@@ -216,10 +218,10 @@ describe('ingest', () => {
     assert.equal(done.code, 0, done.stderr);
     assert.match(done.stderr, /extract\.csv: 68 observation\(s\)/);
     assert.match(done.stderr, /imported 1 file\(s\), 68 row\(s\); skipped 0/);
-    const again = await runCli('bin/ingest.ts', ['trade', source, '--data-dir', dataDir]);
+    const again = await ingestInProcess(['trade', source, '--data-dir', dataDir]);
     assert.match(again.stderr, /imported 0 file\(s\), 0 row\(s\); skipped 1/);
     const bad = await write(dir, 'bad.csv', `${HEADER}\nESTAT:DS-045409(1.0),15/09/26,A,PL,UA,1001,7,VALUE_IN_EUROS,2022,1,\n`);
-    const rejected = await runCli('bin/ingest.ts', ['trade', bad, '--data-dir', dataDir]);
+    const rejected = await ingestInProcess(['trade', bad, '--data-dir', dataDir]);
     assert.equal(rejected.code, 1);
     assert.match(rejected.stderr, /bad\.csv, row 2: column flow/);
   });
