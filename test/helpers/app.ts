@@ -40,6 +40,10 @@ export async function serveTestApp(db: Database, appRoutes: readonly Route[], op
   const app = await createApp({ db, routes: appRoutes, now: options.now ?? (() => FIXED_NOW), logError: options.logError ?? (() => undefined) });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    // The server never closes an idle kept-alive connection (close() still does): on a loaded machine
+    // its 5 s timer and fetch's own 4 s one raced, and a reused socket the server had just closed
+    // failed a request with "fetch failed".
+    listening.keepAliveTimeout = 0;
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = (path: string, init?: RequestInit) => fetch(base + path, init);
