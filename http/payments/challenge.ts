@@ -14,6 +14,7 @@ import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/ext
 import { sampleDataNote, type DataOrigin } from '../../engine/dataOrigin.ts';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
 import { koaPath } from '../dispatch.ts';
+import { toolInputSchema } from '../mcp/tools.ts';
 import type { PaymentSettings } from './config.ts';
 
 export const SERVICE_NAME = 'Public data service';
@@ -75,6 +76,22 @@ export function discoveryExtension(route: Route, path: string): Record<string, u
     ...(pathNames.length > 0 ? { pathParamsSchema: schemaOf(pathNames) } : {}),
     output: { schema: route.response as Record<string, unknown> },
   } as Parameters<typeof declareDiscoveryExtension>[0]);
+}
+
+/** The Bazaar discovery extension of a route's MCP tool (POST /mcp, Streamable HTTP). */
+export function mcpDiscoveryExtension(route: Route): Record<string, unknown> {
+  return declareDiscoveryExtension({
+    toolName: route.id,
+    description: route.summary,
+    transport: 'streamable-http',
+    inputSchema: toolInputSchema(route) as Record<string, unknown>,
+    output: { schema: route.response as Record<string, unknown> },
+  });
+}
+
+/** A route's challenge as its MCP tool answers it: the same terms, the Bazaar extension describing the tool. */
+export function mcpChallenge(route: Route, challenge: PaymentRequired): PaymentRequired {
+  return { ...challenge, extensions: { ...challenge.extensions, ...mcpDiscoveryExtension(route) } };
 }
 
 export function paymentRouteConfig(route: Route, path: string, settings: PaymentSettings): RouteConfig {
