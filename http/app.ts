@@ -19,7 +19,7 @@ import type { ClientRateLimit } from './rateLimiter.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
 import { mcpResources } from './mcp/resources.ts';
-import { mcpChallenge } from './payments/challenge.ts';
+import { httpPaymentOfMcp, mcpChallenge } from './payments/challenge.ts';
 import { mcpEndpoint } from './pipeline/mcp.ts';
 
 export interface AppOptions {
@@ -104,7 +104,7 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
       const found = await facts().catch(() => undefined);
       return { routes: options.routes, ...docsBase, examples: found?.examples, dataOrigin: found?.dataOrigin };
     }),
-    challengeForTool: mcpChallenge,
+    x402: { challenge: mcpChallenge, payment: httpPaymentOfMcp },
   });
   const stages = requestPipeline({
     fastAnswers,

@@ -30,8 +30,15 @@ export interface InnerCallOptions {
   /** The app's request listener (read per call: the app is built after its stages). */
   listener: () => RequestListener;
   client: OuterClient;
-  /** The x402 challenge as an MCP client should see it (the Bazaar extension describing the tool). */
-  challengeForTool?: (route: Route, challenge: PaymentRequired) => PaymentRequired;
+  /** How x402 over MCP differs from HTTP (http/payments/challenge.ts); none: not at all. */
+  x402?: McpPaymentTerms;
+}
+
+export interface McpPaymentTerms {
+  /** The challenge as an MCP client sees it (the Bazaar extension describing the tool). */
+  challenge: (route: Route, challenge: PaymentRequired) => PaymentRequired;
+  /** A payment made for that challenge, as the HTTP payment check takes it. */
+  payment: (route: Route, payment: PaymentPayload) => PaymentPayload;
 }
 
 function refusal(status: number, code: Parameters<typeof errorBody>[1], message: string, param: string | null = null): CallOutcome {
@@ -64,7 +71,8 @@ export function innerCaller(options: InnerCallOptions): Caller {
       if (payment === null || typeof payment !== 'object' || Array.isArray(payment)) {
         return refusal(400, 'invalid_payment', '_meta["x402/payment"] must be an x402 PaymentPayload object', '_meta.x402/payment');
       }
-      headers['payment-signature'] = encodePaymentSignatureHeader(payment as PaymentPayload);
+      const payload = payment as PaymentPayload;
+      headers['payment-signature'] = encodePaymentSignatureHeader(options.x402 ? options.x402.payment(route, payload) : payload);
     }
     let payload: string | undefined;
     if (request.body !== undefined) {
@@ -77,7 +85,7 @@ export function innerCaller(options: InnerCallOptions): Caller {
     if (response.statusCode === 402) {
       const challenge = decoded(headerText(response.headers['payment-required']), decodePaymentRequiredHeader);
       if (challenge) {
-        const shown = options.challengeForTool ? options.challengeForTool(route, challenge) : challenge;
+        const shown = options.x402 ? options.x402.challenge(route, challenge) : challenge;
         return { ok: false, json: shown, text: JSON.stringify(shown), paymentRequired: shown, ...withReceipt };
       }
     }

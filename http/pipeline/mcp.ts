@@ -8,11 +8,10 @@
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { PaymentRequired } from '@x402/core/types';
 import type { Route } from '../../queries/catalog.ts';
 import { readBodyBytes } from '../body.ts';
 import { errorBody } from '../errors.ts';
-import { innerCaller } from '../mcp/innerCall.ts';
+import { innerCaller, type McpPaymentTerms } from '../mcp/innerCall.ts';
 import type { McpResources } from '../mcp/resources.ts';
 import { createMcpServer, toolCatalog } from '../mcp/server.ts';
 
@@ -32,8 +31,8 @@ export interface McpEndpointOptions {
   /** The app's request listener, for the tool calls (read per call: the app is built after its stages). */
   listener: () => RequestListener;
   resources: McpResources;
-  /** The challenge as an MCP client should see it (its Bazaar extension describing the tool). */
-  challengeForTool?: (route: Route, challenge: PaymentRequired) => PaymentRequired;
+  /** How x402 over MCP differs from HTTP (the Bazaar extension describing the tool). */
+  x402?: McpPaymentTerms;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -65,7 +64,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
     const call = innerCaller({
       listener: options.listener,
       client: { remoteAddress: ctx.req.socket.remoteAddress, forwardedFor: ctx.req.headers['x-forwarded-for'] },
-      challengeForTool: options.challengeForTool,
+      x402: options.x402,
     });
     const server = createMcpServer({ routes: options.routes, catalog, call, instructions: MCP_INSTRUCTIONS, resources: options.resources });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
