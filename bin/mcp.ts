@@ -3,7 +3,9 @@
 //                                                                        (remote: pays each call with x402)
 // An MCP server over stdio (the official @modelcontextprotocol/sdk): one tool per catalog route, named
 // after its operation id, whose input is the route's parameters as JSON Schema (the path and query
-// forms folded into one object; a POST route's JSON body as the field `body`).
+// forms folded into one object; a POST route's JSON body as the field `body`). The tools, their
+// results and the documentation resources are http/mcp's, shared with the HTTP endpoint POST /mcp;
+// this file is the command line and its two callers.
 // - local (default): answers from the snapshot in DATA_DIR through the API's own validation, handlers
 //   and encoders (http/dispatch.ts); nothing is paid;
 // - remote: calls the deployment over HTTP and pays each call with the official x402 client

@@ -14,6 +14,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { pathParamNames, type JsonSchema, type Route } from '../../queries/catalog.ts';
 import { invalidParameter } from '../../queries/shared/errors.ts';
 
+/** The MCP endpoint's path (http/pipeline/mcp.ts). */
+export const MCP_PATH = '/mcp';
+
 /** Whether a parameter must be given whichever path form is used. */
 function requiredInEveryForm(route: Route, name: string): boolean {
   const spec = route.params[name];
@@ -117,7 +120,7 @@ function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Recor
 export function toolsOf(routes: readonly Route[]): Tool[] {
   return routes.map((route) => ({
     name: route.id,
-    description: `${route.summary}. ${route.paid ? 'Paid per call (x402).' : 'Free.'}`,
+    description: `${route.summary}. ${route.paid ? 'Paid (x402).' : 'Free.'}`,
     inputSchema: toolInputSchema(route),
     outputSchema: outlineSchema(route.response),
     annotations: { readOnlyHint: true },

@@ -14,8 +14,9 @@ import { errorBody } from '../errors.ts';
 import { innerCaller, type McpPaymentTerms } from '../mcp/innerCall.ts';
 import type { McpResources } from '../mcp/resources.ts';
 import { createMcpServer, toolCatalog } from '../mcp/server.ts';
+import { MCP_PATH } from '../mcp/tools.ts';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 /** A call's JSON-RPC message: its arguments (a POST route's body is at most 64 KiB) and an x402 payment (about 1 KiB). */
 export const MCP_BODY_MAX_BYTES = 128 * 1024;
 

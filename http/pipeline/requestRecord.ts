@@ -7,7 +7,7 @@ import type { ErrorBody } from '../errors.ts';
 import { REQUEST_ID_HEADER, requestRecordOf } from '../observe.ts';
 import { documentAnswerOf } from './documentAnswer.ts';
 import { HEALTH_PATH } from './health.ts';
-import { MCP_PATH } from './mcp.ts';
+import { MCP_PATH } from '../mcp/tools.ts';
 import { READINESS_PATH } from './readiness.ts';
 import { matchOf } from './requestMatch.ts';
 

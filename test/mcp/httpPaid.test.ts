@@ -167,4 +167,26 @@ describe('x402 over MCP', () => {
     assert.equal((result._meta as Record<string, unknown>)['x402/payment-response'], undefined);
     assert.equal(await payerBalance(), before);
   });
+
+  test('/.well-known/x402 lists each paid tool as an MCP item, described as its MCP challenge describes it', async () => {
+    const discovery = await (await app.request('/.well-known/x402')).json() as { resources: string[]; items: Array<Record<string, any>> };
+    const tools = discovery.items.filter((item) => item.type === 'mcp');
+    assert.deepEqual(tools.map((item) => item.toolName), routes.filter((route) => route.paid).map((route) => route.id));
+    // The documents' base address (BASE_URL, not this test server's port), the one the HTTP items name.
+    const documentsBase = new URL(discovery.resources[0]!).origin;
+    assert.ok(!discovery.resources.includes(`${documentsBase}/mcp`));
+    for (const item of tools) {
+      assert.equal(item.resource, `${documentsBase}/mcp`);
+      const input = item.extensions.bazaar.info.input;
+      assert.deepEqual([input.type, input.toolName, input.transport], ['mcp', item.toolName, 'streamable-http']);
+    }
+    const client = await connect(app);
+    const unpaid = await client.callTool({ name: 'getTaxonomyForYear', arguments: YEAR });
+    const challenge = unpaid.structuredContent as unknown as PaymentRequired;
+    const item = tools.find((candidate) => candidate.toolName === 'getTaxonomyForYear')!;
+    assert.deepEqual(item.extensions.bazaar, challenge.extensions!.bazaar);
+    // The terms are the HTTP items' (this rig's documents state the environment's payment facts, not the rig's).
+    const http = discovery.items.find((candidate) => candidate.type === 'http' && String(candidate.resource).includes('/getTaxonomyForYear'))!;
+    assert.deepEqual(item.accepts, http.accepts);
+  });
 });
