@@ -18,9 +18,19 @@ import { createMcpServer, localCaller } from '../../bin/mcp.ts';
 import { FIXED_NOW, withoutRequestId } from '../helpers/app.ts';
 import { devPaymentEnv, officialClient, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { createLogger } from '../../http/log.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 
 const PRICE = 10_000n;
+
+/** The request log's JSON lines, as the logger writes them. */
+const log = {
+  lines: [] as Array<Record<string, unknown>>,
+  write(text: string) {
+    for (const line of text.split('\n')) if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+  },
+};
 
 let rig: PaymentRig;
 let app: PaidApp;
@@ -31,7 +41,7 @@ const clients: Client[] = [];
 before(async () => {
   dataDir = await writeSebraSnapshot(fixturePayments, fixtureDays);
   rig = await startPaymentRig(dataDir);
-  app = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url) });
+  app = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url), observe: { logger: createLogger({ level: 'info', destination: log }) } });
   exemptApp = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url, { X402_EXEMPT_LOOPBACK: 'true' }) });
 });
 after(async () => {
@@ -116,6 +126,16 @@ describe('x402 over MCP', () => {
     assert.equal((paid._meta as Record<string, unknown>).data_source, (expected._meta as Record<string, unknown>).data_source);
     assert.equal(await payerBalance(), before - PRICE);
     assert.equal(facilitatorCalls('/settle'), settled + 1);
+    // Logged twice: the POST /mcp (route label mcp) and the tool call's own request, with its payment.
+    await eventually(() => {
+      const paidLine = log.lines.find((line) => line.transaction === receipt.transaction);
+      assert.ok(paidLine, 'the tool call\'s request line');
+      assert.deepEqual([paidLine.route, paidLine.payment, paidLine.status], ['getTaxonomyForYear', 'settled', 200]);
+      // (The SDK's client also tries GET /mcp for a stream: 405, route label mcp too.)
+      const outer = log.lines.filter((line) => line.route === 'mcp');
+      assert.ok(outer.some((line) => line.path === '/mcp' && line.method === 'POST' && line.status === 200));
+      assert.ok(outer.every((line) => line.path === '/mcp' && line.request_id !== paidLine.request_id));
+    });
 
     // One payment, one answer: the retry is the kept answer, with the same settlement, charged nothing more.
     const again = await client.callTool({ name: 'getTaxonomyForYear', arguments: YEAR, _meta: { 'x402/payment': payload } });
