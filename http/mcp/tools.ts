@@ -6,10 +6,10 @@
 //
 // `tools/list` is sent to every agent that connects and is read into its context, so each tool is
 // kept short (measured in test/mcp/toolsList.test.ts, stated in docs/agents.md): the summary and one
-// line, each parameter's first sentence, and an outline of the response (field names, the types of
-// the top level) instead of the full response schema, which with its descriptions, patterns and
-// nested rows weighs as much as the whole list did before (the full schemas are in the resources:
-// openapi.json and each domain's documentation, http/mcp/resources.ts).
+// line, each parameter's first sentence, and an outline of the response (its top-level fields by
+// name, lists and objects typed) instead of the full response schema, which with its descriptions,
+// patterns and nested rows weighs as much as the whole list did before (the full schemas are in the
+// resources docs://catalog.json and docs://tools/<name>.md, http/mcp/resources.ts).
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { pathParamNames, type JsonSchema, type Route } from '../../queries/catalog.ts';
 import { invalidParameter } from '../../queries/shared/errors.ts';
@@ -96,9 +96,9 @@ function hasType(schema: JsonSchema, type: 'object' | 'array'): boolean {
 export const ARRAY_ANSWER_FIELD = 'items';
 
 /**
- * The outline of a response schema: its top-level fields by name, lists and objects typed. The rows of a list and
- * the fields of nested objects are left to the full schema (openapi.json, a resource): with them the
- * outlines alone weighed a third of the former tools/list. It names no field as required and forbids
+ * The outline of a response schema: its top-level fields by name, lists and objects typed. The rows
+ * of a list and the fields of nested objects are left to the full schema (the resources): with their
+ * field names the outlines alone weighed 30% of the former tools/list. It names no field as required and forbids
  * none: an error result's structured content (the x402 PaymentRequired, the API's JSON error) must not
  * be refused by clients that check it against the output schema even on errors (the SDK's client
  * does, modelcontextprotocol/typescript-sdk#1943).
