@@ -3,7 +3,9 @@
 //                                                                        (remote: pays each call with x402)
 // An MCP server over stdio (the official @modelcontextprotocol/sdk): one tool per catalog route, named
 // after its operation id, whose input is the route's parameters as JSON Schema (the path and query
-// forms folded into one object; a POST route's JSON body as the field `body`).
+// forms folded into one object; a POST route's JSON body as the field `body`). The tools, their
+// results and the documentation resources are http/mcp's, shared with the HTTP endpoint POST /mcp;
+// this file is the command line and its two callers.
 // - local (default): answers from the snapshot in DATA_DIR through the API's own validation, handlers
 //   and encoders (http/dispatch.ts); nothing is paid;
 // - remote: calls the deployment over HTTP and pays each call with the official x402 client
@@ -21,9 +23,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, type PaymentRequirements } from '@x402/fetch';
 import type { SettleResponse } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -31,17 +32,21 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { routes as catalogRoutes } from '../domains/index.ts';
 import type { Database } from '../engine/database.ts';
-import { sampleDataNote, snapshotOriginsOf, type DataOrigin } from '../engine/dataOrigin.ts';
-import { pathParamNames, type JsonSchema, type Route } from '../queries/catalog.ts';
-import { invalidParameter } from '../queries/shared/errors.ts';
+import { snapshotOriginsOf } from '../engine/dataOrigin.ts';
+import type { Route } from '../queries/catalog.ts';
 import { isoToday } from '../queries/shared/window.ts';
 import { Dispatcher, errorAnswer } from '../http/dispatch.ts';
+import { defaultPaymentInfo } from '../http/docs/paymentInfo.ts';
+import type { DocsInput } from '../http/docs/markdown.ts';
+import { mcpResources } from '../http/mcp/resources.ts';
+import { createMcpServer as createSharedMcpServer, type CallOutcome, type Caller, type Payment } from '../http/mcp/server.ts';
+import type { ToolRequest } from '../http/mcp/tools.ts';
+
+export type { CallOutcome, Caller, Payment } from '../http/mcp/server.ts';
 import { openSnapshot } from '../http/server.ts';
 import {
   formatUsd, knownAssetsLines, knownAssetsText, parseAllowedAsset, parseUsd, usdOfMicros, usdOfRequirement, USDC_DECIMALS, type AllowedAsset, type Usd,
 } from '../http/payments/assets.ts';
-
-const SERVER_INFO = { name: 'public-data-service', version: '0.1.0' };
 
 const USAGE = [
   'usage: npm run mcp [-- --data-dir DIR]',
@@ -68,145 +73,7 @@ Amounts are read in each asset's own decimals and every asset paid is taken for 
 (1 whole token = USD 1): do not allow a token that is not one.`;
 
 // ---------------------------------------------------------------------------------------------
-// Tools from the catalog
-
-/** Whether a parameter must be given whichever path form is used. */
-function requiredInEveryForm(route: Route, name: string): boolean {
-  const spec = route.params[name];
-  return route.paths.every((template) => pathParamNames(template).includes(name) || (spec.required === true && spec.in.includes('query')));
-}
-
-/** The route's parameters as one JSON Schema object (a family `dim.<key>` is an object `dim`; a body is `body`). */
-export function toolInputSchema(route: Route): Tool['inputSchema'] {
-  const properties: Record<string, object> = {};
-  const required: string[] = [];
-  for (const [name, spec] of Object.entries(route.params)) {
-    if (spec.family) {
-      properties[name] = {
-        type: 'object',
-        description: `${spec.description} Given as {"<key>": value}; sent as ${spec.family.prefix}<key>=value (at most ${spec.family.maxKeys} keys).`,
-        propertyNames: { pattern: spec.family.keyPattern },
-        additionalProperties: spec.schema,
-        maxProperties: spec.family.maxKeys,
-      };
-      continue;
-    }
-    const forms = route.paths.length > 1 && spec.in.includes('path') && !spec.in.includes('query') ? ` Only in the path form ${route.paths.find((p) => pathParamNames(p).includes(name))}.` : '';
-    properties[name] = { ...spec.schema, description: `${spec.description}${forms}` };
-    if (requiredInEveryForm(route, name)) required.push(name);
-  }
-  if (route.requestBody) {
-    properties.body = { ...route.requestBody.schema, description: route.requestBody.description ?? 'The JSON request body.' } satisfies JsonSchema;
-    if (route.requestBody.required !== false) required.push('body');
-  }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-}
-
-export function toolsOf(routes: readonly Route[]): Tool[] {
-  return routes.map((route) => ({
-    name: route.id,
-    title: route.summary,
-    description: `${route.summary}\n\n${route.description}\n\nHTTP: ${route.method} ${route.paths.join(' or ')}${route.paid ? ' (paid per call)' : ''}.`,
-    inputSchema: toolInputSchema(route),
-    annotations: { title: route.summary, readOnlyHint: true, idempotentHint: true, destructiveHint: false },
-  }));
-}
-
-function textOf(name: string, value: unknown): string {
-  if (typeof value === 'string') return value;
-  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
-  throw invalidParameter(name, `${name} must be a string, a number or true/false`);
-}
-
-/** A request for one API path form. */
-export interface ToolRequest {
-  method: 'GET' | 'POST';
-  /** Path and query, e.g. `/api/sebra/getTaxonomyForYear/2024?currency=EUR`. */
-  target: string;
-  body?: unknown;
-}
-
-/**
- * The tool's arguments as an API request: the first path form whose path parameters are all given
- * and whose other arguments all go in its query (the query form first), else the first whose path
- * parameters are given; the API's validation then judges every value as it would over HTTP.
- */
-export function requestFor(route: Route, args: Record<string, unknown>): ToolRequest {
-  const given = new Map<string, unknown>();
-  let body: unknown;
-  for (const [name, value] of Object.entries(args)) {
-    if (value === undefined || value === null) continue;
-    // The API's own `format` query key is not a tool input: tools answer JSON (CSV and Arrow: npm run query).
-    if (name === 'format' && !Object.hasOwn(route.params, 'format')) throw invalidParameter('format', 'tools answer JSON; for CSV or Arrow use npm run query -- --format csv|arrow');
-    if (name === 'body' && route.requestBody) body = value;
-    else given.set(name, value);
-  }
-  const fits = (template: string, strict: boolean) => {
-    const inPath = pathParamNames(template);
-    if (!inPath.every((name) => given.has(name))) return false;
-    if (!strict) return true;
-    return [...given.keys()].every((name) => {
-      if (inPath.includes(name)) return true;
-      const spec = Object.hasOwn(route.params, name) ? route.params[name] : undefined;
-      return spec !== undefined && (spec.family !== undefined || spec.in.includes('query'));
-    });
-  };
-  const template = route.paths.find((t) => fits(t, true)) ?? route.paths.find((t) => fits(t, false)) ?? route.paths[0];
-  const inPath = pathParamNames(template);
-  let pathname = template;
-  for (const name of inPath) pathname = pathname.replace(`{${name}}`, encodeURIComponent(textOf(name, given.get(name))));
-  const query = new URLSearchParams();
-  for (const [name, value] of given) {
-    if (inPath.includes(name)) continue;
-    const spec = Object.hasOwn(route.params, name) ? route.params[name] : undefined;
-    if (spec?.family) {
-      if (typeof value !== 'object' || Array.isArray(value)) throw invalidParameter(name, `${name} must be an object {"<key>": value}`);
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) query.append(`${spec.family.prefix}${key}`, textOf(`${spec.family.prefix}${key}`, item));
-      continue;
-    }
-    // Unknown names go in the query too: the API's validation names them.
-    query.append(name, textOf(name, value));
-  }
-  const search = query.toString();
-  return { method: route.method, target: search ? `${pathname}?${search}` : pathname, ...(body !== undefined ? { body } : {}) };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Callers: what answers a tool call
-
-/**
- * What a call signed (remote mode). An authorization counts as spent once signed, whatever the
- * deployment answers: it can settle a signed authorization at any time until it expires.
- */
-export interface Payment {
-  /** USD, from the amount in the asset's own decimals. */
-  usd: string;
-  /** The amount signed, in the asset's units. */
-  atomic: string;
-  network: string;
-  asset: string;
-  /** The settlement transaction of the deployment's receipt; null without a receipt of success. */
-  transaction: string | null;
-  /** Whether the deployment sent a receipt of success. The amount counts as spent either way. */
-  settled: boolean;
-  payer: string | null;
-  /** Signed in this session so far, including this call. */
-  session_usd: string;
-}
-
-export interface CallOutcome {
-  ok: boolean;
-  /** The API's JSON answer, or its JSON error (or a refusal of this server's own, same shape). */
-  json: unknown;
-  /** The JSON text as the API sent it. */
-  text: string;
-  /** Remote mode: what was signed, or null for nothing. */
-  payment?: Payment | null;
-  /** An answer's data origin (the API's X-Data-Source: sample, imported, mixed); absent on errors. */
-  dataSource?: string;
-}
-
-export type Caller = (route: Route, request: ToolRequest) => Promise<CallOutcome>;
 
 /** Local mode: the dispatcher on an open snapshot, no payment. */
 export function localCaller(options: { db: Database; routes: readonly Route[]; now?: () => Date }): Caller {
@@ -368,53 +235,24 @@ export function remoteCaller(options: RemoteOptions): Caller & { spent(): bigint
 // ---------------------------------------------------------------------------------------------
 // The server
 
-function paymentText(payment: Payment | null | undefined): string {
-  if (payment === undefined) return '';
-  if (payment === null) return 'paid: nothing';
-  const what = `${payment.usd} USD (${payment.atomic} atomic units of ${payment.asset}) on ${payment.network}`;
-  if (payment.settled) return `paid: ${what}, transaction ${payment.transaction}; session total ${payment.session_usd} USD`;
-  return `signed: ${what}, without a receipt of settlement from the deployment; counted as spent (it can settle the authorization until it expires); session total ${payment.session_usd} USD`;
+/** Where the resources' documents point: the deployment (remote mode), else BASE_URL or the local default. */
+function documentsBase(remote: string | undefined): Pick<DocsInput, 'baseUrl' | 'payment'> {
+  const baseUrl = (remote ?? process.env.BASE_URL ?? 'http://127.0.0.1:3000').replace(/(?<!\/)\/+$/, '');
+  return { baseUrl, payment: defaultPaymentInfo() };
 }
 
-/** An MCP server (not yet connected) whose tools are the routes, answered by `call`. */
-export function createMcpServer(options: { routes: readonly Route[]; call: Caller; remote: boolean }): McpServer {
-  const mcp = new McpServer(SERVER_INFO, {
-    capabilities: { tools: {} },
+/** The stdio MCP server (not yet connected) whose tools are the routes, answered by `call`. */
+export function createMcpServer(options: { routes: readonly Route[]; call: Caller; remote: boolean; baseUrl?: string }): McpServer {
+  const docs = documentsBase(options.baseUrl);
+  return createSharedMcpServer({
+    routes: options.routes,
+    call: options.call,
     instructions: options.remote
-      ? 'Each tool is one paid API operation; every result states what was paid. Tool errors carry the API\'s JSON error.'
-      : 'Each tool is one API operation answered from the local data snapshot (no payment). Tool errors carry the API\'s JSON error.',
+      ? 'Each tool is one paid API operation; every result states what was paid. Tool errors carry the API\'s JSON error. Full documentation: the resources.'
+      : 'Each tool is one API operation answered from the local data snapshot (no payment). Tool errors carry the API\'s JSON error. Full documentation: the resources.',
+    resources: mcpResources(options.routes, async () => ({ routes: options.routes, ...docs })),
+    saysPaidNothing: options.remote,
   });
-  const tools = toolsOf(options.routes);
-  const byName = new Map(options.routes.map((route) => [route.id, route]));
-  mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const route = byName.get(request.params.name);
-    if (!route) throw new McpError(McpErrorCode.InvalidParams, `unknown tool ${request.params.name}`);
-    let outcome: CallOutcome;
-    try {
-      outcome = await options.call(route, requestFor(route, request.params.arguments ?? {}));
-    } catch (error) {
-      // A bad argument found while building the request (an object where a value goes): the API's 400.
-      const json = errorAnswer(error);
-      outcome = { ok: false, json, text: JSON.stringify(json), ...(options.remote ? { payment: null } : {}) };
-    }
-    const content: CallToolResult['content'] = [{ type: 'text', text: outcome.text }];
-    const paid = paymentText(outcome.payment);
-    if (paid) content.push({ type: 'text', text: paid });
-    const note = outcome.dataSource === undefined ? null : sampleDataNote(outcome.dataSource as DataOrigin);
-    if (note) content.push({ type: 'text', text: `Note: ${note} (data_source: ${outcome.dataSource}).` });
-    const meta = {
-      ...(outcome.dataSource !== undefined ? { data_source: outcome.dataSource } : {}),
-      ...(outcome.payment !== undefined ? { payment: outcome.payment } : {}),
-    };
-    return {
-      content,
-      ...(outcome.json !== null && typeof outcome.json === 'object' && !Array.isArray(outcome.json) ? { structuredContent: outcome.json as Record<string, unknown> } : {}),
-      ...(outcome.ok ? {} : { isError: true }),
-      ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
-    };
-  });
-  return mcp;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -471,7 +309,7 @@ async function main(argv: string[]): Promise<void> {
     db = await openSnapshot(dataDir);
     call = localCaller({ db, routes: catalogRoutes });
   }
-  const server = createMcpServer({ routes: catalogRoutes, call, remote: values.remote !== undefined });
+  const server = createMcpServer({ routes: catalogRoutes, call, remote: values.remote !== undefined, baseUrl: values.remote });
   const transport = new StdioServerTransport();
   transport.onclose = () => {
     void db?.close();

@@ -1,6 +1,6 @@
 // The Koa application over the catalog: the request pipeline's stages (http/pipeline/index.ts, where
 // the request's path is told) built from the options, behind a listener that replays fast answers.
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { ServerResponse, type IncomingMessage, type RequestListener } from 'node:http';
 import Koa from 'koa';
 import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
@@ -18,6 +18,9 @@ import type { AnswerSlots } from './pipeline/concurrency.ts';
 import type { ClientRateLimit } from './rateLimiter.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
+import { mcpResources } from './mcp/resources.ts';
+import { httpPaymentOfMcp, mcpChallenge } from './payments/challenge.ts';
+import { mcpEndpoint } from './pipeline/mcp.ts';
 
 export interface AppOptions {
   db: Database;
@@ -94,6 +97,17 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
   // The docs' example answers and sample banner come from the served snapshot, computed on the first docs request.
   const facts = snapshotDocsFacts({ db, routes: options.routes, today, log: options.log ?? ((line) => console.warn(line)) });
   const app = new FastAnswersApp(fastAnswers, new RequestObserver(options.observe));
+  // The MCP endpoint's tool calls enter the app again through its listener, taken once the stages are in.
+  let listener: RequestListener | undefined;
+  const mcp = mcpEndpoint({
+    routes: options.routes,
+    listener: () => (listener ??= app.callback() as RequestListener),
+    resources: mcpResources(options.routes, async () => {
+      const found = await facts().catch(() => undefined);
+      return { routes: options.routes, ...docsBase, examples: found?.examples, dataOrigin: found?.dataOrigin };
+    }),
+    x402: { challenge: mcpChallenge, payment: httpPaymentOfMcp },
+  });
   const stages = requestPipeline({
     fastAnswers,
     snapshots,
@@ -107,6 +121,7 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     // The error's name only: a facilitator error's message names its URL, which may carry a password.
     log: (message, error) => (options.log ?? ((line: string) => console.warn(line)))(error instanceof Error ? `${message} (${error.name})` : message),
     docs: docsMiddleware({ facts, ...given, ...docsBase, routes: options.routes, now }),
+    mcp,
     payment: options.beforeHandler ?? [],
     rateLimit: options.rateLimit,
     answerSlots: options.answerSlots,

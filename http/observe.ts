@@ -13,7 +13,7 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 const SAFE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** The route label of a request outside the catalog. */
-export type RouteKind = 'health' | 'docs' | 'unknown';
+export type RouteKind = 'health' | 'readiness' | 'docs' | 'mcp' | 'unknown';
 
 export interface PaymentFacts {
   outcome: PaymentOutcome;

@@ -3,11 +3,15 @@
 // challenge offers (accepts) and the bazaar extension describing its input and output.
 // Each resource is the path form's first sample request, so fetching it unpaid yields the 402
 // (a bare path with a required parameter would be a 400 and not be indexed).
+// Each paid route's MCP tool is an item too (type `mcp`, its resource the MCP endpoint, the bazaar
+// extension describing the tool: input.type `mcp`, transport `streamable-http`); `resources` lists
+// the HTTP resources only (fetching one unpaid yields its 402; the MCP endpoint takes POSTed JSON-RPC).
 // When the served data are generated samples, each item's description and the instructions say so.
 import { bazaarResourceServerExtension } from '@x402/extensions/bazaar';
 import { sampleDataNote, type DataOrigin } from '../../engine/dataOrigin.ts';
 import type { Route } from '../../queries/catalog.ts';
-import { describedResource, discoveryExtension } from '../payments/challenge.ts';
+import { describedResource, discoveryExtension, mcpDiscoveryExtension } from '../payments/challenge.ts';
+import { MCP_PATH } from '../mcp/tools.ts';
 import { koaPath } from '../dispatch.ts';
 import { SERVICE_TITLE, networksText, priceText } from './content.ts';
 import { allOperations, type Operation } from './operations.ts';
@@ -79,13 +83,33 @@ export function buildWellKnownX402(input: DiscoveryInput): Record<string, unknow
       ...(requirements.extensions ? { extensions: requirements.extensions } : {}),
     };
   });
+  const tools = input.routes.filter((route) => route.paid).map((route) => {
+    const operation = allOperations([route])[0]!;
+    const accepts = input.paymentRequirementsFor
+      ? input.paymentRequirementsFor(route, resourceUrlOf(operation, input.baseUrl), operation.path).accepts
+      : defaultAccepts(input.payment);
+    return {
+      resource: `${input.baseUrl}${MCP_PATH}`,
+      type: 'mcp',
+      toolName: route.id,
+      x402Version: input.payment.x402Version,
+      accepts,
+      lastUpdated: input.lastUpdated,
+      description: describedResource(route.summary, input.dataOrigin),
+      mimeType: 'application/json',
+      serviceName: SERVICE_TITLE,
+      tags: [route.tag],
+      extensions: mcpDiscoveryExtension(route),
+    };
+  });
   const note = input.dataOrigin === undefined ? null : sampleDataNote(input.dataOrigin);
   return {
     version: 1,
     resources: items.map((item) => item.resource),
     instructions:
       `# ${SERVICE_TITLE}\n\n${note ? `**${note[0]!.toUpperCase()}${note.slice(1)}** (every data answer says so in its X-Data-Source header).\n\n` : ''}Every paid endpoint costs ${priceText(input.payment)} per request (x402 v2, scheme exact) on ` +
-      `${networksText(input.payment)}. Full description: ${input.baseUrl}/openapi.json; documentation: ${input.baseUrl}/api.`,
-    items,
+      `${networksText(input.payment)}. Full description: ${input.baseUrl}/openapi.json; documentation: ${input.baseUrl}/api. ` +
+      `MCP (Streamable HTTP, stateless): POST ${input.baseUrl}${MCP_PATH}, one tool per operation, paid with x402 in the tool call's _meta.`,
+    items: [...items, ...tools],
   };
 }

@@ -7,13 +7,15 @@
 // the challenge gets it per request (labelSampleChallenge, from the pipeline's headers stage), the
 // discovery document from the snapshot it was built on.
 import type { RouteConfig, RoutesConfig } from '@x402/core/server';
-import type { PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { isDeepStrictEqual } from 'node:util';
+import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { decodePaymentRequiredHeader, encodePaymentRequiredHeader } from '@x402/core/http';
-import { declareDiscoveryExtension } from '@x402/extensions/bazaar';
+import { BAZAAR, declareDiscoveryExtension } from '@x402/extensions/bazaar';
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { sampleDataNote, type DataOrigin } from '../../engine/dataOrigin.ts';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
 import { koaPath } from '../dispatch.ts';
+import { toolInputSchema } from '../mcp/tools.ts';
 import type { PaymentSettings } from './config.ts';
 
 export const SERVICE_NAME = 'Public data service';
@@ -75,6 +77,35 @@ export function discoveryExtension(route: Route, path: string): Record<string, u
     ...(pathNames.length > 0 ? { pathParamsSchema: schemaOf(pathNames) } : {}),
     output: { schema: route.response as Record<string, unknown> },
   } as Parameters<typeof declareDiscoveryExtension>[0]);
+}
+
+/** The Bazaar discovery extension of a route's MCP tool (POST /mcp, Streamable HTTP). */
+export function mcpDiscoveryExtension(route: Route): Record<string, unknown> {
+  return declareDiscoveryExtension({
+    toolName: route.id,
+    description: route.summary,
+    transport: 'streamable-http',
+    inputSchema: toolInputSchema(route) as Record<string, unknown>,
+    output: { schema: route.response as Record<string, unknown> },
+  });
+}
+
+/** A route's challenge as its MCP tool answers it: the same terms, the Bazaar extension describing the tool. */
+export function mcpChallenge(route: Route, challenge: PaymentRequired): PaymentRequired {
+  return { ...challenge, extensions: { ...challenge.extensions, ...mcpDiscoveryExtension(route) } };
+}
+
+/**
+ * A payment made for the MCP challenge, as the HTTP payment check takes it: a client echoes the
+ * challenge's extensions, and the tool's Bazaar description (mcpChallenge) is not the route's, whose
+ * echo the x402 server checks; that echo, and only an exact one, is left out (it is this server's own
+ * text). Any other extension (a payment identifier) is kept.
+ */
+export function httpPaymentOfMcp(route: Route, payment: PaymentPayload): PaymentPayload {
+  const echoed = payment.extensions?.[BAZAAR.key];
+  if (echoed === undefined || !isDeepStrictEqual(echoed, mcpDiscoveryExtension(route)[BAZAAR.key])) return payment;
+  const { [BAZAAR.key]: _tool, ...others } = payment.extensions!;
+  return { ...payment, extensions: others };
 }
 
 export function paymentRouteConfig(route: Route, path: string, settings: PaymentSettings): RouteConfig {

@@ -19,6 +19,9 @@
 //  9. health: /healthz, the liveness route;
 // 10. readiness: /readyz, for load balancers (a snapshot loaded; payment store and facilitator reachable);
 // 11. docs: the free documents and discovery paths (their own router);
+// 11a. mcp: POST /mcp, the MCP endpoint (Streamable HTTP, stateless; http/pipeline/mcp.ts): tools/list
+//     and the resources are free; each tools/call is an in-process request through this same pipeline
+//     from stage 0 (so it is validated, rate limited and paid as over HTTP);
 // 12. method not allowed: a catalog path asked with another method: 405 with Allow (or OPTIONS' 200);
 // 13. rate limit: a client past RATE_LIMIT_PER_MINUTE on a data route gets 429 (http/pipeline/rateLimit.ts);
 // 14. validate: parameters, body, format and gate (4xx before any payment; no match: 404);
@@ -70,6 +73,8 @@ export interface PipelineParts {
   /** Why a readiness check failed (not sent to the client). */
   log: (message: string, error?: unknown) => void;
   docs: Koa.Middleware;
+  /** The MCP endpoint (http/pipeline/mcp.ts); none: no /mcp. */
+  mcp?: Koa.Middleware;
   /** The payment check (http/payments), run between validation and the answer. */
   payment: readonly Koa.Middleware[];
   /** The per-client rate limit of data routes; none: off. */
@@ -98,6 +103,7 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
       log: parts.log,
     }),
     parts.docs,
+    ...(parts.mcp ? [parts.mcp] : []),
     methodNotAllowed(),
     ...(parts.rateLimit ? [rateLimit(parts.rateLimit)] : []),
     validateRequest(parts.dispatcher),

@@ -1,12 +1,13 @@
 // The request's record (given by the listener, http/observe.ts) on the answer: its id as
 // X-Request-Id on every answer, and its route label for the log line and the metrics: the catalog
-// route's id, else health, readiness, docs or unknown (never the raw path). The id in JSON error bodies
+// route's id, else health, readiness, docs, mcp or unknown (never the raw path). The id in JSON error bodies
 // is added by the errors stage (`tagErrorBody`), inside compression, while the body is still an object.
 import type Koa from 'koa';
 import type { ErrorBody } from '../errors.ts';
 import { REQUEST_ID_HEADER, requestRecordOf } from '../observe.ts';
 import { documentAnswerOf } from './documentAnswer.ts';
 import { HEALTH_PATH } from './health.ts';
+import { MCP_PATH } from '../mcp/tools.ts';
 import { READINESS_PATH } from './readiness.ts';
 import { matchOf } from './requestMatch.ts';
 
@@ -16,7 +17,7 @@ export function requestRecord(): Koa.Middleware {
     if (!record) return next();
     ctx.set(REQUEST_ID_HEADER, record.id);
     await next();
-    record.route = matchOf(ctx)?.route.id ?? (ctx.path === HEALTH_PATH ? 'health' : ctx.path === READINESS_PATH ? 'readiness' : documentAnswerOf(ctx) ? 'docs' : 'unknown');
+    record.route = matchOf(ctx)?.route.id ?? (ctx.path === HEALTH_PATH ? 'health' : ctx.path === READINESS_PATH ? 'readiness' : ctx.path === MCP_PATH ? 'mcp' : documentAnswerOf(ctx) ? 'docs' : 'unknown');
   };
 }
 

@@ -273,10 +273,15 @@ describe('machine documents', () => {
     const doc = buildWellKnownX402({ ...input, lastUpdated: '2026-11-22T12:00:00.000Z' }) as any;
     assert.equal(doc.version, 1);
     const paid = operations.filter((operation) => operation.route.paid);
-    assert.equal(doc.items.length, paid.length);
-    assert.deepEqual(doc.resources, doc.items.map((item: any) => item.resource));
+    // Beside them, one item of type mcp per paid route (its tool; test/mcp/httpPaid.test.ts).
+    const httpItems = doc.items.filter((item: any) => item.type === 'http');
+    const mcpItems = doc.items.filter((item: any) => item.type === 'mcp');
+    assert.equal(httpItems.length, paid.length);
+    assert.deepEqual(mcpItems.map((item: any) => item.toolName), catalog.filter((route) => route.paid).map((route) => route.id));
+    assert.equal(doc.items.length, httpItems.length + mcpItems.length);
+    assert.deepEqual(doc.resources, httpItems.map((item: any) => item.resource));
     for (const operation of paid) {
-      const item = doc.items.find((candidate: any) => {
+      const item = httpItems.find((candidate: any) => {
         const url = new URL(candidate.resource);
         return url.origin === BASE && exampleMatches(operation.path, url.pathname + url.search) &&
           candidate.extensions?.bazaar?.info?.input?.method === operation.route.method && candidate.description === operation.route.summary;
@@ -311,7 +316,9 @@ describe('machine documents', () => {
       },
     }) as any;
     assert.equal(seen.length, doc.items.length);
-    assert.ok(doc.items.every((item: any) => item.accepts[0].network === 'eip155:1' && item.extensions.marker === true));
+    assert.ok(doc.items.every((item: any) => item.accepts[0].network === 'eip155:1'));
+    // The HTTP items take its extensions; an MCP item's extension describes the tool.
+    assert.ok(doc.items.every((item: any) => (item.type === 'http' ? item.extensions.marker === true : item.extensions.bazaar.info.input.type === 'mcp')));
   });
 
   test('/sitemap.xml lists the documentation pages and every domain page; /robots.txt points to it', () => {

@@ -107,14 +107,20 @@ describe('every catalog sample request: the tool answers the API\'s JSON', () =>
         const result = await client.callTool({ name: route.id, arguments: args });
         assert.ok(!result.isError, `${JSON.stringify(args)}: ${textOf(result)}`);
         assert.equal(textOf(result), expected, JSON.stringify(args));
-        // Structured content is an object: an answer that is a bare JSON array is in the text only.
+        // Structured content is an object: an answer that is a bare JSON array is given as {items: [...]}.
         const parsed = JSON.parse(expected);
-        assert.deepEqual(result.structuredContent, Array.isArray(parsed) ? undefined : parsed);
+        assert.deepEqual(result.structuredContent, Array.isArray(parsed) ? { items: parsed } : parsed);
+        // A paged list with rows left after this page names the call for the next one.
+        const page = parsed as { count?: number; offset?: number; total?: number };
+        const rowsLeft = Object.hasOwn(route.params, 'offset') && typeof page.total === 'number' && page.count! > 0 && page.offset! + page.count! < page.total;
+        const next = rowsLeft ? { name: route.id, arguments: { ...args, offset: page.offset! + page.count! } } : undefined;
         // Local mode pays nothing and says nothing about payment; on the sample it says sample, as the API's header does.
         assert.equal(http.headers.get('X-Data-Source'), 'sample');
-        assert.deepEqual(result._meta, { data_source: 'sample' });
-        assert.equal((result.content as unknown[]).length, 2);
-        assert.match((result.content as Array<{ text: string }>)[1].text, /^Note: sample data: .* \(data_source: sample\)\.$/);
+        assert.deepEqual(result._meta, { data_source: 'sample', ...(next ? { next } : {}) });
+        const items = (result.content as Array<{ text: string }>).map((item) => item.text);
+        assert.equal(items.length, next ? 3 : 2);
+        if (next) assert.ok(items[1].startsWith(`Rows ${page.offset! + 1} to ${page.offset! + page.count!} of ${page.total}; the next page: call ${route.id} with `), items[1]);
+        assert.match(items.at(-1)!, /^Note: sample data: .* \(data_source: sample\)\.$/);
       });
     }
   }
