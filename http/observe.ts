@@ -65,6 +65,12 @@ export class RequestObserver {
     const started = process.hrtime.bigint();
     const socket: Socket | null = request.socket;
     const bytesBefore = socket?.bytesWritten ?? 0;
+    // 'finish': the whole answer was handed to the connection (an in-process MCP tool call's mock
+    // socket never reports writableFinished, so that flag would call every such answer aborted).
+    let finished = false;
+    response.once('finish', () => {
+      finished = true;
+    });
     response.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics?.request(record.route, response.statusCode, seconds);
@@ -79,7 +85,7 @@ export class RequestObserver {
         bytes: (socket?.bytesWritten ?? 0) - bytesBefore,
         cache_hit: record.cacheHit,
       };
-      if (!response.writableFinished) line.aborted = true;
+      if (!finished) line.aborted = true;
       if (record.payment) {
         const { outcome, payer, network, transaction } = record.payment;
         Object.assign(line, { payment: outcome, payer, network, transaction });

@@ -131,6 +131,7 @@ describe('x402 over MCP', () => {
       const paidLine = log.lines.find((line) => line.transaction === receipt.transaction);
       assert.ok(paidLine, 'the tool call\'s request line');
       assert.deepEqual([paidLine.route, paidLine.payment, paidLine.status], ['getTaxonomyForYear', 'settled', 200]);
+      assert.equal(paidLine.aborted, undefined, 'the in-process answer was written whole, not aborted');
       // (The SDK's client also tries GET /mcp for a stream: 405, route label mcp too.)
       const outer = log.lines.filter((line) => line.route === 'mcp');
       assert.ok(outer.some((line) => line.path === '/mcp' && line.method === 'POST' && line.status === 200));
