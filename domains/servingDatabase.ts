@@ -15,6 +15,7 @@ import { copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:f
 import { dirname, join, relative, resolve } from 'node:path';
 import { Database, type DatabaseOptions } from '../engine/database.ts';
 import { currentGeneration, GENERATION_ID } from '../engine/generation.ts';
+import { faultPoint } from '../ingest/faults.ts';
 import { MANIFEST_FILE as GENERATION_MANIFEST } from '../ingest/generations.ts';
 import type { Domain } from './contract.ts';
 import { loadDomains, loadSteps, openDomains, type LoadStep } from './registry.ts';
@@ -340,6 +341,7 @@ async function buildInto(
       run = steps.filter((step) => plan.rebuild.has(step.name));
       const dropped = run.flatMap((step) => plan.previous.steps[step.name]!.objects);
       for (const kind of DROP_ORDER) for (const object of dropped.filter((o) => o.kind === kind)) await db.run(dropSql(object));
+      faultPoint('serving-steps-dropped');
       for (const step of steps) {
         if (plan.rebuild.has(step.name)) continue;
         for (const object of plan.previous.steps[step.name]!.objects) owners.set(`${object.kind} ${object.schema}.${object.name}`, step.name);
