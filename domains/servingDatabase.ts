@@ -5,10 +5,15 @@
 //
 // The file is trusted only for the Parquet files and the code it was built from: `serving.json`
 // beside it lists the files (name, size, modification time) and a hash of the code that builds
-// tables (engine/, queries/, domains/, reference/), so a new release never serves an old release's
-// rollups. A folder whose files or code differ, or a file DuckDB cannot open, is loaded into memory
-// as before (and `npm start` rebuilds the current generation's file). A folder without the file (a
-// test fixture, an older generation) is loaded into memory too.
+// tables (engine/, queries/, domains/, reference/, ingest/: the shared readers' loads live there),
+// so a new release never serves an old release's rollups. A folder whose files or code differ, or a
+// file DuckDB cannot open, is loaded into memory as before (and `npm start` rebuilds the current
+// generation's file). A folder without the file (a test fixture, an older generation) is loaded
+// into memory too.
+//
+// A generation's build starts from its parent's file when it can (buildServingDatabase): the
+// manifest also records, per load step (domains/registry.ts), the Parquet files it read, the objects
+// it created and the steps whose tables it read, so only the steps a changed file reaches are rebuilt.
 import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
