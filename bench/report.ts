@@ -3,6 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestFigures, SourceData } from './data.ts';
+import type { RefreshFigures } from './refresh.ts';
 import type { LoadResult } from './load.ts';
 import { ratio, REPEAT_UNDER_MS, TIMED_RUNS } from './stats.ts';
 import type { CaseResult, TargetReport } from './target.ts';
@@ -21,6 +22,8 @@ export const TARGETS = {
   minIngestVsFloor: 0.5,
   /** At x100. */
   maxStartupMs: 15_000,
+  /** A refresh of one small source on the whole x10 snapshot against ingesting it alone into an empty folder (bench/refresh.ts). */
+  maxRefreshVsAlone: 2,
   maxRssAfterLoadMb: 3 * 1024,
   /** A paid request's server CPU beyond an unpaid one (the facilitator's round trips excluded), at x1. */
   maxPaidCpuMs: 1,
@@ -38,6 +41,8 @@ export interface TierReport {
   sources: SourceData[];
   /** Building the snapshot's serving database (all loads and rollups into one file), once after the ingests. */
   servingBuildMs?: number;
+  /** One small source refreshed on the whole snapshot against the same files ingested alone (bench/refresh.ts; absent before it was measured). */
+  refresh?: RefreshFigures;
   startupMs: number;
   /** file: the serving database opened read-only; memory: loaded and rolled up at startup. */
   startupMode?: 'file' | 'memory';
@@ -189,6 +194,11 @@ export function checkTargets(tiers: readonly TierReport[]): TargetCheck[] {
     met: tier.startupMs <= TARGETS.maxStartupMs && tier.rssAfterLoadMb <= TARGETS.maxRssAfterLoadMb,
     detail: `${(tier.startupMs / 1000).toFixed(1)} s, ${tier.rssAfterLoadMb.toFixed(0)} MB`,
   }));
+  atIfMeasured('x10', (tier, label) => tier.refresh === undefined ? null : {
+    target: `a refresh where one small source changed <= ${TARGETS.maxRefreshVsAlone}x ingesting that source alone into an empty folder (serving database included)`, tier: label,
+    met: tier.refresh.ratio <= TARGETS.maxRefreshVsAlone,
+    detail: `${tier.refresh.source}: ${(tier.refresh.refresh.ms / 1000).toFixed(2)} s vs ${(tier.refresh.alone.ms / 1000).toFixed(2)} s alone (${tier.refresh.ratio.toFixed(2)}x)`,
+  });
   at('x1', (tier, label) => ({
     target: `a paid request: server CPU beyond an unpaid one and the facilitator's round trips <= ${TARGETS.maxPaidCpuMs} ms`, tier: label,
     met: tier.paidCpuMs !== undefined && tier.paidCpuMs !== null && tier.paidCpuMs <= TARGETS.maxPaidCpuMs,
@@ -320,6 +330,7 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     '',
     ...report.tiers.flatMap((t) => t.startupSlowest.length === 0 ? [] : [
       `Slowest startup statements at ${t.tier}: ${t.startupSlowest.slice(0, 4).map((s) => `\`${s.sql.replaceAll('`', "'").replaceAll('|', '/')}\` ${(s.ms / 1000).toFixed(2)} s`).join('; ')}.`, '']),
+    ...refreshSection(report.tiers),
     '## HTTP load (loopback, autocannon)',
     '',
     ...table(['scale', 'run', 'connections', 'requests', 'non-2xx', 'req/s', 'p50 ms', 'p99 ms', 'vs bare Koa', 'server CPU ms/request', 'of which main thread'],
@@ -388,4 +399,26 @@ export async function updateReadme(readmePath: string, body: string): Promise<bo
   if (updated === text) return false;
   await writeFile(readmePath, updated);
   return true;
+}
+
+/** The refresh table (bench/refresh.ts), when a tier measured it. */
+function refreshSection(tiers: readonly TierReport[]): string[] {
+  const measured = tiers.filter((t) => t.refresh !== undefined);
+  if (measured.length === 0) return [];
+  return [
+    '## Refresh: one small source changed',
+    '',
+    'A new generation of the whole snapshot with the source\'s changed files (the ECB sample\'s EUR/USD file with new business days appended), ' +
+      'its serving database built incrementally (only the load steps reading a changed file and those after them; the rest copied from the current generation\'s), ' +
+      'against the same files ingested alone into an empty folder (its serving database built in full over empty tables). Both through the publishing path of `npm run ingest` ' +
+      `(lock, scratch generation, serving database, atomic publish); the median of ${measured[0]!.refresh!.refresh.runs} rounds, the snapshot rolled back after each refresh.`,
+    '',
+    ...table(['scale', 'source', 'refresh s', 'of which serving database s', 'serving database built', 'alone s', 'of which serving database s', 'refresh / alone'],
+      measured.map((t) => {
+        const r = t.refresh!;
+        return [t.tier, r.source, (r.refresh.ms / 1000).toFixed(2), (r.refresh.servingMs / 1000).toFixed(2), r.refresh.build.replaceAll('|', '/'),
+          (r.alone.ms / 1000).toFixed(2), (r.alone.servingMs / 1000).toFixed(2), `${r.ratio.toFixed(2)}x`];
+      })),
+    '',
+  ];
 }

@@ -14,6 +14,7 @@ import { startLocalFacilitator, type LocalFacilitator } from '../devchain/facili
 import { prepareTier, TIERS, type SourceData, type Tier } from './data.ts';
 import { buildServing } from '../domains/index.ts';
 import { hasServingDatabase } from '../domains/servingDatabase.ts';
+import { measureRefresh, REFRESH_SOURCE, type RefreshFigures } from './refresh.ts';
 import { presignPayments, runLoad, warm, type LoadResult } from './load.ts';
 import { checkTargets, renderMarkdown, updateReadme, writeReport, type BenchReport, type TierReport } from './report.ts';
 import type { TargetOptions, TargetReport } from './target.ts';
@@ -152,6 +153,12 @@ function tagsFor(sources: string[] | undefined): string[] | undefined {
 async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | null): Promise<TierReport> {
   const settings = settingsOf(options);
   const data = (options.dataFrom ? await preparedTier(options.dataFrom, tier, options.log) : null) ?? await prepareTier(tier, options.workDir, options.sources, options.log);
+  // One small source refreshed on the whole snapshot (bench/refresh.ts), when every source is there.
+  let refresh: RefreshFigures | undefined;
+  if (!options.sources) {
+    options.log(`${tier.name}: refresh of ${REFRESH_SOURCE} on the whole snapshot against ingesting it alone`);
+    refresh = await measureRefresh(data.dataDir, join(options.dataFrom ?? options.workDir, tier.name, 'sample', REFRESH_SOURCE), options.workDir, (line) => options.log(`${tier.name}: ${line}`));
+  }
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
   const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, httpRuns: settings.httpRuns, tags: tagsFor(options.sources), paymentEnv: rig?.env,
     variedPerFamily: settings.variedPerFamily, variedBudgetMs: settings.variedBudgetMs });
@@ -244,7 +251,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
     await stop();
   }
   return {
-    tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs,
+    tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs, ...(refresh ? { refresh } : {}),
     startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
     rssAfterLoadMb: report.rssAfterLoadMb, heldStateMs: report.heldStateMs, rssAfterHeldStateMb: report.rssAfterHeldStateMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, varied: report.varied, load, paidCpuMs, paidMainThreadCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
   };

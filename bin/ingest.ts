@@ -9,8 +9,10 @@ import { endQuietlyOnClosedPipe } from './commandLine.ts';
 
 endQuietlyOnClosedPipe();
 
+const log = (line: string) => process.stderr.write(`${line}\n`);
 process.exitCode = await runIngestCli(process.argv.slice(2), ingestCommandsOf(DOMAINS), {
-  log: (line) => process.stderr.write(`${line}\n`),
-  // The server opens the generation's prebuilt serving database instead of loading it.
-  prepare: buildServing,
+  log,
+  // The server opens the generation's prebuilt serving database instead of loading it; only the
+  // domains whose files changed are rebuilt (domains/servingDatabase.ts).
+  prepare: (scratch) => buildServing(scratch, log),
 });

@@ -49,7 +49,7 @@ try {
   // The missing sources built into one new generation, published at the end (none when nothing was built).
   if (!sampleGuard) await withNewGeneration(
     config.dataDir,
-    { command: 'npm start (samples)', log: startLog, prepare: buildServing },
+    { command: 'npm start (samples)', log: startLog, prepare: (scratch) => buildServing(scratch, startLog) },
     (scratch) => ensureSnapshot({ dataDir: scratch, sampleDir: config.sampleDir, sources: sampleSourcesOf(DOMAINS), sample: sampleRequested(), log: startLog }),
     (result) => result.built,
   );

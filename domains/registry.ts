@@ -88,24 +88,46 @@ export function loadOrder(domains: readonly Domain[]): Domain[] {
 }
 
 /**
- * Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain
- * after its dependencies and the shared tables it uses (each loaded once). The generation is resolved
- * once (engine/generation.ts), so one load never mixes two generations; a generation folder or a flat
- * folder resolves to itself.
+ * One step of loading a snapshot: the import records, one shared reader's tables, or one domain's
+ * load. `after` names the steps whose tables it reads (a domain's shared tables and the domains it
+ * depends on), so the serving database can rebuild a step and everything after it alone
+ * (domains/servingDatabase.ts).
  */
-export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
-  const { dir } = currentGeneration(dataDir);
-  await loadImports(db, dir);
+export interface LoadStep {
+  /** `imports`, `shared:<name>` or `domain:<name>`. */
+  name: string;
+  after: readonly string[];
+  load(db: Database, dataDir: string): Promise<void>;
+}
+
+export const IMPORTS_STEP = 'imports';
+
+/** The steps of loadDomains, in the order they run: the import records, then each domain after its dependencies and the shared tables it uses (each shared reader once). */
+export function loadSteps(domains: readonly Domain[]): LoadStep[] {
   sharedTablesOf(domains); // refuses two declarations under one name before anything is loaded
+  const steps: LoadStep[] = [{ name: IMPORTS_STEP, after: [], load: loadImports }];
   const loaded = new Set<string>();
   for (const domain of loadOrder(domains)) {
     for (const tables of domain.uses ?? []) {
       if (loaded.has(tables.name)) continue;
       loaded.add(tables.name);
-      await tables.load(db, dir);
+      steps.push({ name: `shared:${tables.name}`, after: [], load: (db, dir) => tables.load(db, dir) });
     }
-    await domain.load(db, dir);
+    const after = [...(domain.uses ?? []).map((tables) => `shared:${tables.name}`), ...(domain.dependsOn ?? []).map((name) => `domain:${name}`)];
+    steps.push({ name: `domain:${domain.name}`, after, load: (db, dir) => domain.load(db, dir) });
   }
+  return steps;
+}
+
+/**
+ * Loads the Parquet snapshot in dataDir into in-memory tables: the import records, then every domain
+ * after its dependencies and the shared tables it uses (each loaded once): loadSteps. The generation
+ * is resolved once (engine/generation.ts), so one load never mixes two generations; a generation
+ * folder or a flat folder resolves to itself.
+ */
+export async function loadDomains(domains: readonly Domain[], db: Database, dataDir: string): Promise<void> {
+  const { dir } = currentGeneration(dataDir);
+  for (const step of loadSteps(domains)) await step.load(db, dir);
   await openDomains(domains, db);
 }
 

@@ -4,8 +4,9 @@
 //      (hard links, a copy where links are refused), and lets the source's writer update it as a
 //      flat snapshot folder (commitTables renames its new files over the links: the current
 //      generation's files are never modified);
-//   2. builds what is derived from the tables (the serving database, when the caller passes `prepare`),
-//      fsyncs every file and the folder, renames it to generations/<id>/;
+//   2. writes its GENERATION.json (naming its parent), builds what is derived from the tables (the
+//      serving database, when the caller passes `prepare`: only what changed since the parent's,
+//      domains/servingDatabase.ts), fsyncs every file and the folder, renames it to generations/<id>/;
 //   3. publishes it: DATA_DIR/CURRENT.tmp-<pid> written and fsynced, renamed over CURRENT (the one
 //      atomic step), the folder fsynced, then a PUBLISHED marker in the generation;
 //   4. removes the generations beyond the newest `keep` (the current one is always kept).
@@ -214,12 +215,13 @@ async function publishGeneration(
     faultPoint('scratch-created');
     await fill(scratch);
     faultPoint('tables-written');
+    // Written before `prepare`: the serving database is built from the parent's where it can be (its `parent`).
+    const manifest: GenerationManifest = { id, parent, created: new Date().toISOString(), note };
+    await writeFile(join(scratch, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
     if (prepare) {
       await prepare(scratch);
       faultPoint('serving-built');
     }
-    const manifest: GenerationManifest = { id, parent, created: new Date().toISOString(), note };
-    await writeFile(join(scratch, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
     await syncFolder(scratch);
     faultPoint('files-synced');
     await rename(scratch, generationDir(root, id));

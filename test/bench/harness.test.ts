@@ -191,3 +191,31 @@ test('topSelfTime: self time per function, idle and the profiler\'s own work (un
   };
   assert.deepEqual(topSelfTime(profile), [{ where: 'answer http/router.ts:1', selfMs: 3, share: 1 }]);
 });
+
+test('the refresh target (issue 35) is checked at x10 when measured, and its table is rendered', () => {
+  const fast = caseResult('/api/a', { sebra_daily: 10 }, 2, 1, stat(4, 20));
+  const measured = (refreshMs: number, aloneMs: number): TierReport => ({
+    ...tier('x10', [fast], 900, 1000, 500),
+    refresh: {
+      source: 'ecb',
+      refresh: { ms: refreshMs, servingMs: 1500, build: 'incremental from generation 000002-20261206T000000Z: rebuilt imports, domain:macro', runs: 3 },
+      alone: { ms: aloneMs, servingMs: 2000, build: 'full', runs: 3 },
+      ratio: refreshMs / aloneMs,
+    },
+  });
+  const target = (tiers: TierReport[]) => checkTargets(tiers).find((c) => c.target.startsWith('a refresh'));
+  // 3000 / 2500 = 1.2x <= 2x; 6000 / 2500 = 2.4x > 2x.
+  assert.deepEqual([target([measured(3000, 2500)])?.met, target([measured(3000, 2500)])?.detail], [true, 'ecb: 3.00 s vs 2.50 s alone (1.20x)']);
+  assert.equal(target([measured(6000, 2500)])?.met, false);
+  // Not measured (a run narrowed to some sources): no refresh target at all.
+  assert.equal(target([tier('x10', [fast], 900, 1000, 500)]), undefined);
+  const report: BenchReport = {
+    date: '2026-12-06', mode: 'full',
+    machine: { cpus: 2, cpuModel: 'test', memoryGb: 24, node: 'v20', loadAverage: [1, 1, 1] },
+    settings: { runs: 10, connections: 10, loadSeconds: 1, paidRequests: 0 },
+    tiers: [measured(3000, 2500)], targets: [], notes: [],
+  };
+  const markdown = renderMarkdown(report);
+  assert.match(markdown, /## Refresh: one small source changed/);
+  assert.ok(markdown.includes('| x10 | ecb | 3.00 | 1.50 | incremental from generation 000002-20261206T000000Z: rebuilt imports, domain:macro | 2.50 | 2.00 | 1.20x |'), markdown);
+});
