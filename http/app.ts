@@ -18,6 +18,7 @@ import type { AnswerSlots } from './pipeline/concurrency.ts';
 import type { ClientRateLimit } from './rateLimiter.ts';
 import { docsDefaults, docsMiddleware, type DocsOptions } from './docs/index.ts';
 import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
+import type { SourceFetchState } from '../engine/fetchState.ts';
 
 export interface AppOptions {
   db: Database;
@@ -60,6 +61,8 @@ export interface AppOptions {
    * Default none of either; every answer still carries its X-Request-Id.
    */
   observe?: ObserveOptions;
+  /** Per source, when it was last fetched and changed (engine/fetchState.ts), shown on /healthz as `freshness`; none: not shown. */
+  freshness?: () => Promise<Record<string, SourceFetchState>>;
 }
 
 /** Stream failures caused by the client's connection: its going away, or its slowness. */
@@ -108,6 +111,7 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     payment: options.beforeHandler ?? [],
     rateLimit: options.rateLimit,
     answerSlots: options.answerSlots,
+    freshness: options.freshness,
   });
   for (const stage of stages) app.use(stage);
   // Koa reports here what no stage could answer: a response stream's failure once the answer was under

@@ -40,7 +40,7 @@ import { boundQuery } from './boundQuery.ts';
 import { compression } from './compression.ts';
 import { entityTags } from './entityTags.ts';
 import { errorAnswers } from './errorAnswers.ts';
-import { health } from './health.ts';
+import { health, type HealthOptions } from './health.ts';
 import { matchRoute } from './matchRoute.ts';
 import { methodNotAllowed } from './methodNotAllowed.ts';
 import type { ClientRateLimit } from '../rateLimiter.ts';
@@ -76,6 +76,8 @@ export interface PipelineParts {
   rateLimit?: ClientRateLimit;
   /** The bound on answers computed at once; none: unbounded. */
   answerSlots?: AnswerSlots;
+  /** Per source fetch freshness for /healthz (engine/fetchState.ts); none: not shown. */
+  freshness?: HealthOptions['freshness'];
 }
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
@@ -89,7 +91,7 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
     boundQuery(),
     matchRoute({ dispatcher: parts.dispatcher, needsPayment: parts.needsPayment }),
     responseHeaders({ db: parts.db }),
-    health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db }),
+    health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db, freshness: parts.freshness }),
     readiness({
       snapshot: () => (parts.snapshots ? parts.snapshots.current() : { generation: null }),
       checks: parts.readinessChecks,
