@@ -223,7 +223,14 @@ export function fetchSourceNamed(name: string): FetchSource | undefined {
 /** A file name from an address: the `filename` query parameter, else the last path segment; unsafe characters replaced. */
 export function fileNameOf(url: string): string {
   const parsed = new URL(url);
-  const named = parsed.searchParams.get('filename') ?? parsed.pathname.split('/').filter(Boolean).pop() ?? 'download';
+  const segment = parsed.pathname.split('/').filter(Boolean).pop();
+  let last = segment;
+  try {
+    last = segment === undefined ? undefined : decodeURIComponent(segment);
+  } catch {
+    // a malformed escape: the segment as written
+  }
+  const named = parsed.searchParams.get('filename') ?? last ?? 'download';
   return named.replace(/[^\w.-]/g, '_').replace(/^\.+/, '') || 'download';
 }
 
