@@ -122,8 +122,14 @@ export class SourceArchive {
     return this.runDir === null ? null : this.runDir.slice(this.dir.length + 1);
   }
 
-  async writeManifest(manifest: RunManifest): Promise<void> {
+  /** Writes the run's manifest; a run that kept no file (every answer a 304 or known bytes) leaves no folder. */
+  async finish(manifest: RunManifest): Promise<void> {
     if (this.runDir === null) return;
+    if (manifest.files.length === 0) {
+      await rm(this.runDir, { recursive: true, force: true });
+      this.runDir = null;
+      return;
+    }
     await writeJsonAtomically(join(this.runDir, MANIFEST), manifest);
   }
 

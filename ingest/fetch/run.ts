@@ -322,7 +322,7 @@ export async function fetchSources(names: readonly string[], options: FetchRunOp
       touched = true;
     }
     if (touched) await archive.writeLatest(latest);
-    await archive.writeManifest({ source: name, fetched_at: started.toISOString(), files: manifests.get(name)! });
+    await archive.finish({ source: name, fetched_at: started.toISOString(), files: manifests.get(name)! });
     const pruned = await archive.prune(rawKeep);
     if (pruned.length > 0) log(`fetch: ${name}: raw archive: removed ${pruned.length} old run(s), ${rawKeep} kept (FETCH_RAW_KEEP)`);
   }

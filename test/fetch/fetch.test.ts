@@ -187,6 +187,8 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
       assert.equal(asked.length, 31);
       assert.ok(asked.every((r) => r.status === 304 && typeof r.headers['if-none-match'] === 'string' && typeof r.headers['if-modified-since'] === 'string'));
       assert.ok(report.datasets.every((d) => d.outcome === 'unchanged'));
+      // Nothing new was kept: the raw archive still holds the first run only.
+      assert.equal((await readdir(path.join(root, 'raw', 'ecb'))).filter((name) => /^\d{8}T/.test(name)).length, 1);
       const state = await readFetchState(path.join(root, 'raw'));
       assert.equal(state.sources.ecb!.status, 'ok');
       assert.equal(state.sources.ecb!.last_change, NOW.toISOString());
@@ -261,6 +263,12 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
       assert.equal(report.datasets[0]!.outcome, 'already-imported');
       assert.equal(report.generation, null);
       assert.equal(report.exitCode, EXIT.ok);
+      // Four runs downloaded eurofxref (first, 503, corrupt, this one): the newest three are kept (FETCH_RAW_KEEP).
+      const runs = (await readdir(path.join(root, 'raw', 'eurofxref'))).filter((name) => /^\d{8}T/.test(name)).sort();
+      assert.deepEqual(runs, ['20261122T150000Z-2', '20261122T150000Z-3', '20261122T150000Z-4']);
+      const corrupt = JSON.parse(await readFile(path.join(root, 'raw', 'eurofxref', '20261122T150000Z-3', 'manifest.json'), 'utf8'));
+      assert.equal(corrupt.files[0].status, 'failed');
+      assert.ok(corrupt.files[0].reason.length > 0);
     });
   });
 });

@@ -83,3 +83,19 @@ test('the shipped example passes the operator file\'s checks; a bad file is a us
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+test('npm run fetch: usage errors exit 2 before anything is fetched; --help lists every source and exit code 6', async () => {
+  const { runFetchCli } = await import('../../ingest/fetch/run.ts');
+  const { EXIT } = await import('../../ingest/exitCodes.ts');
+  const lines: string[] = [];
+  const io = { commands: ingestCommandsOf(DOMAINS), log: (line: string) => lines.push(line), env: { FETCH_MIRROR: 'http://127.0.0.1:1' }, fetch: () => Promise.reject(new Error('no request expected')) };
+  assert.equal(await runFetchCli(['nosuch'], io), EXIT.usage);
+  assert.match(lines.at(-1)!, /unknown source "nosuch"/);
+  assert.equal(await runFetchCli([], io), EXIT.usage);
+  assert.equal(await runFetchCli(['--all', 'ecb'], io), EXIT.usage);
+  let help = '';
+  assert.equal(await runFetchCli(['--help'], { ...io, out: (text: string) => { help = text; } }), EXIT.ok);
+  assert.match(help, /^usage: npm run fetch -- <source>\.\.\. \| --all/);
+  for (const name of FETCH_SOURCE_NAMES) assert.match(help, new RegExp(`^  ${name} `, 'm'));
+  assert.match(help, /^ {2}6 {2}npm run fetch: some datasets failed/m);
+});
