@@ -21,6 +21,7 @@ import { snapshotDocsFacts } from './docs/exampleAnswers.ts';
 import { mcpResources } from './mcp/resources.ts';
 import { httpPaymentOfMcp, mcpChallenge } from './payments/challenge.ts';
 import { mcpEndpoint } from './pipeline/mcp.ts';
+import type { SourceFetchState } from '../engine/fetchState.ts';
 
 export interface AppOptions {
   db: Database;
@@ -65,6 +66,8 @@ export interface AppOptions {
    * Default none of either; every answer still carries its X-Request-Id.
    */
   observe?: ObserveOptions;
+  /** Per source, when it was last fetched and changed (engine/fetchState.ts), shown on /healthz as `freshness`; none: not shown. */
+  freshness?: () => Promise<Record<string, SourceFetchState>>;
 }
 
 /** Stream failures caused by the client's connection: its going away, or its slowness. */
@@ -126,6 +129,7 @@ export async function createApp(options: AppOptions): Promise<FastAnswersApp> {
     rateLimit: options.rateLimit,
     answerSlots: options.answerSlots,
     publicBaseUrl: options.publicBaseUrl,
+    freshness: options.freshness,
   });
   for (const stage of stages) app.use(stage);
   // Koa reports here what no stage could answer: a response stream's failure once the answer was under

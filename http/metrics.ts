@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../engine/database.ts';
+import type { SourceFetchState } from '../engine/fetchState.ts';
 import { heldStateStats } from '../engine/held.ts';
 import type { ResponseCache } from './cache.ts';
 import { ConfigError } from './configError.ts';
@@ -137,6 +138,46 @@ export class ServerMetrics implements PaymentMetrics {
       },
     });
     new Gauge({ name: 'held_state_bytes', help: 'Bytes of the state some routes hold in memory (engine/held.ts) for the served snapshot.', registers, collect() { this.set(heldStateStats(current().db).bytes); } });
+  }
+
+  /**
+   * Per fetchable source (engine/fetchState.ts, read at each scrape): the time of its last fetch and of
+   * its last change (Unix seconds; absent when never), and its status (1 on the status it has).
+   */
+  watchFreshness(read: () => Promise<Record<string, SourceFetchState>>): void {
+    const registers = [this.registry];
+    // Each gauge reads the small state file itself: nothing is held between scrapes.
+    const current = read;
+    const seconds = (iso: string | null) => (iso === null ? null : Date.parse(iso) / 1000);
+    new Gauge({
+      name: 'source_last_fetch_timestamp_seconds', help: 'When each source was last fetched from its publisher (npm run fetch / refresh), Unix seconds.', labelNames: ['source'], registers,
+      async collect() {
+        this.reset();
+        for (const [source, entry] of Object.entries(await current())) {
+          const at = seconds(entry.last_fetch);
+          if (at !== null) this.set({ source }, at);
+        }
+      },
+    });
+    new Gauge({
+      name: 'source_last_change_timestamp_seconds', help: 'When a fetch last published new data of each source, Unix seconds.', labelNames: ['source'], registers,
+      async collect() {
+        this.reset();
+        for (const [source, entry] of Object.entries(await current())) {
+          const at = seconds(entry.last_change);
+          if (at !== null) this.set({ source }, at);
+        }
+      },
+    });
+    new Gauge({
+      name: 'source_fetch_status', help: 'Each source\'s last fetch: 1 on its status (ok, failed, never), 0 on the others.', labelNames: ['source', 'status'], registers,
+      async collect() {
+        this.reset();
+        for (const [source, entry] of Object.entries(await current())) {
+          for (const status of ['ok', 'failed', 'never'] as const) this.set({ source, status }, entry.status === status ? 1 : 0);
+        }
+      },
+    });
   }
 
   /** The Prometheus text exposition. */

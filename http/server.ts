@@ -3,7 +3,9 @@ import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
 import { warmHeldState, type WarmResult } from '../engine/held.ts';
 import { currentGeneration, generationDir } from '../engine/generation.ts';
-import { openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts';
+import { DOMAINS, openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts';
+import { ingestCommandsOf } from '../domains/registry.ts';
+import { freshnessOf, rawDirOf, readFetchState } from '../engine/fetchState.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
@@ -67,6 +69,10 @@ export async function startServer(
   snapshots.onSwap(() => cache.clear());
   metrics.watchCache(cache);
   metrics.watchSnapshot(() => snapshots.current(), options.now);
+  // Per source, when it was last fetched and changed (RAW_DIR/state.json, written by npm run fetch / refresh).
+  const fetchable = ingestCommandsOf(DOMAINS).map((command) => command.source);
+  const freshness = async () => freshnessOf(await readFetchState(rawDirOf(config.dataDir)), fetchable);
+  metrics.watchFreshness(freshness);
   const db = snapshots.current().db;
   const { limits } = config;
   const rateLimit = limits.rateLimitPerMinute > 0
@@ -88,6 +94,7 @@ export async function startServer(
     logError: (error) => log('internal error', error, { event: 'internal_error' }),
     log: (line) => log(line, undefined, { event: 'docs_examples' }),
     observe: { logger, metrics, trustProxy: config.payments.trustProxy },
+    freshness,
   });
   // Timeouts and `100 Continue` after the body checks (http/httpServer.ts).
   const server = await new Promise<Server>((resolve) => {

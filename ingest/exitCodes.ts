@@ -14,6 +14,8 @@ export const EXIT = {
   storage: 4,
   /** A republished day, series or period would shrink; nothing was written (rerun with --allow-shrink to accept). */
   shrink: 5,
+  /** npm run fetch: some datasets failed (each listed with its address and reason); the others were published. */
+  partial: 6,
 } as const;
 
 export const EXIT_CODE_HELP: ReadonlyArray<[number, string]> = [
@@ -23,6 +25,7 @@ export const EXIT_CODE_HELP: ReadonlyArray<[number, string]> = [
   [EXIT.locked, 'another ingest or rollback holds the data folder lock; nothing written'],
   [EXIT.storage, 'operator error: disk full, read-only or forbidden folder, I/O error; previous snapshot still served'],
   [EXIT.shrink, 'a republished key would lose rows; nothing written (--allow-shrink accepts it)'],
+  [EXIT.partial, 'npm run fetch: some datasets failed (each listed with its address and reason, its served data unchanged); the rest was published'],
 ];
 
 const STORAGE_CODES = new Map<string, string>([

@@ -1,10 +1,12 @@
 // GET /healthz, free: the snapshot served (generation, import date), the answer cache's figures, the
 // held views' state against their one budget (engine/held.ts), and
 // whether the data is the sample or imported (`data` for the snapshot, `sources` per source id;
-// engine/dataOrigin.ts). Built here only; its Cache-Control is decided with the others (responseHeaders).
+// engine/dataOrigin.ts), and per fetchable source when it was last fetched from its publisher and last
+// changed, with its status (`freshness`; engine/fetchState.ts). Built here only; its Cache-Control is decided with the others (responseHeaders).
 import type Koa from 'koa';
 import type { Database } from '../../engine/database.ts';
 import { snapshotOriginsOf } from '../../engine/dataOrigin.ts';
+import type { SourceFetchState } from '../../engine/fetchState.ts';
 import { heldStateStats } from '../../engine/held.ts';
 import type { ResponseCache } from '../cache.ts';
 import { errorBody } from '../errors.ts';
@@ -20,6 +22,8 @@ export interface HealthOptions {
   importDate: string | null;
   /** The database the request is pinned to. */
   db: () => Database;
+  /** Per source: last_fetch, last_change, status (ok, failed with the reason, never); absent: not shown. */
+  freshness?: () => Promise<Record<string, SourceFetchState>>;
 }
 
 export function health(options: HealthOptions): Koa.Middleware {
@@ -37,6 +41,7 @@ export function health(options: HealthOptions): Koa.Middleware {
       : { status: 'ok', import_date: options.importDate, cache: options.cache.stats() };
     const db = options.db();
     const origins = await snapshotOriginsOf(db);
-    ctx.body = { ...status, held: heldStateStats(db), data: origins.data, sources: origins.sources };
+    const freshness = options.freshness ? { freshness: await options.freshness() } : {};
+    ctx.body = { ...status, held: heldStateStats(db), data: origins.data, sources: origins.sources, ...freshness };
   };
 }

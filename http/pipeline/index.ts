@@ -43,7 +43,7 @@ import { boundQuery } from './boundQuery.ts';
 import { compression } from './compression.ts';
 import { entityTags } from './entityTags.ts';
 import { errorAnswers } from './errorAnswers.ts';
-import { health } from './health.ts';
+import { health, type HealthOptions } from './health.ts';
 import { matchRoute } from './matchRoute.ts';
 import { methodNotAllowed } from './methodNotAllowed.ts';
 import type { ClientRateLimit } from '../rateLimiter.ts';
@@ -83,6 +83,8 @@ export interface PipelineParts {
   answerSlots?: AnswerSlots;
   /** The configured public base URL (BASE_URL): absolute Link targets of list pages; none: root-relative. */
   publicBaseUrl?: string | null;
+  /** Per source fetch freshness for /healthz (engine/fetchState.ts); none: not shown. */
+  freshness?: HealthOptions['freshness'];
 }
 
 export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
@@ -96,7 +98,7 @@ export function requestPipeline(parts: PipelineParts): Koa.Middleware[] {
     boundQuery(),
     matchRoute({ dispatcher: parts.dispatcher, needsPayment: parts.needsPayment }),
     responseHeaders({ db: parts.db }),
-    health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db }),
+    health({ cache: parts.cache, snapshots: parts.snapshots, importDate: parts.importDate, db: parts.db, freshness: parts.freshness }),
     readiness({
       snapshot: () => (parts.snapshots ? parts.snapshots.current() : { generation: null }),
       checks: parts.readinessChecks,

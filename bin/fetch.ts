@@ -1,0 +1,16 @@
+// npm run fetch -- <source>... | --all [--data-dir DIR] [--allow-shrink]
+// Downloads the named sources from their publishers and publishes what changed in one generation; the
+// work is ingest/fetch/run.ts's. Exit codes (ingest/exitCodes.ts): 0 done or nothing changed, 2 usage,
+// 3 locked, 4 operator error, 6 some datasets failed (listed) and the rest was published.
+import { buildServing, DOMAINS } from '../domains/index.ts';
+import { ingestCommandsOf } from '../domains/registry.ts';
+import { runFetchCli } from '../ingest/fetch/run.ts';
+import { endQuietlyOnClosedPipe } from './commandLine.ts';
+
+endQuietlyOnClosedPipe();
+
+process.exitCode = await runFetchCli(process.argv.slice(2), {
+  commands: ingestCommandsOf(DOMAINS),
+  log: (line) => process.stderr.write(`${line}\n`),
+  prepare: buildServing,
+});

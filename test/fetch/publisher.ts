@@ -1,0 +1,77 @@
+// A loopback stand-in for the publishers, reached through FETCH_MIRROR: it answers
+// GET /<host>/<path>?<query> with the recorded answer for https://<host>/<path>?<query>, with an ETag and
+// a Last-Modified, 304 to a matching If-None-Match or If-Modified-Since, and answers that fail on
+// purpose (a status a given number of times, a Retry-After). Every request is recorded.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Recorded {
+  body: Buffer;
+  contentType?: string;
+  lastModified?: string;
+}
+
+export interface SeenRequest {
+  url: string;
+  headers: IncomingHttpHeaders;
+  status: number;
+}
+
+export class StandInPublisher {
+  private readonly answers = new Map<string, Recorded>();
+  /** Per official address: statuses to answer first (each once), before the recorded answer. */
+  private readonly failures = new Map<string, Array<{ status: number; retryAfter?: string }>>();
+  readonly requests: SeenRequest[] = [];
+  private server: Server | null = null;
+  mirror = '';
+
+  /** Sets (or replaces) the answer for an official https address. */
+  publish(url: string, recorded: Recorded): void {
+    this.answers.set(url, { lastModified: new Date('2026-11-20T10:00:00Z').toUTCString(), ...recorded });
+  }
+
+  failFirst(url: string, status: number, times: number, retryAfter?: string): void {
+    this.failures.set(url, Array.from({ length: times }, () => ({ status, retryAfter })));
+  }
+
+  requestsFor(url: string): SeenRequest[] {
+    return this.requests.filter((request) => request.url === url);
+  }
+
+  async start(): Promise<string> {
+    this.server = createServer((request, response) => {
+      const official = `https:/${request.url ?? '/'}`;
+      const answer = (status: number, headers: Record<string, string> = {}, body?: Buffer) => {
+        this.requests.push({ url: official, headers: request.headers, status });
+        response.writeHead(status, headers).end(body);
+      };
+      const queued = this.failures.get(official);
+      if (queued && queued.length > 0) {
+        const failure = queued.shift()!;
+        answer(failure.status, failure.retryAfter ? { 'retry-after': failure.retryAfter } : {}, Buffer.from('unavailable'));
+        return;
+      }
+      const recorded = this.answers.get(official);
+      if (!recorded) {
+        answer(404, { 'content-type': 'text/plain' }, Buffer.from(`no recorded answer for ${official}`));
+        return;
+      }
+      const etag = `"${createHash('sha256').update(recorded.body).digest('hex').slice(0, 16)}"`;
+      const validators = { etag, 'last-modified': recorded.lastModified! };
+      if (request.headers['if-none-match'] === etag) {
+        answer(304, validators);
+        return;
+      }
+      answer(200, { ...validators, 'content-type': recorded.contentType ?? 'application/octet-stream', 'content-length': String(recorded.body.length) }, recorded.body);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.mirror = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.mirror;
+  }
+
+  async stop(): Promise<void> {
+    if (this.server) await new Promise((resolve) => this.server!.close(resolve));
+    this.server = null;
+  }
+}
