@@ -9,8 +9,10 @@ import { endQuietlyOnClosedPipe } from './commandLine.ts';
 
 endQuietlyOnClosedPipe();
 
+const log = (line: string) => process.stderr.write(`${line}\n`);
 process.exitCode = await runFetchCli(process.argv.slice(2), {
   commands: ingestCommandsOf(DOMAINS),
-  log: (line) => process.stderr.write(`${line}\n`),
-  prepare: buildServing,
+  log,
+  // The serving database is rebuilt only for the domains whose files changed (domains/servingDatabase.ts); the log says which.
+  prepare: (scratchDir) => buildServing(scratchDir, log),
 });

@@ -62,7 +62,9 @@ async function main(): Promise<number> {
     schedules,
     log,
     fetch: (source) => fetchSources([source], { dataDir, skipUnconfigured: true }, {
-      commands, prepare: buildServing, log: (line) => log(line, { event: 'fetch', source }),
+      commands,
+      prepare: (scratchDir) => buildServing(scratchDir, (line) => log(line, { event: 'serving_build', source })),
+      log: (line) => log(line, { event: 'fetch', source }),
     }),
   });
   // `on`, not `once`: tsx re-raises a signal that no listener is left for, which would end the process unclean.
