@@ -2,8 +2,9 @@
 // `npm run fetch` and `npm run refresh` write it (ingest/fetch/), /healthz and the metrics read it.
 // One small JSON file in the raw archive's folder (RAW_DIR/state.json), replaced whole by a rename, so a
 // reader sees either the old or the new state, never half of one.
-import { mkdir, open, readFile, rename, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { writeJsonAtomically } from './atomicFile.ts';
 
 export const FETCH_STATE_FILE = 'state.json';
 /** A state file larger than this is not read (it holds a line per source). */
@@ -54,19 +55,10 @@ export async function readFetchState(rawDir: string): Promise<FetchState> {
   }
 }
 
-/** Writes the whole state: a temp file written and fsynced, then renamed over state.json. */
+/** Writes the whole state, replaced in one rename (engine/atomicFile.ts). */
 export async function writeFetchState(rawDir: string, state: FetchState): Promise<void> {
   await mkdir(rawDir, { recursive: true });
-  const file = join(rawDir, FETCH_STATE_FILE);
-  const temporary = `${file}.tmp-${process.pid}`;
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(`${JSON.stringify(state, null, 1)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, file);
+  await writeJsonAtomically(join(rawDir, FETCH_STATE_FILE), state);
 }
 
 /** The state of each named source, `never` for one without a record; in the order of `names`. */

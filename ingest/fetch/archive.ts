@@ -5,10 +5,11 @@
 // served now. RAW_DIR/<source>/latest.json holds, per dataset, the validators and sha256 of the version
 // last ingested: the next fetch sends them as a conditional request, and bytes with that sha256 are not
 // ingested again. A version that failed to ingest is never recorded there, so the next fetch retries it.
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../command.ts';
 import type { Validators } from './http.ts';
+import { writeJsonAtomically } from '../../engine/atomicFile.ts';
 
 export const DEFAULT_RAW_KEEP = 3;
 export const MANIFEST = 'manifest.json';
@@ -64,19 +65,6 @@ export function rawKeepFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 export function validatorsOf(page: PageVersion | undefined, url: string): Validators | null {
   if (page === undefined || page.url !== url) return null;
   return { etag: page.etag, lastModified: page.last_modified };
-}
-
-/** Writes JSON through a temp file and a rename (a reader never sees half of it). */
-export async function writeJsonAtomically(file: string, value: unknown): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}`;
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(`${JSON.stringify(value, null, 1)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temporary, file);
 }
 
 export class SourceArchive {
