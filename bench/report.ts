@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IngestFigures, SourceData } from './data.ts';
 import type { RefreshFigures } from './refresh.ts';
+import type { UnchangedRefreshFigures } from './refreshUnchanged.ts';
 import type { LoadResult } from './load.ts';
 import { ratio, REPEAT_UNDER_MS, TIMED_RUNS } from './stats.ts';
 import type { CaseResult, TargetReport } from './target.ts';
@@ -24,6 +25,8 @@ export const TARGETS = {
   maxStartupMs: 15_000,
   /** A refresh of one small source on the whole x10 snapshot against ingesting it alone into an empty folder (bench/refresh.ts). */
   maxRefreshVsAlone: 2,
+  /** `fetch --all` with nothing changed against a loopback mirror of every built-in address, per-host waits skipped, at x10 (bench/refreshUnchanged.ts). */
+  maxUnchangedRefreshMs: 5_000,
   maxRssAfterLoadMb: 3 * 1024,
   /** A paid request's server CPU beyond an unpaid one (the facilitator's round trips excluded), at x1. */
   maxPaidCpuMs: 1,
@@ -43,6 +46,8 @@ export interface TierReport {
   servingBuildMs?: number;
   /** One small source refreshed on the whole snapshot against the same files ingested alone (bench/refresh.ts; absent before it was measured). */
   refresh?: RefreshFigures;
+  /** `fetch --all` with nothing changed at the publishers (bench/refreshUnchanged.ts; absent before it was measured). */
+  refreshUnchanged?: UnchangedRefreshFigures;
   startupMs: number;
   /** file: the serving database opened read-only; memory: loaded and rolled up at startup. */
   startupMode?: 'file' | 'memory';
@@ -199,6 +204,12 @@ export function checkTargets(tiers: readonly TierReport[]): TargetCheck[] {
     met: tier.refresh.ratio <= TARGETS.maxRefreshVsAlone,
     detail: `${tier.refresh.source}: ${(tier.refresh.refresh.ms / 1000).toFixed(2)} s vs ${(tier.refresh.alone.ms / 1000).toFixed(2)} s alone (${tier.refresh.ratio.toFixed(2)}x)`,
   });
+  atIfMeasured('x10', (tier, label) => tier.refreshUnchanged === undefined ? null : {
+    target: `a refresh where nothing changed (\`fetch --all\`, every address a conditional request against a loopback mirror, per-host waits skipped) <= ${TARGETS.maxUnchangedRefreshMs / 1000} s, no generation`, tier: label,
+    met: tier.refreshUnchanged.noGeneration && tier.refreshUnchanged.unchanged.ms <= TARGETS.maxUnchangedRefreshMs,
+    detail: `${(tier.refreshUnchanged.unchanged.ms / 1000).toFixed(2)} s for ${tier.refreshUnchanged.unchanged.notModified}/${tier.refreshUnchanged.addresses} addresses answered 304; `
+      + `${(tier.refreshUnchanged.withIntervals.ms / 1000).toFixed(2)} s with the per-host waits slept`,
+  });
   at('x1', (tier, label) => ({
     target: `a paid request: server CPU beyond an unpaid one and the facilitator's round trips <= ${TARGETS.maxPaidCpuMs} ms`, tier: label,
     met: tier.paidCpuMs !== undefined && tier.paidCpuMs !== null && tier.paidCpuMs <= TARGETS.maxPaidCpuMs,
@@ -331,6 +342,7 @@ export function renderMarkdown(report: BenchReport, options: { endpoints?: boole
     ...report.tiers.flatMap((t) => t.startupSlowest.length === 0 ? [] : [
       `Slowest startup statements at ${t.tier}: ${t.startupSlowest.slice(0, 4).map((s) => `\`${s.sql.replaceAll('`', "'").replaceAll('|', '/')}\` ${(s.ms / 1000).toFixed(2)} s`).join('; ')}.`, '']),
     ...refreshSection(report.tiers),
+    ...unchangedRefreshSection(report.tiers),
     '## HTTP load (loopback, autocannon)',
     '',
     ...table(['scale', 'run', 'connections', 'requests', 'non-2xx', 'req/s', 'p50 ms', 'p99 ms', 'vs bare Koa', 'server CPU ms/request', 'of which main thread'],
@@ -418,6 +430,28 @@ function refreshSection(tiers: readonly TierReport[]): string[] {
         const r = t.refresh!;
         return [t.tier, r.source, (r.refresh.ms / 1000).toFixed(2), (r.refresh.servingMs / 1000).toFixed(2), r.refresh.build.replaceAll('|', '/'),
           (r.alone.ms / 1000).toFixed(2), (r.alone.servingMs / 1000).toFixed(2), `${r.ratio.toFixed(2)}x`];
+      })),
+    '',
+  ];
+}
+
+/** The no-change refresh table (bench/refreshUnchanged.ts), when a tier measured it. */
+function unchangedRefreshSection(tiers: readonly TierReport[]): string[] {
+  const measured = tiers.filter((t) => t.refreshUnchanged !== undefined);
+  if (measured.length === 0) return [];
+  return [
+    '## Refresh: nothing changed',
+    '',
+    '`npm run fetch -- --all` against a loopback stand-in publisher answering every built-in address with the scale\'s sample files: a first fetch publishes them all, ' +
+      'then the fetch again sends a conditional request per address, gets 304s and makes no generation. Without intervals: the per-host waits ' +
+      '(the publishers\' politeness rules, OECD 4 s) skipped, the service\'s own cost; the median of ' +
+      `${measured[0]!.refreshUnchanged!.unchanged.runs} rounds. With intervals: one round sleeping them, as against the publishers.`,
+    '',
+    ...table(['scale', 'datasets', 'addresses', 'first fetch s', 'no change s (without intervals)', '304s', 'no change s (with intervals)', 'of which waits s', 'generation made'],
+      measured.map((t) => {
+        const r = t.refreshUnchanged!;
+        return [t.tier, String(r.datasets), String(r.addresses), (r.first.ms / 1000).toFixed(2), (r.unchanged.ms / 1000).toFixed(2), `${r.unchanged.notModified}/${r.unchanged.requests}`,
+          (r.withIntervals.ms / 1000).toFixed(2), (r.withIntervals.intervalWaitMs / 1000).toFixed(1), r.noGeneration ? 'no' : 'yes'];
       })),
     '',
   ];

@@ -15,6 +15,7 @@ import { prepareTier, TIERS, type SourceData, type Tier } from './data.ts';
 import { buildServing } from '../domains/index.ts';
 import { hasServingDatabase } from '../domains/servingDatabase.ts';
 import { measureRefresh, REFRESH_SOURCE, type RefreshFigures } from './refresh.ts';
+import { measureUnchangedRefresh, type UnchangedRefreshFigures } from './refreshUnchanged.ts';
 import { presignPayments, runLoad, warm, type LoadResult } from './load.ts';
 import { checkTargets, renderMarkdown, updateReadme, writeReport, type BenchReport, type TierReport } from './report.ts';
 import type { TargetOptions, TargetReport } from './target.ts';
@@ -155,9 +156,13 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
   const data = (options.dataFrom ? await preparedTier(options.dataFrom, tier, options.log) : null) ?? await prepareTier(tier, options.workDir, options.sources, options.log);
   // One small source refreshed on the whole snapshot (bench/refresh.ts), when every source is there.
   let refresh: RefreshFigures | undefined;
+  let refreshUnchanged: UnchangedRefreshFigures | undefined;
   if (!options.sources) {
     options.log(`${tier.name}: refresh of ${REFRESH_SOURCE} on the whole snapshot against ingesting it alone`);
     refresh = await measureRefresh(data.dataDir, join(options.dataFrom ?? options.workDir, tier.name, 'sample', REFRESH_SOURCE), options.workDir, (line) => options.log(`${tier.name}: ${line}`));
+    // And `fetch --all` with nothing changed at the publishers (bench/refreshUnchanged.ts), from the same sample files.
+    options.log(`${tier.name}: fetch --all with nothing changed against a loopback mirror`);
+    refreshUnchanged = await measureUnchangedRefresh({ sampleRoot: join(options.dataFrom ?? options.workDir, tier.name, 'sample'), workDir: options.workDir, log: (line) => options.log(`${tier.name}: ${line}`) });
   }
   options.log(`${tier.name}: measuring endpoints in a fresh process`);
   const { report, cpuMs, profile, stop } = await startTarget({ dataDir: data.dataDir, runs: settings.runs, httpRuns: settings.httpRuns, tags: tagsFor(options.sources), paymentEnv: rig?.env,
@@ -251,7 +256,7 @@ async function measureTier(tier: Tier, options: BenchOptions, rig: PaymentRig | 
     await stop();
   }
   return {
-    tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs, ...(refresh ? { refresh } : {}),
+    tier: tier.name, factors: tier.factors, sources: data.sources, servingBuildMs: data.servingBuildMs, ...(refresh ? { refresh } : {}), ...(refreshUnchanged ? { refreshUnchanged } : {}),
     startupMs: report.startupMs, startupMode: report.startupMode, startupSlowest: report.startupSlowest,
     rssAfterLoadMb: report.rssAfterLoadMb, heldStateMs: report.heldStateMs, rssAfterHeldStateMb: report.rssAfterHeldStateMb, rssAfterRunMb: report.rssAfterRunMb, cases: report.cases, varied: report.varied, load, paidCpuMs, paidMainThreadCpuMs, paidWithRoundTripsCpuMs, mixProfile, paidProfile,
   };

@@ -17,7 +17,7 @@ import { readFetchState } from '../../engine/fetchState.ts';
 import { EXIT } from '../../ingest/exitCodes.ts';
 import { expectOk, startTestApp, type TestApp } from '../helpers/app.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
-import { StandInPublisher } from './publisher.ts';
+import { StandInPublisher } from '../../bench/standInPublisher.ts';
 import {
   CURVE_POINTS, ecbAnswers, ESTR_FIXINGS, eurofxrefZip, eurostatAnswers, fredGraphCsv, FRED_IDS, hicpRates, KEY_RATE_DECISIONS, missingRealFiles,
   REAL_FILES, worldBankAnswers,

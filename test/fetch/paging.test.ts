@@ -18,7 +18,7 @@ import { generationIds } from '../../ingest/generations.ts';
 import { fetchSources } from '../../ingest/fetch/run.ts';
 import { FETCH_SOURCE_NAMES } from '../../ingest/fetch/sources.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
-import { StandInPublisher } from './publisher.ts';
+import { StandInPublisher } from '../../bench/standInPublisher.ts';
 
 const API = 'https://api.tech.ec.europa.eu/agrifood/api';
 const NOW = new Date('2026-11-22T15:00:00Z');

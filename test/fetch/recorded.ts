@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { ECB_REQUESTS, EUROSTAT_DATASETS, FRED_SERIES, WDI_INDICATORS } from '../../ingest/fetch/sources.ts';
-import type { Recorded } from './publisher.ts';
+import type { Recorded } from '../../bench/standInPublisher.ts';
 
 export const REAL = path.resolve(import.meta.dirname, '../../../shared/data/real');
 export const REAL_FILES = {
