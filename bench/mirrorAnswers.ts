@@ -52,7 +52,7 @@ function tradeWindow(texts: readonly string[], from: number, to: number): string
   const all = texts.flatMap((text) => text.trimEnd().split('\n').slice(1)).map((line) => line.split(','));
   let rows = all.filter((cells) => Number(cells[period]) >= from && Number(cells[period]) <= to);
   if (rows.length === 0) {
-    const last = Math.max(...all.map((cells) => Number(cells[period])));
+    const last = all.reduce((max, cells) => Math.max(max, Number(cells[period])), -Infinity);
     rows = all.filter((cells) => Number(cells[period]) === last).map((cells) => cells.map((cell, i) => (i === period ? String(from) : cell)));
   }
   return [header, ...rows.map((cells) => cells.join(','))].join('\n') + '\n';

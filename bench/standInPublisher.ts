@@ -1,7 +1,7 @@
-// A loopback stand-in (the fetch tests and bench/refreshUnchanged.ts) for the publishers, reached through FETCH_MIRROR: it answers
-// GET /<host>/<path>?<query> with the recorded answer for https://<host>/<path>?<query>, with an ETag and
-// a Last-Modified, 304 to a matching If-None-Match or If-Modified-Since, and answers that fail on
-// purpose (a status a given number of times, a Retry-After). Every request is recorded.
+// A loopback stand-in for the publishers, reached through FETCH_MIRROR (the fetch tests and the no-change
+// refresh bench, bench/refreshUnchanged.ts): it answers GET /<host>/<path>?<query> with the recorded answer for
+// https://<host>/<path>?<query>, with an ETag and a Last-Modified, 304 to a matching If-None-Match, and
+// answers that fail on purpose (a status a given number of times, a Retry-After). Every request is recorded.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
