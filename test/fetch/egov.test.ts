@@ -2,9 +2,10 @@
 // listResources is followed over two pages to total_records, the current resource (latest updated_at)
 // is fetched with getResourceData and published; the API answers the fixture's figures (counted here
 // from the fixture rows); a second fetch with the same listing asks no resource data and makes no
-// generation; a replacement resource is picked by its updated_at and published.
+// generation; a replacement resource is picked by its updated_at and published. SEBRA: every resource of
+// the operator's egov_dataset is fetched once, and a later fetch asks only a resource new to the listing.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DOMAINS } from '../../domains/index.ts';
@@ -15,6 +16,7 @@ import { fetchSources, type FetchReport } from '../../ingest/fetch/run.ts';
 import { EXIT } from '../../ingest/exitCodes.ts';
 import { expectOk, startTestApp } from '../helpers/app.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
+import { currentLayoutRows } from '../ingest/fixtures.ts';
 import { FIXTURE_ROWS, portalJson } from '../ptp/fixture.ts';
 import { StandInPublisher } from './publisher.ts';
 
@@ -149,5 +151,57 @@ describe('the current resource of a listing', () => {
     assert.equal(currentResource([c, b])!.uri, OLDEST, 'same version: the greater uri');
     assert.equal(currentResource([b, c])!.uri, OLDEST, 'whatever the listing order');
     assert.equal(currentResource([]), undefined);
+  });
+});
+
+describe('npm run fetch -- sebra through the data.egov.bg listing API (egov_dataset)', () => {
+  const publisher = new StandInPublisher();
+  const DATASET = 'eeeeeeee-0000-4000-8000-000000000005';
+  const day = (n: number) => `ffffffff-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`;
+  /** A daily report as the portal serves it (every cell a string). */
+  const report = (date: string) => JSON.stringify({ success: true, data: currentLayoutRows({ period: `Период: ${date} - ${date}` }).map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell)))) });
+  const days = new Map<string, string>([[day(1), '15.03.2024'], [day(2), '18.03.2024'], [day(3), '19.03.2024']]);
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  const run = () => fetchSources(['sebra'], { dataDir }, { commands, log: () => {}, now: () => NOW, env, sleep: async () => {} });
+  const dataPosts = () => publisher.requests.filter((r) => r.url === EGOV_DATA_URL).map((r) => (r.body as { resource_uri: string }).resource_uri);
+
+  before(async () => {
+    const root = await tempDirUntilExit('fetch-egov-sebra-');
+    dataDir = path.join(root, 'parquet');
+    await mkdir(path.join(root, 'config'));
+    await writeFile(path.join(root, 'config', 'sources.json'), JSON.stringify({ sources: { sebra: { egov_dataset: DATASET } } }));
+    await publisher.start();
+    env = { FETCH_MIRROR: publisher.mirror, FETCH_RETRIES: '0' };
+    publisher.answerPost(EGOV_LIST_URL, (body) => {
+      const asked = body as { criteria: { dataset_uri: string }; page_number: number };
+      if (asked.criteria.dataset_uri !== DATASET) return undefined;
+      const all = [...days.keys()].map((uri) => resource(uri, '2026-11-20 06:00:00'));
+      return { body: Buffer.from(JSON.stringify({ success: true, resources: all.slice((asked.page_number - 1) * 2, asked.page_number * 2), total_records: all.length })) };
+    });
+    publisher.answerPost(EGOV_DATA_URL, (body) => {
+      const date = days.get((body as { resource_uri: string }).resource_uri);
+      return date === undefined ? undefined : { body: Buffer.from(report(date)) };
+    });
+  });
+  after(async () => {
+    await publisher.stop();
+  });
+
+  it('fetches every listed resource once, then only a new one', async () => {
+    const first = await run();
+    assert.equal(first.exitCode, EXIT.ok, JSON.stringify(first.datasets));
+    assert.deepEqual(first.datasets.map((d) => [d.dataset, d.outcome]), [1, 2, 3].map((n) => [`egov-${day(n)}`, 'published']));
+    assert.deepEqual(dataPosts(), [day(1), day(2), day(3)]);
+    const second = await run();
+    assert.equal(second.generation, null);
+    assert.deepEqual(second.datasets.map((d) => d.outcome), ['unchanged', 'unchanged', 'unchanged']);
+    assert.equal(dataPosts().length, 3);
+    days.set(day(4), '20.03.2024');
+    const third = await run();
+    assert.notEqual(third.generation, null);
+    assert.deepEqual(third.datasets.filter((d) => d.outcome === 'published').map((d) => d.dataset), [`egov-${day(4)}`]);
+    assert.deepEqual(dataPosts(), [day(1), day(2), day(3), day(4)]);
+    assert.equal((await generationIds(dataDir)).length, 2);
   });
 });
