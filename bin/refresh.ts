@@ -46,7 +46,8 @@ async function main(): Promise<number> {
     for (const source of FETCH_SOURCES) {
       const own = sourceConfigOf(config, source.name);
       if (own?.enabled === false) continue;
-      if (plansOf(source, { env: process.env, now: new Date(), config: own }).length === 0) {
+      // A listed portal dataset (ptp by default) has its addresses from the listing at fetch time.
+      if ((source.listing?.(own) ?? null) === null && plansOf(source, { env: process.env, now: new Date(), config: own }).length === 0) {
         log(`refresh: ${source.name} not scheduled: it needs ${source.needs}`, { event: 'refresh_unconfigured', source: source.name });
         continue;
       }

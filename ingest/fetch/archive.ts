@@ -30,6 +30,8 @@ export interface DatasetVersion {
   fetched_at: string;
   /** The run folder holding its files. */
   archived: string;
+  /** The publisher's version key of what was ingested (data.egov.bg: resource uri, version, updated_at). */
+  resource_version?: string;
 }
 
 export interface LatestVersions {

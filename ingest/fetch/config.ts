@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Ajv } from 'ajv';
 import { Cron } from 'croner';
 import { UsageError } from '../command.ts';
+import { UUID_PATTERN } from './egov.ts';
 import { SCHEDULE_TIMEZONE } from './sources.ts';
 
 export interface ConfiguredDataset {
@@ -26,6 +27,8 @@ export interface SourceConfig {
   builtin?: boolean;
   /** The first year of a history fetched in windows (agrifood, trade). */
   from_year?: number;
+  /** A data.egov.bg dataset uri whose resources are listed and fetched (ptp: default the interior ministry's; sebra). */
+  egov_dataset?: string;
   datasets?: ConfiguredDataset[];
 }
 
@@ -53,6 +56,7 @@ const SCHEMA = {
           enabled: { type: 'boolean' },
           builtin: { type: 'boolean' },
           from_year: { type: 'integer', minimum: 1950, maximum: 2100 },
+          egov_dataset: { type: 'string', pattern: UUID_PATTERN },
           datasets: {
             type: 'array',
             maxItems: 10_000,

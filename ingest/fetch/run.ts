@@ -18,6 +18,7 @@ import { LockedError } from '../lock.ts';
 import { rawKeepFromEnv, SourceArchive, validatorsOf, type ArchivedFile, type DatasetVersion, type PageVersion } from './archive.ts';
 import { configPathOf, readFetchConfig, sourceConfigOf, type FetchConfig } from './config.ts';
 import { FetchFailedError, HttpClient, httpSettingsFromEnv, type HttpSettings } from './http.ts';
+import { egovPlans, listEgovResources } from './egov.ts';
 import { packDownloads } from './packing.ts';
 import { FETCH_SOURCES, fetchSourceNamed, plansOf, SCHEDULE_TIMEZONE, type DatasetPlan, type FetchSource } from './sources.ts';
 
@@ -155,7 +156,7 @@ function datasetHash(pageHashes: readonly string[]): string {
 
 /** The address an import record gives for a dataset: its one page, else the first page's (the windows' start). */
 function recordedUrl(plan: DatasetPlan): string {
-  return plan.pages[0]!.url;
+  return plan.sourceUrl ?? plan.pages[0]!.url;
 }
 
 function problemOf(error: unknown): string {
@@ -203,7 +204,32 @@ export async function fetchSources(names: readonly string[], options: FetchRunOp
     const archive = new SourceArchive(rawDir, source.name, now);
     archives.set(source.name, archive);
     manifests.set(source.name, []);
-    const plans = plansOf(source, { env, now: started, config: sourceConfigOf(config, source.name) });
+    const sourceConfig = sourceConfigOf(config, source.name);
+    let plans = plansOf(source, { env, now: started, config: sourceConfig });
+    const listing = source.listing?.(sourceConfig) ?? null;
+    if (listing !== null) {
+      // The portal's listing names the resources to fetch; it failing fails the source's listed datasets only.
+      await mkdir(rawDir, { recursive: true });
+      const scratch = await mkdtemp(join(rawDir, '.listing-'));
+      try {
+        const listed = await listEgovResources(client, listing.datasetUri, scratch, settings.maxBytes);
+        const listedPlans = egovPlans(listing, listed.resources);
+        const names = new Set(plans.map((plan) => plan.dataset));
+        plans = [...listedPlans.filter((plan) => !names.has(plan.dataset)), ...plans];
+        log(`fetch: ${source.name}: data.egov.bg dataset ${listing.datasetUri}: ${listed.resources.length} resource(s) listed, ${listedPlans.length} to check`);
+        if (listedPlans.length === 0 && plans.length === 0) {
+          reports.push({ source: source.name, dataset: '(listing)', url: `https://data.egov.bg/data/view/${listing.datasetUri}`, outcome: 'failed', requests: listed.requests, reason: 'the dataset lists no resource' });
+          continue;
+        }
+      } catch (error) {
+        const reason = problemOf(error);
+        reports.push({ source: source.name, dataset: '(listing)', url: `https://data.egov.bg/data/view/${listing.datasetUri}`, outcome: 'failed', requests: 0, reason });
+        log(`fetch: ${source.name}: FAILED listing data.egov.bg dataset ${listing.datasetUri}: ${reason}`);
+        if (plans.length === 0) continue;
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    }
     if (plans.length === 0) {
       unconfigured.push(source.name);
       if (options.skipUnconfigured) {
@@ -218,6 +244,10 @@ export async function fetchSources(names: readonly string[], options: FetchRunOp
       const held = Object.hasOwn(latest.datasets, plan.dataset) ? latest.datasets[plan.dataset] : undefined;
       const report: DatasetReport = { source: source.name, dataset: plan.dataset, url: recordedUrl(plan), outcome: 'unchanged', requests: 0 };
       reports.push(report);
+      if (plan.version !== undefined && held?.resource_version === plan.version) {
+        log(`fetch: ${source.name}/${plan.dataset}: resource unchanged (${plan.version}); not asked`);
+        continue;
+      }
       try {
         const got = await downloadDataset(client, archive, plan, held);
         report.requests = got.requests;
@@ -228,7 +258,7 @@ export async function fetchSources(names: readonly string[], options: FetchRunOp
         if (held !== undefined && got.sha256 === held.sha256) {
           // The same bytes as the version served: nothing to ingest; the new validators are kept.
           for (const file of got.files) await rm(file, { force: true });
-          unchanged.push({ archive, plan, version: { ...held, pages: got.pages, fetched_at: started.toISOString() } });
+          unchanged.push({ archive, plan, version: { ...held, pages: got.pages, fetched_at: started.toISOString(), ...(plan.version === undefined ? {} : { resource_version: plan.version }) } });
           log(`fetch: ${source.name}/${plan.dataset}: downloaded, same sha256 as the version served`);
           continue;
         }
@@ -302,7 +332,7 @@ export async function fetchSources(names: readonly string[], options: FetchRunOp
     for (const [index, file] of item.files.entries()) {
       const page = item.pages[index]!;
       manifest.push({
-        dataset: item.plan.dataset, url: page.url, file: basename(file), sha256: item.pageHashes[index]!, bytes: item.bytes[index]!,
+        dataset: item.plan.dataset, url: item.plan.sourceUrl ?? page.url, file: basename(file), sha256: item.pageHashes[index]!, bytes: item.bytes[index]!,
         etag: page.etag, last_modified: page.last_modified,
         status: report.outcome === 'failed' ? 'failed' : 'ingested', ...(report.reason ? { reason: report.reason } : {}),
       });
@@ -313,7 +343,10 @@ export async function fetchSources(names: readonly string[], options: FetchRunOp
     let touched = false;
     for (const item of pending) {
       if (item.source.name !== name || !ingestedKeys.has(`${name}/${item.plan.dataset}`)) continue;
-      latest.datasets[item.plan.dataset] = { pages: item.pages, sha256: item.sha256, fetched_at: started.toISOString(), archived: archive.runName()! };
+      latest.datasets[item.plan.dataset] = {
+        pages: item.pages, sha256: item.sha256, fetched_at: started.toISOString(), archived: archive.runName()!,
+        ...(item.plan.version === undefined ? {} : { resource_version: item.plan.version }),
+      };
       touched = true;
     }
     for (const entry of unchanged) {
@@ -348,9 +381,12 @@ async function downloadDataset(
   const fetchPage = async (index: number, conditional: boolean) => {
     const page = plan.pages[index]!;
     const folder = await archive.runFolder();
+    // A POST (portal API) is never conditional: its resource version decides (see the caller).
+    const post = page.json !== undefined;
     const result = await client.get({
       url: page.url, secret: page.secret, file: join(folder, fileOf(index)),
-      validators: conditional && samePages ? validatorsOf(held.pages[index], page.url) : null,
+      validators: conditional && samePages && !post ? validatorsOf(held.pages[index], page.url) : null,
+      ...(post ? { method: 'POST' as const, json: page.json, accept: 'application/json' } : {}),
     });
     requests += result.requests;
     return result;

@@ -4,12 +4,15 @@
 // (SEBRA daily files, PTP resources, the Union Registry's yearly workbook, the Bulgarian card set) take
 // theirs from the operator file data/config/sources.json (ingest/fetch/config.ts).
 import type { SourceConfig } from './config.ts';
+import { PTP_DATASET_URI, type EgovListing } from './egov.ts';
 
 export interface PageRequest {
   /** The official address; what the archive and the import records name. */
   url: string;
   /** Query parameters added only when asking (an API key): never archived, logged or recorded. */
   secret?: Record<string, string>;
+  /** A JSON body: the page is asked with POST (the data.egov.bg API). */
+  json?: unknown;
 }
 
 /** How a dataset's downloads become the file (or folder) its ingest command reads. */
@@ -30,6 +33,10 @@ export interface DatasetPlan {
   packing: Packing;
   /** Ingest options of the source's command (besides --source-url). */
   options?: Record<string, string>;
+  /** The address import records name when it is not the first page's (a portal resource's page). */
+  sourceUrl?: string;
+  /** A publisher's version key (data.egov.bg: resource uri, version, updated_at): unchanged, nothing is asked. */
+  version?: string;
 }
 
 export interface PlanContext {
@@ -49,6 +56,8 @@ export interface FetchSource {
   hostIntervals?: Record<string, number>;
   /** The built-in datasets; [] when the addresses come from the operator file only. */
   plan(context: PlanContext): DatasetPlan[];
+  /** A data.egov.bg dataset whose resources are listed (listResources) and fetched (getResourceData). */
+  listing?(config: SourceConfig | undefined): EgovListing | null;
 }
 
 export const SCHEDULE_TIMEZONE = 'Europe/Berlin';
@@ -195,16 +204,26 @@ export const FETCH_SOURCES: readonly FetchSource[] = [
   {
     name: 'sebra',
     schedule: '0 19 * * 1-5',
-    needs: 'the daily files\' addresses (Ministry of Finance pages or data.egov.bg resources) in data/config/sources.json',
+    needs: 'the daily files\' addresses (Ministry of Finance pages or data.egov.bg resources), or egov_dataset (a data.egov.bg dataset uri whose resources are listed), in data/config/sources.json',
     hostIntervals: { 'data.egov.bg': 8_000 },
     plan: () => [],
+    // Every resource of the operator's portal dataset, each its own dataset; one already ingested at the same version is not asked again.
+    listing: (config) => (config?.egov_dataset === undefined ? null : {
+      datasetUri: config.egov_dataset, pick: 'all',
+      datasetOf: (resource) => ({ dataset: `egov-${resource.uri}`, file: `sebra-${resource.uri}.json` }),
+    }),
   },
   {
     name: 'ptp',
     schedule: '0 7 * * *',
-    needs: 'the current data.egov.bg resource of the accidents dataset in data/config/sources.json (it is replaced as it grows)',
+    needs: 'nothing: the current resource of the interior ministry\'s data.egov.bg dataset is listed (egov_dataset in data/config/sources.json names another dataset)',
     hostIntervals: { 'data.egov.bg': 8_000 },
     plan: () => [],
+    // One resource, replaced as it grows: the current one (latest updated_at) under one dataset name, so a replacement supersedes it.
+    listing: (config) => (config?.builtin === false && config.egov_dataset === undefined ? null : {
+      datasetUri: config?.egov_dataset ?? PTP_DATASET_URI, pick: 'current',
+      datasetOf: () => ({ dataset: 'accidents', file: 'ptp-accidents.json' }),
+    }),
   },
   {
     name: 'ets',

@@ -78,7 +78,7 @@ describe('refresh worker', () => {
     await mkdir(path.join(root, 'config'));
     // Only eurofxref, at a time that will not come during the test.
     const sources: Record<string, unknown> = {};
-    for (const name of ['ecb', 'fred', 'eurostat', 'worldbank', 'oecd', 'cardgame', 'agrifood', 'trade']) sources[name] = { enabled: false };
+    for (const name of ['ecb', 'fred', 'eurostat', 'worldbank', 'oecd', 'cardgame', 'agrifood', 'trade', 'ptp']) sources[name] = { enabled: false };
     sources.eurofxref = { schedule: '0 0 1 1 *' };
     await writeFile(path.join(root, 'config', 'sources.json'), JSON.stringify({ sources }));
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/refresh.ts', '--data-dir', path.join(root, 'parquet')], {
