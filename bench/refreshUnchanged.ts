@@ -15,7 +15,6 @@ import { DOMAINS } from '../domains/index.ts';
 import { ingestCommandsOf } from '../domains/registry.ts';
 import { readCurrentId } from '../engine/generation.ts';
 import { fetchSources, type FetchReport } from '../ingest/fetch/run.ts';
-import { FETCH_SOURCE_NAMES } from '../ingest/fetch/sources.ts';
 import { builtInPlans, mirrorAnswers } from './mirrorAnswers.ts';
 import { StandInPublisher } from './standInPublisher.ts';
 import { medianBy, TIMED_RUNS } from './stats.ts';
@@ -60,6 +59,10 @@ export async function measureUnchangedRefresh(options: UnchangedOptions): Promis
   const now = options.now ?? (() => new Date());
   const plans = builtInPlans(now());
   const addresses = plans.reduce((sum, { plan }) => sum + plan.pages.length, 0);
+  // The sources with built-in addresses. PTP is found through the data.egov.bg listing API (a POST
+  // asked every run, without validators; ingest/fetch/egov.ts), which this mirror does not replay:
+  // it is left out of the measurement, and docs/benchmarks.md says so.
+  const measured = [...new Set(plans.map(({ source }) => source))];
   const publisher = new StandInPublisher();
   const scratch = await mkdtemp(join(options.workDir, 'refresh-unchanged-'));
   const dataDir = join(scratch, 'parquet');
@@ -73,7 +76,7 @@ export async function measureUnchangedRefresh(options: UnchangedOptions): Promis
       const seen = publisher.requests.length;
       let intervalWaitMs = 0;
       const started = performance.now();
-      const report = await fetchSources(FETCH_SOURCE_NAMES, { dataDir, skipUnconfigured: true }, {
+      const report = await fetchSources(measured, { dataDir, skipUnconfigured: true }, {
         commands, env, now, log: () => undefined,
         sleep: async (ms) => {
           intervalWaitMs += ms;
