@@ -113,22 +113,35 @@ export function checkBodySize(route: Route, body: unknown): void {
   }
 }
 
+/**
+ * A route's endpoints, one per path form, built once per route object: the validators are compiled
+ * by ajv, which keeps every schema it compiled, so building them per Dispatcher (the CLI makes one per
+ * request) took about 100 ms each time and grew ajv's memory.
+ */
+const ENDPOINTS = new WeakMap<Route, readonly Endpoint[]>();
+function endpointsOf(route: Route): readonly Endpoint[] {
+  let endpoints = ENDPOINTS.get(route);
+  if (!endpoints) {
+    endpoints = route.paths.map((path) => ({
+      route,
+      path,
+      validateParams: buildValidator(route, path),
+      validateBody: route.requestBody ? buildBodyValidator(route.requestBody) : null,
+      pattern: pathPattern(path),
+      pathParamNames: pathParamNames(path),
+    }));
+    ENDPOINTS.set(route, endpoints);
+  }
+  return endpoints;
+}
+
 export class Dispatcher {
   readonly endpoints: readonly Endpoint[];
   private readonly cache: ResponseCache;
 
   constructor(private readonly options: DispatcherOptions) {
     this.cache = options.cache ?? new ResponseCache();
-    this.endpoints = options.routes.flatMap((route) =>
-      route.paths.map((path) => ({
-        route,
-        path,
-        validateParams: buildValidator(route, path),
-        validateBody: route.requestBody ? buildBodyValidator(route.requestBody) : null,
-        pattern: pathPattern(path),
-        pathParamNames: pathParamNames(path),
-      })),
-    );
+    this.endpoints = options.routes.flatMap(endpointsOf);
   }
 
   get db(): Database {
