@@ -222,7 +222,7 @@ export class Dispatcher {
   ): Promise<CachedAnswer> {
     const computing = how.computing ?? ((compute) => compute());
     const { route } = prepared.endpoint;
-    const encode = () => computing(async () => toCached(encodeBody(route, await this.answer(prepared), prepared.format)));
+    const encode = () => computing(async () => toCached(await encodeBody(route, await this.answer(prepared), prepared.format)));
     if (prepared.body) return encode();
     return this.cache.getOrCompute(ResponseCache.key(route.id, prepared.params, this.options.today(), prepared.format), encode, how.cacheHit);
   }
@@ -244,6 +244,6 @@ export class Dispatcher {
     }
     const prepared = await this.prepare(endpoint, { query, pathParams, readBody: async () => request.body });
     const answer = await this.answer(prepared);
-    return { route: endpoint.route, prepared, answer, encoded: encodeBody(endpoint.route, answer, prepared.format) };
+    return { route: endpoint.route, prepared, answer, encoded: await encodeBody(endpoint.route, answer, prepared.format) };
   }
 }

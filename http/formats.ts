@@ -2,7 +2,6 @@
 // Arrow IPC stream (?format=arrow or Accept: application/vnd.apache.arrow.stream) for list responses.
 // An Accept that takes none of the route's types (`application/xml`) is 406 not_acceptable, before any payment.
 import type Koa from 'koa';
-import { rowsToArrowStream } from '../engine/encode/arrow.ts';
 import { rowsToCsv } from '../engine/encode/csv.ts';
 import { declaredListColumns, pagePositionOf, type ResponseBody, type Route } from '../queries/catalog.ts';
 import type { PagePosition } from '../queries/kinds/page.ts';
@@ -57,12 +56,13 @@ export interface EncodedBody {
   page?: PagePosition;
 }
 
-export function encodeBody(route: Route, body: ResponseBody, format: OutputFormat): EncodedBody {
+export async function encodeBody(route: Route, body: ResponseBody, format: OutputFormat): Promise<EncodedBody> {
   const page = pagePositionOf(route, body);
-  return page ? { ...encodeAs(route, body, format), page } : encodeAs(route, body, format);
+  const encoded = await encodeAs(route, body, format);
+  return page ? { ...encoded, page } : encoded;
 }
 
-function encodeAs(route: Route, body: ResponseBody, format: OutputFormat): EncodedBody {
+async function encodeAs(route: Route, body: ResponseBody, format: OutputFormat): Promise<EncodedBody> {
   if (format === 'json' || !route.listRows) {
     // The bytes Koa would write for the object (JSON.stringify, application/json; charset=utf-8).
     return { type: 'application/json; charset=utf-8', body: JSON.stringify(body) };
@@ -71,11 +71,13 @@ function encodeAs(route: Route, body: ResponseBody, format: OutputFormat): Encod
   if (format === 'csv') {
     return { type: 'text/csv; charset=utf-8', body: rowsToCsv(rows, declaredListColumns(route, body)), disposition: `inline; filename="${route.id}.csv"` };
   }
+  // apache-arrow loads with the first Arrow answer: the server starts without it.
+  const { rowsToArrowStream } = await import('../engine/encode/arrow.ts');
   return { type: ARROW_STREAM_TYPE, body: Buffer.from(rowsToArrowStream(rows, declaredListColumns(route, body))) };
 }
 
-export function writeBody(ctx: Koa.Context, route: Route, body: ResponseBody, format: OutputFormat): void {
-  writeEncoded(ctx, encodeBody(route, body, format));
+export async function writeBody(ctx: Koa.Context, route: Route, body: ResponseBody, format: OutputFormat): Promise<void> {
+  writeEncoded(ctx, await encodeBody(route, body, format));
 }
 
 /** Sends an encoded answer (the cache's bytes as they are). */

@@ -6,9 +6,9 @@ import type { Database } from '../../engine/database.ts';
 import { defineDomain } from '../contract.ts';
 import { eurostatTables, worldBankTables } from '../sharedTables.ts';
 import { etsIngestCommand } from './ingest/etsCommand.ts';
-import { loadEtsSnapshot } from './ingest/etsSnapshot.ts';
 import { energyEurostatSampleSource, energyWorldBankSampleSource, etsSampleSource } from './ingest/sampleSource.ts';
 import { energyCoverage } from './queries/coverage.ts';
+import { loadEtsSnapshot } from './queries/etsTables.ts';
 import { buildEnergy, energyRoutes } from './queries/index.ts';
 
 /** The ETS tables, then the rollups (over them and the shared Eurostat and WDI tables, loaded before). */

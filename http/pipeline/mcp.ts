@@ -5,15 +5,17 @@
 // The body is read within MCP_BODY_MAX_BYTES before the SDK sees it. Listing tools and reading the
 // documentation resources is free; a tool call is an in-process HTTP request through the app's own
 // listener (http/mcp/innerCall.ts), which pays, or not, exactly as the same request over HTTP.
+// The SDK (and zod with it) loads with the first POST: a server that is never asked over MCP does
+// not load it.
 import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Route } from '../../queries/catalog.ts';
 import { readBodyBytes } from '../body.ts';
 import { errorBody } from '../errors.ts';
 import { innerCaller, type McpPaymentTerms } from '../mcp/innerCall.ts';
 import type { McpResources } from '../mcp/resources.ts';
-import { createMcpServer, toolCatalog } from '../mcp/server.ts';
+import type { createMcpServer, ToolCatalog } from '../mcp/server.ts';
 import { MCP_PATH } from '../mcp/tools.ts';
 
 export { MCP_PATH };
@@ -44,8 +46,23 @@ function parseError(ctx: Koa.Context, message: string): void {
   ctx.body = { jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${message}` }, id: null };
 }
 
+/** The SDK's parts and the tool list, loaded and built once, on the first POST. */
+interface McpRuntime {
+  createMcpServer: typeof createMcpServer;
+  Transport: typeof StreamableHTTPServerTransport;
+  catalog: ToolCatalog;
+}
+
+async function loadMcpRuntime(routes: readonly Route[]): Promise<McpRuntime> {
+  const [{ createMcpServer, toolCatalog }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import('../mcp/server.ts'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { createMcpServer, Transport: StreamableHTTPServerTransport, catalog: toolCatalog(routes) };
+}
+
 export function mcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
-  const catalog = toolCatalog(options.routes);
+  let runtime: Promise<McpRuntime> | undefined;
   return async (ctx, next) => {
     if (ctx.path !== MCP_PATH) return next();
     if (ctx.method !== 'POST') {
@@ -67,8 +84,10 @@ export function mcpEndpoint(options: McpEndpointOptions): Koa.Middleware {
       client: { remoteAddress: ctx.req.socket.remoteAddress, forwardedFor: ctx.req.headers['x-forwarded-for'] },
       x402: options.x402,
     });
+    runtime ??= loadMcpRuntime(options.routes);
+    const { createMcpServer, Transport, catalog } = await runtime;
     const server = createMcpServer({ routes: options.routes, catalog, call, instructions: MCP_INSTRUCTIONS, resources: options.resources });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => {
       void transport.close();
       void server.close();

@@ -24,8 +24,8 @@ import { Database } from '../../engine/database.ts';
 import { loadParquetInto } from '../../engine/parquet.ts';
 import { CREATE_DATASETS, CREATE_OBSERVATIONS, DATASET_COLUMNS, ESTAT_DATASETS, ESTAT_OBSERVATIONS, OBSERVATION_COLUMNS } from './tables.ts';
 
+// The writers (./write.ts) are not re-exported: they load the parser, and the server loads this file.
 export { ESTAT_DATASETS, ESTAT_OBSERVATIONS };
-export { writeEurostatSdmxCsv, writeEurostatTsv, type EurostatWriteRow } from './write.ts';
 
 /**
  * Creates estat_observations and estat_datasets in db and fills them from the snapshot in dataDir.

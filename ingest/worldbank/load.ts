@@ -24,7 +24,7 @@ import {
 
 export { WDI_COUNTRIES, WDI_INDICATORS, WDI_OBSERVATIONS };
 export { WDI_AGGREGATE_CODES } from './aggregates.ts';
-export { writeWdiApiJson, writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow } from './write.ts';
+// The writers (./write.ts) are not re-exported: they are sample code, and the server loads this file.
 
 /**
  * Creates wdi_observations, wdi_indicators and wdi_countries in db and fills them from the snapshot in dataDir.

@@ -14,3 +14,6 @@ export const SAMPLE_WDI_ONLY = ['BGR', 'ROU', 'HRV', 'CYP'] as const;
 
 /** Every economy (ISO alpha-3) of the WDI sample. */
 export const SAMPLE_WDI_ECONOMIES: readonly string[] = [...SAMPLE_OECD_COUNTRIES, ...SAMPLE_WDI_ONLY];
+
+/** WDI series whose sample the energy domain writes (domains/energy/ingest/sample.ts), not the country domain. */
+export const SAMPLE_WDI_OWNED_BY_ENERGY: ReadonlySet<string> = new Set(['EG.IMP.CONS.ZS', 'EG.FEC.RNEW.ZS']);

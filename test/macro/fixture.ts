@@ -2,7 +2,7 @@
 // answers can be worked out by hand (see routes.test.ts).
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeEurostatTsv, type EurostatWriteRow } from '../../ingest/eurostat/load.ts';
+import { writeEurostatTsv, type EurostatWriteRow } from '../../ingest/eurostat/write.ts';
 import { ingestEurostatFiles } from '../../ingest/eurostat/snapshot.ts';
 import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles } from '../../domains/macro/ingest/snapshot.ts';
 import type { LicenseStatus } from '../../domains/macro/ingest/types.ts';

@@ -10,11 +10,10 @@ import { describe, test } from 'node:test';
 import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.ts';
 import { MalformedCellError } from '../../ingest/eurostat/errors.ts';
 import { worldBankIngestCommand } from '../../ingest/worldbank/command.ts';
-import {
-  loadWorldBank, WDI_AGGREGATE_CODES, worldBankIndicatorsInSnapshot, writeWdiApiJson, writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow,
-} from '../../ingest/worldbank/load.ts';
+import { loadWorldBank, WDI_AGGREGATE_CODES, worldBankIndicatorsInSnapshot } from '../../ingest/worldbank/load.ts';
 import { parseWdiFile, type WdiObservation } from '../../ingest/worldbank/parse.ts';
 import { ingestWorldBankFiles } from '../../ingest/worldbank/snapshot.ts';
+import { writeWdiApiJson, writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow } from '../../ingest/worldbank/write.ts';
 import { query, realDir, snapshotBytes, tempDir } from './helpers.ts';
 
 const REAL = join(realDir, 'worldbank', 'API_NE.EXP.GNFS.ZS_DS2_en_csv_v2_5995190.csv');

@@ -1,7 +1,8 @@
 // npm run ingest -- agrifood <file-or-folder> [--dataset cereals_prices|oilseeds_prices|pigmeat_prices] [--source-url URL]
+// The parsers and the snapshot writer load when the command runs: the domain's index imports this
+// file for its source name and options, and the server must not load them.
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
-import { ingestAgrifoodFiles } from './snapshot.ts';
 import { AGRIFOOD_DATASETS, isAgrifoodDataset } from './types.ts';
 import { printableName } from '../../../ingest/errors.ts';
 
@@ -25,6 +26,7 @@ export const agrifoodIngestCommand: IngestCommand = {
     const files = await agrifoodSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .json files in ${path}`);
     log(`ingest: ${files.length} file(s) into ${dataDir}${dataset ? ` as ${dataset}` : ' (dataset detected from the field names)'}`);
+    const { ingestAgrifoodFiles } = await import('./snapshot.ts');
     const result = await ingestAgrifoodFiles(files, {
       dataDir, dataset, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
     });

@@ -1,8 +1,9 @@
 // npm run ingest -- cardgame <file-or-folder> [--lang en|bg] [--source-url URL]
+// The parser and the snapshot writer load when the command runs: the domain's index imports this
+// file for its source name and options, and the server must not load them.
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
-import { CARD_LANGUAGES, languageFromFileName, type CardLanguage } from './parse.ts';
-import { ingestCardSets } from './snapshot.ts';
+import { CARD_LANGUAGES, languageFromFileName, type CardLanguage } from './languages.ts';
 
 /** The .json files of a folder sorted by name, or the file itself. */
 export function cardSourceFiles(path: string): Promise<string[]> {
@@ -30,6 +31,7 @@ export const cardgameIngestCommand: IngestCommand = {
     if (files.length === 0) throw new UsageError(`no .json files in ${path}`);
     const sets = filesByLanguage(files, options.lang as string | undefined);
     for (const [lang, group] of sets) log(`ingest: ${group.length} ${lang} card file(s) into ${dataDir}`);
+    const { ingestCardSets } = await import('./snapshot.ts');
     const { imported, skipped } = await ingestCardSets(sets, {
       dataDir, sourceUrl: options['source-url'] as string | undefined, shrink: { allow: allowShrink === true, log },
     });

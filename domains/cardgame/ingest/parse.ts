@@ -9,11 +9,9 @@
 // so a multi-class card is found under each class it lists, and a SPACE card without `cardClass`
 // is not listed as NEUTRAL.
 import { readFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
 import { MalformedSourceError } from '../../../ingest/errors.ts';
 
-export type CardLanguage = 'en' | 'bg';
-export const CARD_LANGUAGES: readonly CardLanguage[] = ['en', 'bg'];
+export { CARD_LANGUAGES, languageFromFileName, type CardLanguage } from './languages.ts';
 
 export interface CardRecord {
   id: string;
@@ -128,16 +126,4 @@ export async function parseCardFile(file: string): Promise<CardRecord[]> {
     seen.set(card.dbfId, index + 1);
     return card;
   });
-}
-
-function languageOfName(name: string): CardLanguage | null {
-  const lower = name.toLowerCase();
-  if (/(^|[^a-z])(bg|bgbg|bg_bg|bg-bg)([^a-z]|$)/.test(lower)) return 'bg';
-  if (/(^|[^a-z])(en|enus|en_us|en-us)([^a-z]|$)/.test(lower)) return 'en';
-  return null;
-}
-
-/** The language a file's name or its folder's name states (cards.bgBG.json, enUS/cards.json), or null. */
-export function languageFromFileName(file: string): CardLanguage | null {
-  return languageOfName(basename(file)) ?? languageOfName(basename(dirname(file)));
 }

@@ -1,8 +1,9 @@
 // npm run ingest -- oecd <file-or-folder> [--vintage YYYY-MM[-DD]] [--source-url URL]
+// The parser and the snapshot writer load when the command runs: the domain's index imports this
+// file for its source name and options, and the server must not load them.
 import { readdir, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
-import { ingestOecdFiles, parseVintage } from './oecdSnapshot.ts';
 import { insideFolder } from '../../../ingest/sourceFiles.ts';
 import { printableName } from '../../../ingest/errors.ts';
 
@@ -18,6 +19,7 @@ export const oecdIngestCommand: IngestCommand = {
   usage: '<file-or-folder> [--vintage YYYY-MM[-DD]] [--source-url URL]',
   options: { vintage: { type: 'string' }, 'source-url': { type: 'string' } },
   async run({ path, dataDir, options, log }) {
+    const { ingestOecdFiles, parseVintage } = await import('./oecdSnapshot.ts');
     const vintage = options.vintage === undefined ? undefined : parseVintage(String(options.vintage));
     const files = await oecdSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .csv files in ${path}`);

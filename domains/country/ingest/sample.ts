@@ -20,7 +20,7 @@ import { stringify } from 'csv-stringify/sync';
 import { Random } from '../../../ingest/random.ts';
 import { findIsoCountryByAlpha3 } from '../../../reference/countries.ts';
 import { writeWdiBulkCsv, writeWdiCountryMetadata, type WdiWriteRow } from '../../../ingest/worldbank/write.ts';
-import { SAMPLE_OECD_COUNTRIES, SAMPLE_WDI_ONLY } from '../../../ingest/worldbank/sampleEconomies.ts';
+import { SAMPLE_OECD_COUNTRIES, SAMPLE_WDI_ONLY, SAMPLE_WDI_OWNED_BY_ENERGY } from '../../../ingest/worldbank/sampleEconomies.ts';
 import { DEVBANK_INDICATORS } from '../indicators.ts';
 
 export const SAMPLE_VINTAGE = '2026-10';
@@ -36,8 +36,6 @@ const LEGACY_AGGREGATES = ['OECD', 'G-7', 'EA19'] as const;
 export const SAMPLE_WDI_AGGREGATES: ReadonlyArray<readonly [string, string]> = [
   ['EUU', 'European Union'], ['EMU', 'Euro area'], ['OED', 'OECD members'], ['HIC', 'High income'], ['WLD', 'World'],
 ];
-/** WDI series whose sample the energy domain writes (domains/energy/ingest/sample.ts). */
-export const SAMPLE_WDI_OWNED_BY_ENERGY: ReadonlySet<string> = new Set(['EG.IMP.CONS.ZS', 'EG.FEC.RNEW.ZS']);
 /** Quarterly-only unemployment (as in the real LFS dataflow). */
 const QUARTERLY_UNEMPLOYMENT = new Set(['CHE', 'NZL']);
 /** Only the retired CO2 intensity series (EN.ATM.CO2E.KD.GD) exists for these: the fallback is used. */

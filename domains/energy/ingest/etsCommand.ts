@@ -1,10 +1,11 @@
 // npm run ingest -- ets <file-or-folder> [--source-url URL]
 // Files: the Union Registry's verified_emissions_<YYYY>_en.xlsx and the relational installation.csv /
 // compliance.csv; a folder is read non-recursively, its .xlsx and .csv files by name.
+// The parsers (exceljs) and the snapshot writer load when the command runs: the domain's index imports
+// this file for its source name and options, and the server must not load them.
 import { readdir, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
-import { ingestEtsFiles } from './etsSnapshot.ts';
 import { insideFolder } from '../../../ingest/sourceFiles.ts';
 import { printableName } from '../../../ingest/errors.ts';
 
@@ -22,6 +23,7 @@ export const etsIngestCommand: IngestCommand = {
     const files = await etsSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .xlsx or .csv files in ${path}`);
     log(`ingest: ${files.length} EU ETS file(s) into ${dataDir}`);
+    const { ingestEtsFiles } = await import('./etsSnapshot.ts');
     const result = await ingestEtsFiles(files, {
       dataDir, sourceUrl: options['source-url'] as string | undefined, onProgress: (done, total) => log(`ingest: parsed ${done}/${total}`),
     });

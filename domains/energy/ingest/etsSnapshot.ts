@@ -127,9 +127,3 @@ async function merge(db: Database): Promise<void> {
 function stageEtsFile(db: Database, file: string): Promise<EtsFile | StagedEutlCsv> {
   return /\.csv$/i.test(file) ? stageEutlCsv(db, file) : parseEtsFile(file);
 }
-
-/** Creates ets_installations and ets_emissions in a served database and fills them from the snapshot (empty when absent). */
-export async function loadEtsSnapshot(db: Database, dataDir: string): Promise<void> {
-  await loadDataset(db, ETS_INSTALLATIONS_DATASET, dataDir);
-  await loadDataset(db, ETS_EMISSIONS_DATASET, dataDir);
-}

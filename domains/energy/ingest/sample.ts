@@ -16,8 +16,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { Random } from '../../../ingest/random.ts';
-import { writeEurostatTsv, type EurostatWriteRow } from '../../../ingest/eurostat/load.ts';
-import { writeWdiBulkCsv, type WdiWriteRow } from '../../../ingest/worldbank/load.ts';
+import { writeEurostatTsv, type EurostatWriteRow } from '../../../ingest/eurostat/write.ts';
+import { writeWdiBulkCsv, type WdiWriteRow } from '../../../ingest/worldbank/write.ts';
 import { SAMPLE_WDI_ECONOMIES } from '../../../ingest/worldbank/sampleEconomies.ts';
 import { findIsoCountryByAlpha3 } from '../../../reference/countries.ts';
 

@@ -2,9 +2,11 @@
 // npm run ingest -- eurofxref <file-or-folder>      eurofxref-hist.csv or eurofxref-hist.zip
 // npm run ingest -- fred <file-or-folder> [--license APPROVED|PENDING|DENIED] [--series ID]
 //                                                   FRED graph CSV, date,value copies, API JSON
+// The parsers and the snapshot writer load when a command runs: the domain's index imports this file
+// for the source names and options, and the server must not load them.
 import { UsageError, type IngestCommand, type IngestOutcome } from '../../../ingest/command.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
-import { ingestEcbFiles, ingestEurofxrefFiles, ingestFredFiles, type MacroIngestResult } from './snapshot.ts';
+import type { MacroIngestResult } from './snapshot.ts';
 import { isLicenseStatus, LICENSE_STATUSES } from './types.ts';
 import { printableName } from '../../../ingest/errors.ts';
 
@@ -20,6 +22,7 @@ export const ecbIngestCommand: IngestCommand = {
     const files = await sourceFiles(path, ['.csv']);
     if (files.length === 0) throw new UsageError(`no .csv files in ${path}`);
     log(`ingest: ${files.length} ECB csvdata file(s) into ${dataDir}`);
+    const { ingestEcbFiles } = await import('./snapshot.ts');
     const result = await ingestEcbFiles(files, { dataDir, sourceUrl: options['source-url'] as string | undefined });
     for (const r of result.imported) log(`ingest: ${printableName(r.sourceFile)}: ${r.rowCount} observation(s)`);
     return outcome(result);
@@ -34,6 +37,7 @@ export const eurofxrefIngestCommand: IngestCommand = {
     const files = await sourceFiles(path, ['.csv', '.zip']);
     if (files.length === 0) throw new UsageError(`no .csv or .zip files in ${path}`);
     log(`ingest: ${files.length} ECB reference-rate file(s) into ${dataDir}`);
+    const { ingestEurofxrefFiles } = await import('./snapshot.ts');
     const result = await ingestEurofxrefFiles(files, { dataDir, sourceUrl: options['source-url'] as string | undefined });
     for (const r of result.imported) log(`ingest: ${printableName(r.sourceFile)}: ${r.rowCount} rate(s)`);
     return outcome(result);
@@ -52,6 +56,7 @@ export const fredIngestCommand: IngestCommand = {
     const files = await sourceFiles(path, ['.csv', '.json']);
     if (files.length === 0) throw new UsageError(`no .csv or .json files in ${path}`);
     log(`ingest: ${files.length} FRED file(s) into ${dataDir}`);
+    const { ingestFredFiles } = await import('./snapshot.ts');
     const result = await ingestFredFiles(files, {
       dataDir,
       sourceUrl: options['source-url'] as string | undefined,

@@ -16,7 +16,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import JSZip from 'jszip';
-import { writeEurostatTsv, type EurostatWriteRow } from '../../../ingest/eurostat/load.ts';
+import { writeEurostatTsv, type EurostatWriteRow } from '../../../ingest/eurostat/write.ts';
 import { Random } from '../../../ingest/random.ts';
 
 export const SAMPLE_END = '2026-11-20';

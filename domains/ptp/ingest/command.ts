@@ -1,8 +1,9 @@
 // npm run ingest -- ptp <file-or-folder> [--source-url URL]
+// The parsers and the snapshot writer load when the command runs: the domain's index imports this
+// file for its source name and options, and the server must not load them.
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
 import { sourceFiles } from '../../../ingest/sourceFiles.ts';
-import { PTP_FILE_EXTENSIONS } from './parse.ts';
-import { ingestPtpFiles } from './snapshot.ts';
+import { PTP_FILE_EXTENSIONS } from './types.ts';
 
 /** .json and .csv files of a folder (non-recursive) sorted by name; a file path is returned as is. */
 export function ptpSourceFiles(path: string): Promise<string[]> {
@@ -19,6 +20,7 @@ export const ptpIngestCommand: IngestCommand = {
     const files = await ptpSourceFiles(path);
     if (files.length === 0) throw new UsageError(`no .json or .csv files in ${path}`);
     log(`ingest: ${files.length} file(s) into ${dataDir}`);
+    const { ingestPtpFiles } = await import('./snapshot.ts');
     const result = await ingestPtpFiles(files, {
       dataDir,
       sourceUrl: options['source-url'] as string | undefined,

@@ -10,8 +10,6 @@ import { stagePtpCsv } from './csv.ts';
 import { ptpJsonRecords } from './jsonRows.ts';
 import { MalformedSourceError, type CoordinateFix, type PtpFile, type PtpRecord } from './types.ts';
 
-export const PTP_FILE_EXTENSIONS = ['.json', '.csv'] as const;
-
 /** The JSON form, read as it streams (jsonRows.ts), as records in file order. */
 export async function parsePtpJson(file: string): Promise<PtpFile> {
   return { format: 'mvr-json', records: await ptpJsonRecords(file) };

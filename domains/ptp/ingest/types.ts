@@ -3,6 +3,9 @@
 
 export type PtpSourceFormat = 'mvr-json' | 'mvr-csv';
 
+/** The file extensions of the two forms (parse.ts). */
+export const PTP_FILE_EXTENSIONS = ['.json', '.csv'] as const;
+
 /** What happened to a row's coordinates on the way in. */
 export type CoordinateFix = 'as_given' | 'swapped' | 'missing' | 'out_of_area';
 

@@ -1,8 +1,7 @@
 // npm run ingest -- sebra <file-or-folder> [--date YYYY-MM-DD] [--currency BGN|EUR] [--source-url URL]
+// The parsers and the snapshot writer load when the command runs: the domain's index imports this
+// file for its source name and options, and the server must not load them.
 import { UsageError, type IngestCommand } from '../../../ingest/command.ts';
-import { ingestSebraFiles } from './snapshot.ts';
-import { sebraSourceFiles } from './sourceFiles.ts';
-import { isIsoDate } from './reportTree.ts';
 import type { Currency } from './types.ts';
 
 export const sebraIngestCommand: IngestCommand = {
@@ -14,6 +13,9 @@ export const sebraIngestCommand: IngestCommand = {
     'source-url': { type: 'string' },
   },
   async run({ path, dataDir, options, log, allowShrink }) {
+    const { isIsoDate } = await import('./reportTree.ts');
+    const { sebraSourceFiles } = await import('./sourceFiles.ts');
+    const { ingestSebraFiles } = await import('./snapshot.ts');
     const date = options.date as string | undefined;
     const currency = options.currency as string | undefined;
     if (date !== undefined && !isIsoDate(date)) throw new UsageError(`--date "${date}" is not YYYY-MM-DD`);

@@ -1,18 +1,20 @@
-// SEBRA on a fresh clone: the generated daily reports, ingested like real ones.
+// SEBRA on a fresh clone: the generated daily reports, ingested like real ones. The generator and the
+// snapshot writer load on first use (the server imports this file through the domain's index).
 import { join } from 'node:path';
 import { sampleSourceUrl } from '../../../engine/dataOrigin.ts';
 import { fileExists, type SampleSource } from '../../../ingest/sampleSource.ts';
-import { ingestSebraFiles, SNAPSHOT_FILES } from './snapshot.ts';
-import { sebraSourceFiles } from './sourceFiles.ts';
-import { generateSebraSample } from './sample.ts';
+import { SEBRA_PAYMENTS } from '../datasets.ts';
 
 export const sebraSampleSource: SampleSource = {
   name: 'sebra',
-  isLoaded: (dataDir) => fileExists(join(dataDir, SNAPSHOT_FILES.payments)),
+  isLoaded: (dataDir) => fileExists(join(dataDir, `${SEBRA_PAYMENTS.name}.parquet`)),
   generate: async (sampleDir, options) => {
+    const { generateSebraSample } = await import('./sample.ts');
     await generateSebraSample(sampleDir, { scale: options?.scale });
   },
   async ingest({ dataDir, sampleDir, log }) {
+    const { sebraSourceFiles } = await import('./sourceFiles.ts');
+    const { ingestSebraFiles } = await import('./snapshot.ts');
     const files = await sebraSourceFiles(sampleDir);
     const { imported } = await ingestSebraFiles(files, {
       dataDir,
