@@ -18,7 +18,7 @@ const TOOL_USAGE = new Map<string, RegExp>([
   ['lint', /eslint \[options\]/],
   ['typecheck', /tsc: The TypeScript Compiler/],
 ]);
-/** Not run here: `npm test` type-checks and lints the project before its runner reads any argument (minutes, and it runs this file). */
+/** Not run here: `npm test` is the whole test run with its type-check and lint (minutes, and it runs this file). */
 const NOT_RUN = new Set(['test']);
 
 const HELP_TIMEOUT_MS = 90_000;

@@ -1,12 +1,15 @@
-// `npm test`'s test run, after the typecheck and the lint. Plain JavaScript so that nothing runs
-// before the run has its own temporary folder: every process below gets TMPDIR inside it (tsx's
-// cache included), and the folder is removed at the end, also when a test fails or the run is
-// interrupted, so the run leaves nothing in /tmp.
+// `npm test`. Plain JavaScript so that nothing runs before the run has its own temporary folder:
+// every process below gets TMPDIR inside it (tsx's cache included), and the folder is removed at the
+// end, also when a test fails or the run is interrupted, so the run leaves nothing in /tmp.
 //
-// 1. Builds the full sample snapshot once (test/helpers/build-sample-snapshot.ts) for the files that
+// 1. A full run (no files named) type-checks (tsc) and lints (ESLint) the project beside everything
+//    else: the checks are single-threaded and the run is bound by the 2 cores' time, so waiting for
+//    them before the first test would leave a core idle. Their output is shown at the end; either
+//    failing fails the run.
+// 2. Builds the full sample snapshot once (test/helpers/build-sample-snapshot.ts) for the files that
 //    serve it (test/http/sample-app.ts, startSampleApp in test/helpers/app.ts): SAMPLE_SNAPSHOT_DIR.
 //    The files start meanwhile; one that needs the sample waits for the build (SAMPLE_SNAPSHOT_READY).
-// 2. Runs the test files (test/helpers/run-files.js), TEST_CONCURRENCY at a time (default 2: each
+// 3. Runs the test files (test/helpers/run-files.js), TEST_CONCURRENCY at a time (default 2: each
 //    file is its own process and uses only ephemeral loopback ports and folders of its own under
 //    TMPDIR), the longest first, by
 //    the times recorded in test/helpers/test-durations.tsv (a file not recorded there is taken as
@@ -14,10 +17,11 @@
 //    The slowest files are listed at the end (each file's process times itself: test/helpers/file-clock.js).
 //    TEST_RECORD_DURATIONS=1 writes this run's times into test-durations.tsv (after a full run, to
 //    keep the order current; files that no longer exist leave it).
-// 3. Fails the run when a test changed the shared snapshot (the tests only read it) or left something
+// 4. Fails the run when a test changed the shared snapshot (the tests only read it) or left something
 //    in the temporary folder.
 //
-//   node test/helpers/run-tests.js [test/x/y.test.ts ...]   (default: test/*/*.test.ts)
+//   node test/helpers/run-tests.js [test/x/y.test.ts ...]   (default: every test/*/*.test.ts, and the checks)
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -77,7 +81,9 @@ ${lines.join('\n')}\n`);
 }
 
 const recorded = readDurations(DURATIONS_FILE);
-const files = longestFirst(process.argv.length > 2 ? process.argv.slice(2) : testFiles(), recorded);
+const named = process.argv.slice(2);
+const fullRun = named.length === 0;
+const files = longestFirst(fullRun ? testFiles() : named, recorded);
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
 if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.stderr.write(`run-tests: TEST_CONCURRENCY must be a whole number from 1 (got ${process.env.TEST_CONCURRENCY})\n`);
@@ -112,6 +118,29 @@ function runNode(args, env = {}, stdout = 'inherit') {
   });
 }
 
+/** The checks of a full run: the project's own tsc and ESLint, run by this Node. */
+const CHECKS = [
+  { name: 'tsc', args: [path.join(projectRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'] },
+  { name: 'eslint', args: [path.join(projectRoot, 'node_modules/eslint/bin/eslint.js'), '.'] },
+];
+
+/** Runs a check with its output kept (shown after the tests' report); resolves with its name, exit code, output and seconds. */
+function runCheck({ name, args }) {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
+    children.add(child);
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ name, code: code ?? 128 + (os.constants.signals[signal] ?? 0), output: Buffer.concat(output).toString(), seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
 const SLOWEST_SHOWN = 15;
 
 /** Prints the slowest test files, from the wall and CPU times their processes appended (file-clock.js). */
@@ -132,6 +161,7 @@ function reportSlowest(file) {
 let exitCode;
 try {
   const started = Date.now();
+  const checks = Promise.all((fullRun ? CHECKS : []).map(runCheck));
   // The files start while the snapshot is built: the first ones, the longest, mostly need no sample,
   // and a file that does waits for the word in `ready` (test/http/sample-app.ts). The build's output
   // goes to stderr, so that it does not cut into the report.
@@ -151,10 +181,15 @@ try {
   const code = await runNode(['--import', 'tsx', '--import', './test/helpers/file-clock.js', 'test/helpers/run-files.js', String(concurrency), ...files],
     { SAMPLE_SNAPSHOT_DIR: snapshotRoot, SAMPLE_SNAPSHOT_READY: ready, TEST_DURATIONS_FILE: durations });
   const built = await build;
+  for (const check of await checks) {
+    process.stdout.write(`# ${check.name}: ${check.code === 0 ? 'passed' : `FAILED (exit ${check.code})`} in ${check.seconds.toFixed(1)} s\n`);
+    if (check.code !== 0) process.stderr.write(`${check.output}\n`);
+  }
+  const checksFailed = (await checks).some((check) => check.code !== 0);
   const measured = readDurations(durations);
   reportSlowest(durations);
   if (process.env.TEST_RECORD_DURATIONS === '1' && !stopped && built === 0) recordDurations(measured, recorded);
-  exitCode = code || (built === 0 ? 0 : built || 1);
+  exitCode = code || (built === 0 ? 0 : built || 1) || (checksFailed ? 1 : 0);
   if (snapshotBefore) {
     const after = new Set(fingerprint(snapshotRoot));
     const changed = [...snapshotBefore.filter((line) => !after.has(line)).map((line) => `- ${line}`),
