@@ -12,6 +12,7 @@ import { sqlStringLiteral } from '../engine/parquet.ts';
 import { buildServing, DOMAINS } from '../domains/index.ts';
 import { sampleSourcesOf } from '../domains/registry.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
+import { TIER_NAMES } from './names.ts';
 import { isScaled, scaleOf, type BulkForm } from './scales.ts';
 import { splitIngest, type IngestProfile } from './ingestProfile.ts';
 import { observeStatements, type StatementEvent } from './statementObserver.ts';
@@ -26,7 +27,7 @@ export interface Tier {
 const SAMPLE_SOURCES: readonly SampleSource[] = sampleSourcesOf(DOMAINS);
 
 /** x1 is the sample itself; x10 and x100 take each source's factor from the bench's table (bench/scales.ts). */
-export const TIERS: readonly Tier[] = (['x1', 'x10', 'x100'] as const).map((name) => ({
+export const TIERS: readonly Tier[] = TIER_NAMES.map((name) => ({
   name,
   factors: name === 'x1' ? {} : Object.fromEntries(SAMPLE_SOURCES.flatMap((source) => {
     const factor = scaleOf(source.name).factors[name];

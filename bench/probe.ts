@@ -4,12 +4,7 @@
 // request (--explain). --rebuild first rebuilds the serving database when the code changed since it
 // was built (as the benchmark does), so the figures are those of the file, not of an in-memory load.
 import { parseArgs } from 'node:util';
-import { buildServing, openSnapshot, routes } from '../domains/index.ts';
-import { hasServingDatabase } from '../domains/servingDatabase.ts';
-import { engineOptionsFromEnv } from '../http/config.ts';
-import { benchCases } from './examples.ts';
-import { recordingDatabase, type RecordedQuery } from './recordingDatabase.ts';
-import { summarize, timeRuns } from './stats.ts';
+import type { RecordedQuery } from './recordingDatabase.ts';
 import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from '../bin/commandLine.ts';
 
 const USAGE = 'usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain] [--rebuild]';
@@ -20,6 +15,13 @@ URL contains filter: the handler (p50/p99, answer cache off, --runs times, defau
 statement it issues (--explain: with its plan). --rebuild first rebuilds the serving database when
 the code changed since it was built.`);
 endQuietlyOnClosedPipe();
+
+const { buildServing, openSnapshot, routes } = await import('../domains/index.ts');
+const { hasServingDatabase } = await import('../domains/servingDatabase.ts');
+const { engineOptionsFromEnv } = await import('../http/config.ts');
+const { benchCases } = await import('./examples.ts');
+const { recordingDatabase } = await import('./recordingDatabase.ts');
+const { summarize, timeRuns } = await import('./stats.ts');
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -15,10 +15,11 @@ import { sampleSourcesOf } from '../domains/registry.ts';
 import { readCurrentId } from '../engine/generation.ts';
 import { rollback, withNewGeneration } from '../ingest/generations.ts';
 import type { SampleSource } from '../ingest/sampleSource.ts';
+import { REFRESH_SOURCE } from './names.ts';
 import { medianBy, TIMED_RUNS } from './stats.ts';
 
-/** The source refreshed, and the file of its sample that gets the next day. */
-export const REFRESH_SOURCE = 'ecb';
+/** The source refreshed (bench/names.ts), and the file of its sample that gets the next day. */
+export { REFRESH_SOURCE };
 const REFRESH_FILE = 'ecb_exr_usd.csv';
 
 export interface RefreshRun {

@@ -3,8 +3,7 @@
 // commands use the ports actually configured: FACILITATOR_PORT (default 4020; 0 picks a free one)
 // for the facilitator, and the server's PORT / HOST / BASE_URL (as `npm start` reads them) for the
 // paid call.
-import { DEV_KEYS, DEV_NETWORK, PAYER_FUNDING, startDevChain } from '../devchain/chain.ts';
-import { startLocalFacilitator, type LocalFacilitator } from '../devchain/facilitator.ts';
+import type { LocalFacilitator } from '../devchain/facilitator.ts';
 import { exitWithHelpIfAsked } from './commandLine.ts';
 
 exitWithHelpIfAsked(`usage: npm run facilitator
@@ -38,6 +37,8 @@ const serverEnv = ['PORT', 'HOST', 'BASE_URL']
   .map((name) => `  ${name}=${process.env[name]!.trim()} \\\n`)
   .join('');
 
+const { DEV_KEYS, DEV_NETWORK, PAYER_FUNDING, startDevChain } = await import('../devchain/chain.ts');
+const { startLocalFacilitator } = await import('../devchain/facilitator.ts');
 const chain = await startDevChain();
 let facilitator: LocalFacilitator;
 try {

@@ -15,15 +15,10 @@
 // 0 answered, 1 refused / failed / not paid, 2 usage. A closed output (`| head`) ends quietly.
 // runPay is the command without its process (tests run it in-process); run as a script, it is wired
 // to the process's arguments, environment, output and exit code.
-import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client, type PaymentRequirements } from '@x402/fetch';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import {
-  appendPaymentIdentifierToExtensions, generatePaymentId, isValidPaymentId, PAYMENT_IDENTIFIER,
-} from '@x402/extensions/payment-identifier';
+import type { PaymentRequirements } from '@x402/fetch';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
-import { privateKeyToAccount } from 'viem/accounts';
 import {
   formatUsd, knownAssetsLines, knownAssetsText, parseAllowedAsset, parseUsd, payableAsset, usdOfRequirement, USDC_DECIMALS, type AllowedAsset,
 } from '../http/payments/assets.ts';
@@ -72,6 +67,11 @@ export async function runPay(args: readonly string[], io: PayIo): Promise<number
 }
 
 async function payOnce(args: readonly string[], io: PayIo): Promise<number> {
+  // The x402 client and viem, loaded here rather than with this file: --help needs neither (bin/commandLine.ts).
+  const { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } = await import('@x402/fetch');
+  const { ExactEvmScheme } = await import('@x402/evm/exact/client');
+  const { appendPaymentIdentifierToExtensions, generatePaymentId, isValidPaymentId, PAYMENT_IDENTIFIER } = await import('@x402/extensions/payment-identifier');
+  const { privateKeyToAccount } = await import('viem/accounts');
   function fail(message: string, code = 2): never {
     io.err(`pay: ${message}${code === 2 ? `\n${USAGE}` : ''}`);
     throw new PayExit(code);

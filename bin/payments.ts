@@ -9,11 +9,6 @@
 // wired to the process's arguments, environment, output and exit code.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { routes } from '../domains/index.ts';
-import { ConfigError } from '../http/configError.ts';
-import { readPaymentSettings } from '../http/payments/config.ts';
-import { createPayments } from '../http/payments/index.ts';
-import { recordResolution } from '../http/payments/resolve.ts';
 import { formatUsdc } from '../http/payments/ledger.ts';
 import type { Settlement } from '../http/payments/store/types.ts';
 import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
@@ -61,6 +56,13 @@ async function listOrReconcile(args: readonly string[], io: PaymentsIo): Promise
 
   const [command, ...rest] = args;
   if ((command !== 'list' && command !== 'reconcile') || rest.length > 0) fail(`${command === undefined ? 'a command is required' : `unknown arguments: ${[command, ...rest].join(' ')}`}\n\n${USAGE}`);
+
+  // The payment store and the routes, loaded here rather than with this file: --help needs neither (bin/commandLine.ts).
+  const { routes } = await import('../domains/index.ts');
+  const { ConfigError } = await import('../http/configError.ts');
+  const { readPaymentSettings } = await import('../http/payments/config.ts');
+  const { createPayments } = await import('../http/payments/index.ts');
+  const { recordResolution } = await import('../http/payments/resolve.ts');
 
   let payments;
   try {

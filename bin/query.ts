@@ -12,13 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Database } from '../engine/database.ts';
-import { sampleDataNote, snapshotOriginsOf } from '../engine/dataOrigin.ts';
-import { routes as catalogRoutes } from '../domains/index.ts';
 import type { Route } from '../queries/catalog.ts';
-import { isoToday } from '../queries/shared/window.ts';
-import { Dispatcher, errorAnswer, pathPattern } from '../http/dispatch.ts';
-import { invalidParameter } from '../queries/shared/errors.ts';
-import { openSnapshot } from '../http/server.ts';
 import { endQuietlyOnClosedPipe } from './commandLine.ts';
 
 const USAGE = [
@@ -85,7 +79,6 @@ export function sampleNoteLine(origin: string, note: string): string {
 
 export async function runQuery(argv: readonly string[], io: QueryIo): Promise<number> {
   const env = io.env ?? process.env;
-  const routes = io.routes ?? catalogRoutes;
   let parsed;
   try {
     parsed = parseArgs({
@@ -109,6 +102,8 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Loaded once the arguments are read: --help needs none of them (bin/commandLine.ts).
+  const routes = io.routes ?? (await import('../domains/index.ts')).routes;
   if (values.list) {
     if (positionals.length > 0) {
       io.stderr.write(`query: --list takes no request\n${USAGE}\n`);
@@ -118,6 +113,11 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
     return 0;
   }
 
+  const { sampleDataNote, snapshotOriginsOf } = await import('../engine/dataOrigin.ts');
+  const { isoToday } = await import('../queries/shared/window.ts');
+  const { Dispatcher, errorAnswer, pathPattern } = await import('../http/dispatch.ts');
+  const { invalidParameter } = await import('../queries/shared/errors.ts');
+  const { openSnapshot } = await import('../http/server.ts');
   let db = io.db;
   const ownDb = !db;
   try {

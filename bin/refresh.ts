@@ -4,15 +4,7 @@
 // LOG_LEVEL). SIGTERM or SIGINT: the wait ends, a running fetch finishes, exit 0.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { buildServing, DOMAINS } from '../domains/index.ts';
-import { ingestCommandsOf } from '../domains/registry.ts';
-import { createLogger, logLevelFromEnv } from '../http/log.ts';
-import { UsageError } from '../ingest/command.ts';
-import { EXIT } from '../ingest/exitCodes.ts';
-import { configPathOf, readFetchConfig, sourceConfigOf } from '../ingest/fetch/config.ts';
-import { RefreshWorker, type Schedule } from '../ingest/fetch/refresh.ts';
-import { fetchSources } from '../ingest/fetch/run.ts';
+import type { Schedule } from '../ingest/fetch/refresh.ts';
 import { FETCH_SOURCE_NAMES, FETCH_SOURCES, plansOf, SCHEDULE_TIMEZONE } from '../ingest/fetch/sources.ts';
 import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
 
@@ -30,6 +22,16 @@ const USAGE = [
 
 exitWithHelpIfAsked(USAGE);
 endQuietlyOnClosedPipe();
+
+const { default: pino } = await import('pino');
+const { buildServing, DOMAINS } = await import('../domains/index.ts');
+const { ingestCommandsOf } = await import('../domains/registry.ts');
+const { createLogger, logLevelFromEnv } = await import('../http/log.ts');
+const { UsageError } = await import('../ingest/command.ts');
+const { EXIT } = await import('../ingest/exitCodes.ts');
+const { configPathOf, readFetchConfig, sourceConfigOf } = await import('../ingest/fetch/config.ts');
+const { RefreshWorker } = await import('../ingest/fetch/refresh.ts');
+const { fetchSources } = await import('../ingest/fetch/run.ts');
 
 // Synchronous writes: a long-lived worker logs little, and its last line must not be lost at exit.
 const logger = createLogger({ level: logLevelFromEnv(), destination: pino.destination({ dest: 1, sync: true }) });

@@ -2,9 +2,7 @@
 // payments; settlements whose outcome is not known yet (unknown, or still pending) are listed apart.
 // The ledger is the PostgreSQL payment store's when DATABASE_URL is set, else the ledger file
 // (REVENUE_LEDGER, default data/revenue/ledger.jsonl).
-import { formatUsdc, revenueTotals, type RevenueRecord } from '../http/payments/ledger.ts';
-import { readLedgerFile } from '../http/payments/store/file.ts';
-import { PostgresPaymentStore } from '../http/payments/store/postgres.ts';
+import type { RevenueRecord } from '../http/payments/ledger.ts';
 import type { LedgerRecord } from '../http/payments/store/types.ts';
 import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
 
@@ -14,6 +12,10 @@ Totals of the settled payments per day, route and network, and the settlements w
 known yet. Reads the PostgreSQL payment store when DATABASE_URL is set, else the ledger file
 REVENUE_LEDGER (default data/revenue/ledger.jsonl).`);
 endQuietlyOnClosedPipe();
+
+const { formatUsdc, revenueTotals } = await import('../http/payments/ledger.ts');
+const { readLedgerFile } = await import('../http/payments/store/file.ts');
+const { PostgresPaymentStore } = await import('../http/payments/store/postgres.ts');
 
 async function readLedger(): Promise<{ source: string; records: LedgerRecord[] }> {
   const databaseUrl = process.env.DATABASE_URL?.trim();

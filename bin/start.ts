@@ -8,15 +8,7 @@
 // every second) or at once on SIGHUP.
 // Lines are JSON (pino, http/log.ts) at LOG_LEVEL, pretty in a terminal; a setting that refuses the
 // start is one plain line on stderr (its message never quotes a secret).
-import { ConfigError, readConfig, type ServerConfig } from '../http/config.ts';
-import { createLogger } from '../http/log.ts';
-import { startServer } from '../http/server.ts';
-import { buildServing, DOMAINS, ensureServing } from '../domains/index.ts';
-import { sampleSourcesOf } from '../domains/registry.ts';
-import { ensureSnapshot, productionDataRefusal, sampleRequested } from '../ingest/bootstrap.ts';
-import { storageErrorLine } from '../ingest/exitCodes.ts';
-import { recoverAtStart, withNewGeneration } from '../ingest/generations.ts';
-import { LockedError } from '../ingest/lock.ts';
+import type { ServerConfig } from '../http/config.ts';
 import { exitWithHelpIfAsked } from './commandLine.ts';
 
 exitWithHelpIfAsked(`usage: npm start [-- --sample]
@@ -26,6 +18,16 @@ that is empty, or holds only samples, first gets every missing source's invented
 (--sample or SAMPLE=1: also beside real imports). With NODE_ENV=production no sample is built, and a
 DATA_DIR holding sample data, or none, is refused unless ALLOW_SAMPLE_DATA=true. Every setting is an
 environment variable: README.md, "Configuration".`);
+
+const { ConfigError, readConfig } = await import('../http/config.ts');
+const { createLogger } = await import('../http/log.ts');
+const { startServer } = await import('../http/server.ts');
+const { buildServing, DOMAINS, ensureServing } = await import('../domains/index.ts');
+const { sampleSourcesOf } = await import('../domains/registry.ts');
+const { ensureSnapshot, productionDataRefusal, sampleRequested } = await import('../ingest/bootstrap.ts');
+const { storageErrorLine } = await import('../ingest/exitCodes.ts');
+const { recoverAtStart, withNewGeneration } = await import('../ingest/generations.ts');
+const { LockedError } = await import('../ingest/lock.ts');
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
 function refuseToStart(error: unknown): never {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { TIERS } from '../../bench/data.ts';
-import { runBench } from '../../bench/run.ts';
+import { runBench } from '../../bench/benchmark.ts';
 import { REPEAT_UNDER_MS, TIMED_RUNS } from '../../bench/stats.ts';
 import { routes } from '../../domains/index.ts';
 

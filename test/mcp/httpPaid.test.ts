@@ -14,7 +14,7 @@ import type { PaymentPayload, PaymentRequired, SettleResponse } from '@x402/core
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_KEYS, DEV_NETWORK } from '../../devchain/chain.ts';
 import { routes } from '../../domains/index.ts';
-import { createMcpServer, localCaller } from '../../bin/mcp.ts';
+import { createMcpServer, localCaller } from '../../bin/mcpServer.ts';
 import { FIXED_NOW, withoutRequestId } from '../helpers/app.ts';
 import { devPaymentEnv, officialClient, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { routes } from '../../domains/index.ts';
 import { exampleRequests, pathParamNames, type Route } from '../../queries/catalog.ts';
-import { createMcpServer, localCaller } from '../../bin/mcp.ts';
+import { createMcpServer, localCaller } from '../../bin/mcpServer.ts';
 import { FIXED_NOW, withoutRequestId, type TestApp } from '../helpers/app.ts';
 import { startSampleApp } from '../http/sample-app.ts';
 

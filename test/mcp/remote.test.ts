@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { routes } from '../../domains/index.ts';
-import { atomicOf, createMcpServer, localCaller, remoteCaller, usdOf, type Caller } from '../../bin/mcp.ts';
+import { atomicOf, createMcpServer, localCaller, remoteCaller, usdOf, type Caller } from '../../bin/mcpServer.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 import { FIXED_NOW, withoutRequestId } from '../helpers/app.ts';
