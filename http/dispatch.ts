@@ -1,5 +1,5 @@
 // The transport-independent answer to a catalog request, shared by the HTTP pipeline, the query CLI
-// (bin/query.ts) and the MCP server (bin/mcp.ts): match a path to a route and its path form,
+// (bin/query.ts) and the MCP server (bin/mcpServer.ts): match a path to a route and its path form,
 // validate the query and path parameters and the JSON body, run the route's gate, answer from the
 // cache or the handler, encode the format. One code path, so the three give the same validation
 // and byte-identical answers.
