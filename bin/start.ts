@@ -20,14 +20,6 @@ DATA_DIR holding sample data, or none, is refused unless ALLOW_SAMPLE_DATA=true.
 environment variable: README.md, "Configuration".`);
 
 const { ConfigError, readConfig } = await import('../http/config.ts');
-const { createLogger } = await import('../http/log.ts');
-const { startServer } = await import('../http/server.ts');
-const { buildServing, DOMAINS, ensureServing } = await import('../domains/index.ts');
-const { sampleSourcesOf } = await import('../domains/registry.ts');
-const { ensureSnapshot, productionDataRefusal, sampleRequested } = await import('../ingest/bootstrap.ts');
-const { storageErrorLine } = await import('../ingest/exitCodes.ts');
-const { recoverAtStart, withNewGeneration } = await import('../ingest/generations.ts');
-const { LockedError } = await import('../ingest/lock.ts');
 
 /** A configuration problem is one clear line and exit code 1, not a stack trace. */
 function refuseToStart(error: unknown): never {
@@ -42,6 +34,15 @@ try {
 } catch (error) {
   refuseToStart(error);
 }
+// The server and the snapshot code load once the settings are known to be good.
+const { createLogger } = await import('../http/log.ts');
+const { startServer } = await import('../http/server.ts');
+const { buildServing, DOMAINS, ensureServing } = await import('../domains/index.ts');
+const { sampleSourcesOf } = await import('../domains/registry.ts');
+const { ensureSnapshot, productionDataRefusal, sampleRequested } = await import('../ingest/bootstrap.ts');
+const { storageErrorLine } = await import('../ingest/exitCodes.ts');
+const { recoverAtStart, withNewGeneration } = await import('../ingest/generations.ts');
+const { LockedError } = await import('../ingest/lock.ts');
 const logger = createLogger({ level: config.logLevel });
 const startLog = (line: string) => logger.info({ event: 'preparing' }, line);
 // Production serves invented figures only when the operator says so (ALLOW_SAMPLE_DATA=true).
