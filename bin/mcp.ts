@@ -25,8 +25,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Hex } from 'viem';
 import type { Database } from '../engine/database.ts';
-import type { Caller } from './mcpServer.ts';
-import { knownAssetsLines, parseAllowedAsset } from '../http/payments/assets.ts';
+import type { Caller, RemoteOptions } from './mcpServer.ts';
+import { atomicOf, knownAssetsLines, parseAllowedAsset } from '../http/payments/assets.ts';
 
 const USAGE = [
   'usage: npm run mcp [-- --data-dir DIR]',
@@ -70,14 +70,9 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${HELP}\n`);
     return;
   }
-  // stdout is the protocol's: anything a library logs goes to stderr.
-  console.log = (...args: unknown[]) => console.error(...args);
-  const { atomicOf, createMcpServer, localCaller, remoteCaller } = await import('./mcpServer.ts');
-  const { routes: catalogRoutes } = await import('../domains/index.ts');
-  const { openSnapshot } = await import('../http/server.ts');
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  let call: Caller;
-  let db: Database | undefined;
+  // The command line is checked before the server's modules load: a usage error takes no time.
+  let remote: RemoteOptions | undefined;
+  let dataDir: string | undefined;
   if (values.remote !== undefined) {
     try {
       const url = new URL(values.remote);
@@ -100,11 +95,23 @@ async function main(argv: string[]): Promise<void> {
         throw new UsageError((error as Error).message);
       }
     });
-    call = remoteCaller({ baseUrl: values.remote, payerKey: key as Hex, maxAtomic, budgetAtomic, allowAsset, allowAssets });
+    remote = { baseUrl: values.remote, payerKey: key as Hex, maxAtomic, budgetAtomic, allowAsset, allowAssets };
   } else {
-    const dataDir = path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? 'data/parquet');
+    dataDir = path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? 'data/parquet');
     if (!existsSync(dataDir)) throw new UsageError(`no snapshot at ${dataDir}: set DATA_DIR (or --data-dir), or run npm start once to build the sample`);
-    db = await openSnapshot(dataDir);
+  }
+  // stdout is the protocol's: anything a library logs goes to stderr.
+  console.log = (...args: unknown[]) => console.error(...args);
+  const { createMcpServer, localCaller, remoteCaller } = await import('./mcpServer.ts');
+  const { routes: catalogRoutes } = await import('../domains/index.ts');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  let call: Caller;
+  let db: Database | undefined;
+  if (remote) {
+    call = remoteCaller(remote);
+  } else {
+    const { openSnapshot } = await import('../http/server.ts');
+    db = await openSnapshot(dataDir!);
     call = localCaller({ db, routes: catalogRoutes });
   }
   const server = createMcpServer({ routes: catalogRoutes, call, remote: values.remote !== undefined, baseUrl: values.remote });

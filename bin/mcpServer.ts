@@ -25,7 +25,7 @@ import { mcpResources } from '../http/mcp/resources.ts';
 import { createMcpServer as createSharedMcpServer, type CallOutcome, type Caller, type Payment } from '../http/mcp/server.ts';
 import type { ToolRequest } from '../http/mcp/tools.ts';
 import {
-  formatUsd, knownAssetsText, parseUsd, usdOfMicros, usdOfRequirement, USDC_DECIMALS, type AllowedAsset, type Usd,
+  formatUsd, knownAssetsText, usdOfMicros, usdOfRequirement, USDC_DECIMALS, type AllowedAsset, type Usd,
 } from '../http/payments/assets.ts';
 
 export type { CallOutcome, Caller, Payment } from '../http/mcp/server.ts';
@@ -47,17 +47,6 @@ export function localCaller(options: { db: Database; routes: readonly Route[]; n
       return { ok: false, json, text: JSON.stringify(json) };
     }
   };
-}
-
-/** A 6-decimal amount (micro-USD, USDC's units) in USD: 10000 -> "0.01". */
-export function usdOf(atomic: bigint): string {
-  return formatUsd(usdOfMicros(atomic));
-}
-
-/** "0.01" -> 10000n (micro-USD); null unless a non-negative decimal with at most 6 places. */
-export function atomicOf(usd: string): bigint | null {
-  const value = parseUsd(usd);
-  return value === null ? null : value / usdOfMicros(1n);
 }
 
 export interface RemoteOptions {

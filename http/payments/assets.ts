@@ -113,3 +113,14 @@ export function formatUsd(usd: Usd): string {
 export function usdOfMicros(micros: bigint): Usd {
   return micros * 10n ** BigInt(USD_SCALE - USDC_DECIMALS);
 }
+
+/** A 6-decimal amount (micro-USD, USDC's units) in USD: 10000 -> "0.01". */
+export function usdOf(atomic: bigint): string {
+  return formatUsd(usdOfMicros(atomic));
+}
+
+/** "0.01" -> 10000n (micro-USD); null unless a non-negative decimal with at most 6 places. */
+export function atomicOf(usd: string): bigint | null {
+  const value = parseUsd(usd);
+  return value === null ? null : value / usdOfMicros(1n);
+}
