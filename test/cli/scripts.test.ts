@@ -58,7 +58,8 @@ describe('a closed pipe ends quietly', () => {
   before(async () => {
     const shared = process.env.SAMPLE_SNAPSHOT_DIR ? path.resolve(process.env.SAMPLE_SNAPSHOT_DIR) : await tempDirUntilExit('pipe-sample-build-');
     dataDir = path.join(await tempDirUntilExit('pipe-sample-'), 'parquet');
-    await cp(await buildSampleSnapshot(shared), dataDir, { recursive: true });
+    // With the files' times: the copied serving database is valid only for Parquet files of the same size and time.
+    await cp(await buildSampleSnapshot(shared), dataDir, { recursive: true, preserveTimestamps: true });
   });
 
   for (const [script, args] of [
@@ -80,7 +81,7 @@ describe('npm run license -- list', () => {
   test('each FRED series with its status in force; a change shows in the next list', async () => {
     const shared = process.env.SAMPLE_SNAPSHOT_DIR ? path.resolve(process.env.SAMPLE_SNAPSHOT_DIR) : await tempDirUntilExit('license-sample-build-');
     const dataDir = path.join(await tempDirUntilExit('license-list-'), 'parquet');
-    await cp(await buildSampleSnapshot(shared), dataDir, { recursive: true });
+    await cp(await buildSampleSnapshot(shared), dataDir, { recursive: true, preserveTimestamps: true });
     const parse = (text: string) => new Map(text.trim().split('\n').map((line) => {
       const [series, status, changedAt, ...extra] = line.split('\t');
       assert.deepEqual(extra, [], line);
