@@ -12,6 +12,7 @@ import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
 import { generateSebraSample, SAMPLE_FIRST_DAY, SAMPLE_LAST_DAY, workingDays } from '../../domains/sebra/ingest/sample.ts';
 import { ingestSebraFiles, readImportRecords, SNAPSHOT_FILES } from '../../domains/sebra/ingest/snapshot.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
+import { sampleSnapshot } from '../helpers/app.ts';
 import { tempDir } from './fixtures.ts';
 
 test('an existing sample folder is ingested as is; a second call does nothing', async () => {
@@ -26,11 +27,13 @@ test('an existing sample folder is ingested as is; a second call does nothing', 
   assert.deepEqual(await ensureSnapshot({ dataDir, sampleDir, log: (line) => lines.push(line), sources: [sebraSampleSource] }), { built: false, generated: false });
 });
 
+// The full SEBRA sample as a fresh clone generates and ingests it: the run's shared sample snapshot
+// (built by ensureSnapshot into empty folders, test/http/sample-app.ts), or one built here when this
+// file runs alone. What ensureSnapshot answers is checked on small samples below.
 test('a fresh clone: the full sample is generated and every report passes the checks', async () => {
-  const root = await tempDir();
-  const sampleDir = join(root, 'sample');
-  const dataDir = join(root, 'parquet');
-  assert.deepEqual(await ensureSnapshot({ dataDir, sampleDir, log: () => {}, sources: [sebraSampleSource] }), { built: true, generated: true });
+  const shared = await sampleSnapshot('bootstrap-full-', [sebraSampleSource]);
+  const dataDir = shared.dataDir;
+  const sampleDir = join(dataDir, '..', 'sample');
   const days = workingDays(SAMPLE_FIRST_DAY, SAMPLE_LAST_DAY);
   assert.equal((await readdir(join(sampleDir, 'sebra'))).length, days.length);
 
@@ -55,6 +58,7 @@ test('a fresh clone: the full sample is generated and every report passes the ch
     assert.ok(Number(payments.uncoded) > 0 && Number(payments.negative) > 0);
   } finally {
     await db.close();
+    await shared.remove();
   }
 });
 
