@@ -38,7 +38,7 @@ describe('serving database', () => {
   });
 
   test('every catalog example answers the same from the file as from memory', async () => {
-    // The copy's file is older than its copied Parquet files: not trusted, so loaded into memory.
+    // The copied Parquet files have new times, so the copied serving database is not trusted: loaded into memory.
     assert.equal(await hasServingDatabase(dataDir), false);
     const memory = await openSnapshotDatabase(DOMAINS, dataDir);
     // The full build of the same files: under `npm test` the run's own, built beside the shared
