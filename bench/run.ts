@@ -40,8 +40,6 @@ export interface BenchOptions {
   name?: string;
   /** Paid requests per paid run (default: the settings'). */
   paidRequests?: number;
-  /** Seconds of each timed load run (default: the settings'); the smoke test's shorter runs. */
-  loadSeconds?: number;
   log: (line: string) => void;
 }
 
@@ -55,7 +53,7 @@ const SETTINGS = {
 
 function settingsOf(options: BenchOptions): { runs: number; httpRuns: number; connections: number; loadSeconds: number; paidRequests: number; variedPerFamily: number; variedBudgetMs: number } {
   const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
-  return { ...settings, paidRequests: options.paidRequests || settings.paidRequests, loadSeconds: options.loadSeconds || settings.loadSeconds };
+  return options.paidRequests ? { ...settings, paidRequests: options.paidRequests } : settings;
 }
 
 /** How many times the paid run with the in-process facilitator is repeated (its median is the target's figure). */
