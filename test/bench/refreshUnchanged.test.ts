@@ -2,12 +2,13 @@
 // fetch publishes every built-in dataset, the no-change fetches send one conditional request per address,
 // all answered 304, and make no generation; its report's fields say so.
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { DOMAINS } from '../../domains/index.ts';
 import { sampleSourcesOf } from '../../domains/registry.ts';
 import { measureUnchangedRefresh, type UnchangedRefreshFigures } from '../../bench/refreshUnchanged.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
+import { buildSampleSnapshot } from '../http/sample-app.ts';
 
 const NOW = new Date('2026-11-22T15:00:00Z');
 // Counted by hand from ingest/fetch/sources.ts at NOW: eurofxref 1, ecb 4, fred 6, eurostat 6, worldbank 14,
@@ -18,14 +19,28 @@ const ADDRESSES = DATASETS - 3 + 3 * 11;
 // OECD's three requests 4 s apart: two waits of 4 s on a clock that stands still.
 const OECD_WAITS_MS = 2 * 4_000;
 
+/**
+ * The folder of every source's sample files: under `npm test` the run's shared sample's (generated
+ * once for the run, only read here: the stand-in serves its files), else generated under root
+ * (generating them all takes about 15 s of CPU).
+ */
+async function sampleFiles(root: string): Promise<string> {
+  const shared = process.env.SAMPLE_SNAPSHOT_DIR;
+  if (shared) {
+    await buildSampleSnapshot(resolve(shared));
+    return join(resolve(shared), 'sample');
+  }
+  for (const source of sampleSourcesOf(DOMAINS)) await source.generate(join(root, 'sample', source.name));
+  return join(root, 'sample');
+}
+
 describe('bench: a refresh where nothing changed', () => {
   let figures: UnchangedRefreshFigures;
   const lines: string[] = [];
 
   before(async () => {
     const root = await tempDirUntilExit('bench-unchanged-');
-    for (const source of sampleSourcesOf(DOMAINS)) await source.generate(join(root, 'sample', source.name));
-    figures = await measureUnchangedRefresh({ sampleRoot: join(root, 'sample'), workDir: root, log: (line) => lines.push(line), runs: 1, now: () => NOW });
+    figures = await measureUnchangedRefresh({ sampleRoot: await sampleFiles(root), workDir: root, log: (line) => lines.push(line), runs: 1, now: () => NOW });
   });
 
   it('the first fetch downloads every built-in address and publishes every dataset', () => {

@@ -1,17 +1,16 @@
 // The benchmark's draw of varied parameters (bench/varied.ts): the same requests for the same seed,
 // others for another; drawn values stay in the forms and bounds the routes accept; and on the x1
 // sample of a handful of families (SEBRA, PTP, cards, ETS) every drawn request answers 200 or a
-// documented 404, never a 400 or a 5xx. The report shows the families against the targets.
+// documented 404, never a 400 or a 5xx. The report shows the families against the targets. The app is
+// the run's shared full sample (test/http/sample-app.ts): it holds those families' samples, and
+// serving it costs an open instead of generating and ingesting four sources again.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { renderMarkdown, checkTargets, type BenchReport, type TierReport } from '../../bench/report.ts';
 import { drawVaried, measureVaried, VARIED_SEED } from '../../bench/varied.ts';
 import { routes } from '../../domains/index.ts';
-import { cardgameSampleSource } from '../../domains/cardgame/ingest/sampleSource.ts';
-import { etsSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
-import { ptpSampleSource } from '../../domains/ptp/ingest/sampleSource.ts';
-import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
-import { startSampleApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startSampleApp } from '../http/sample-app.ts';
 
 const FAMILIES = ['sebra', 'ptp', 'cardgame', 'ets'];
 
@@ -59,7 +58,7 @@ test('drawn values keep the example\'s forms and the schema\'s bounds', () => {
 
 let app: TestApp;
 before(async () => {
-  app = await startSampleApp('varied-', [sebraSampleSource, ptpSampleSource, cardgameSampleSource, etsSampleSource]);
+  app = await startSampleApp('varied-');
 }, { timeout: 300_000 });
 after(async () => {
   await app?.close();

@@ -21,8 +21,8 @@ const REAL_FILE = resolve(projectRoot, '../shared/data/real/cardgame/cards.colle
 
 const pairs = (rows: Row[]) => JSON.parse(JSON.stringify(rows.map((row) => ({ en: cardFromRow(row), bg: cardFromRow(row, PAIR_BG_PREFIX) }))));
 
-/** The checks, over one snapshot: `every` keeps one name (and dbf id) in that many. */
-function heldCardChecks(snapshot: () => Promise<{ dataDir: string; cleanup?: () => Promise<void> }>, every: number) {
+/** The checks, over one snapshot: `sampled` names (and dbf ids) at an even stride over all of them, or every one when null. */
+function heldCardChecks(snapshot: () => Promise<{ dataDir: string; cleanup?: () => Promise<void> }>, sampled: number | null) {
   let app: TestApp;
   let cleanup: (() => Promise<void>) | undefined;
   before(async () => {
@@ -50,7 +50,11 @@ function heldCardChecks(snapshot: () => Promise<{ dataDir: string; cleanup?: () 
   });
 
   test('getCard and getTranslatedCardInBG by name (as given, upper case, lower case), dbf id and both', async () => {
-    const cards = (await app.db.all('SELECT name, dbf_id FROM cardgame_pairs ORDER BY dbf_id')).filter((_, i) => i % every === 0);
+    const all = await app.db.all('SELECT name, dbf_id FROM cardgame_pairs ORDER BY dbf_id');
+    // Each card costs nine requests: on the real file a stride over the dbf ids keeps names of every
+    // era and set (the point: real names answer as the statement does) at a fraction of the time.
+    const stride = sampled === null ? 1 : Math.max(1, Math.floor(all.length / sampled));
+    const cards = all.filter((_, i) => i % stride === 0);
     let compared = 0;
     for (const { name, dbf_id: dbfId } of cards) {
       for (const form of [String(name), String(name).toUpperCase(), String(name).toLowerCase()]) {
@@ -107,7 +111,7 @@ function heldCardChecks(snapshot: () => Promise<{ dataDir: string; cleanup?: () 
 }
 
 describe('held cards: the hand-made fixture', () => {
-  heldCardChecks(async () => ({ dataDir: await fixtureSnapshot() }), 1);
+  heldCardChecks(async () => ({ dataDir: await fixtureSnapshot() }), null);
 });
 
 describe('held cards: the real English card file', { skip: existsSync(REAL_FILE) ? false : `real card file not found at ${REAL_FILE}` }, () => {
@@ -116,5 +120,5 @@ describe('held cards: the real English card file', { skip: existsSync(REAL_FILE)
     const dataDir = join(dir, 'parquet');
     await ingestCardSets(new Map<CardLanguage, string[]>([['en', [REAL_FILE]]]), { dataDir });
     return { dataDir, cleanup: () => rm(dir, { recursive: true, force: true }) };
-  }, 50);
+  }, 40);
 });

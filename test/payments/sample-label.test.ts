@@ -10,6 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { routes } from '../../domains/index.ts';
+import type { Database } from '../../engine/database.ts';
+import { openSnapshot } from '../../http/server.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { devPaymentEnv, payingFetch, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
@@ -24,23 +26,23 @@ let sample: TestApp & { dataDir: string };
 let rig: PaymentRig;
 let paid: PaidApp;
 let fixtureDir: string;
-let fixtureRig: PaymentRig;
+let fixtureDb: Database;
 let fixturePaid: PaidApp;
 before(async () => {
   sample = await startSampleApp('payments-sample-label-');
   rig = await startPaymentRig(sample.dataDir);
   paid = await startPaidApp({ db: rig.db, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url) });
   fixtureDir = await writeSebraSnapshot(fixturePayments, fixtureDays);
-  fixtureRig = await startPaymentRig(fixtureDir);
-  fixturePaid = await startPaidApp({ db: fixtureRig.db, routes, env: devPaymentEnv(fixtureRig.chain, fixtureRig.facilitator.url) });
+  // Nothing is paid on the fixture: its app shares the sample's chain and facilitator.
+  fixtureDb = await openSnapshot(fixtureDir);
+  fixturePaid = await startPaidApp({ db: fixtureDb, routes, env: devPaymentEnv(rig.chain, rig.facilitator.url) });
 });
 after(async () => {
   await paid?.close();
   await fixturePaid?.close();
-  for (const each of [rig, fixtureRig]) {
-    await each?.facilitator.stop();
-    await each?.db.close();
-  }
+  await rig?.facilitator.stop();
+  await rig?.db.close();
+  await fixtureDb?.close();
   await sample?.close();
   if (fixtureDir) await rm(fixtureDir, { recursive: true, force: true });
 });

@@ -1,13 +1,14 @@
-// The SEBRA endpoints over the full generated sample, as `npm start` serves it:
-// the endpoints agree with each other, and every unusual-payment list is non-empty.
+// The SEBRA endpoints over the full generated sample, as `npm start` serves it (the run's shared
+// sample, test/http/sample-app.ts): the endpoints agree with each other, and every unusual-payment
+// list is non-empty.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
-import { startSampleApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startSampleApp } from '../http/sample-app.ts';
 
 let app: TestApp;
 before(async () => {
-  app = await startSampleApp('sebra-sample-', [sebraSampleSource]);
+  app = await startSampleApp('sebra-sample-');
 });
 after(() => app?.close());
 

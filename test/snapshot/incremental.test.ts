@@ -3,12 +3,15 @@
 // rebuilt; the rest is carried over from the parent's file. Checked against a full build of the same
 // files table by table (row count and a checksum of every row, by a separate query), on the sample
 // and after changing a shared source (Eurostat: macro and energy) and a source another domain depends
-// on (agri-food: trade). Also: code built by another release forces a full build, the parent's file
-// is never written, and a crash in the middle of an incremental build publishes nothing.
+// on (agri-food: trade). Each change is made, then undone (the sample's own files put back): the
+// build that undoes it is incremental too and must equal the sample's first, full, build, so that one
+// full build of the sample is the reference of every case (not one more full build per case). Also:
+// code built by another release forces a full build, the parent's file is never written, and a crash
+// in the middle of an incremental build publishes nothing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, cp, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { defineDomain, type Domain } from '../../domains/contract.ts';
@@ -69,34 +72,32 @@ async function dropSomeRows(scratch: string, name: string): Promise<void> {
   await rename(`${file}.new`, file);
 }
 
-/** Publishes a generation whose only change is `files` rewritten, its serving database built as bin/ingest.ts builds it. */
-async function publishChange(dataDir: string, domains: readonly Domain[], files: readonly string[]): Promise<{ dir: string; build: ServingBuild }> {
+/** Rewrites a Parquet file of a scratch folder as an ingest does, with the bytes of the file of that name in `from`. */
+async function restoreFile(scratch: string, name: string, from: string): Promise<void> {
+  await copyFile(join(from, name), join(scratch, `${name}.new`));
+  await rename(join(scratch, `${name}.new`), join(scratch, name));
+}
+
+/**
+ * Publishes a generation whose only change is `files` rewritten (without some rows, or put back from
+ * `restoreFrom`), its serving database built as bin/ingest.ts builds it.
+ */
+async function publishChange(dataDir: string, domains: readonly Domain[], files: readonly string[], restoreFrom?: string): Promise<{ dir: string; build: ServingBuild }> {
   let build: ServingBuild | undefined;
   await withNewGeneration(dataDir, { command: `test change ${files.join(' ')}`, prepare: async (scratch) => {
     build = await buildServingDatabase(domains, scratch);
   } }, async (scratch) => {
-    for (const file of files) await dropSomeRows(scratch, file);
+    for (const file of files) await (restoreFrom === undefined ? dropSomeRows(scratch, file) : restoreFile(scratch, file, restoreFrom));
   });
   return { dir: currentGeneration(dataDir).dir, build: build! };
 }
 
-/** The serving database of the same Parquet files built from nothing, in a flat folder of their own. */
-async function fullBuildOf(generationDir: string, flat: string): Promise<string> {
-  await mkdir(flat);
-  for (const name of (await readdir(generationDir)).filter((n) => n.endsWith('.parquet'))) await copyFile(join(generationDir, name), join(flat, name));
-  const build = await buildServingDatabase(DOMAINS, flat);
-  assert.equal(build.mode, 'full');
-  return join(flat, SERVING_FILE);
-}
-
 describe('incremental serving database on the sample', () => {
-  let root: string;
   let dataDir: string;
   let shared: Awaited<ReturnType<typeof sampleSnapshot>>;
   before(async () => {
     shared = await sampleSnapshot('incremental-sample-', sampleSourcesOf(DOMAINS));
-    root = await tempDir('incremental-');
-    dataDir = join(root, 'parquet');
+    dataDir = join(await tempDir('incremental-'), 'parquet');
     await cp(shared.dataDir, dataDir, { recursive: true });
   });
   after(async () => {
@@ -108,11 +109,13 @@ describe('incremental serving database on the sample', () => {
     const first = await publishChange(dataDir, DOMAINS, []);
     assert.equal(first.build.mode, 'full');
     assert.deepEqual(first.build.rebuilt, loadSteps(DOMAINS).map((step) => step.name));
+    // The reference of every case below: the sample's own files, built from nothing.
+    const full = await tableSums(join(first.dir, SERVING_FILE));
 
     // Nothing changed: the parent's file carried over whole.
     const same = await publishChange(dataDir, DOMAINS, []);
     assert.deepEqual(same.build, { mode: 'incremental', from: basename(first.dir), rebuilt: [] });
-    assert.deepEqual(await tableSums(join(same.dir, SERVING_FILE)), await tableSums(join(first.dir, SERVING_FILE)));
+    assert.deepEqual(await tableSums(join(same.dir, SERVING_FILE)), full);
 
     // By the domain declarations: macro and energy use the Eurostat tables, nothing depends on either;
     // trade depends on agri-food. The import records change with every ingest.
@@ -121,25 +124,31 @@ describe('incremental serving database on the sample', () => {
       { files: ['agrifood_cereals_prices.parquet'], rebuilt: ['domain:agrifood', 'domain:trade'], changes: ['agri_latest'] },
     ];
     let parent = same.dir;
-    for (const [index, c] of cases.entries()) {
+    let parentSums = full;
+    /** The next generation, with `files` changed (dropped rows, or the sample's put back), built incrementally from its parent, whose file is left as it was. */
+    const publishIncremental = async (c: (typeof cases)[number], restoreFrom?: string) => {
       const parentFile = join(parent, SERVING_FILE);
       const parentHash = await sha256(parentFile);
-      const next = await publishChange(dataDir, DOMAINS, c.files);
-      assert.equal(next.build.mode, 'incremental', JSON.stringify(next.build));
-      assert.deepEqual(next.build.rebuilt, c.rebuilt);
+      const next = await publishChange(dataDir, DOMAINS, c.files, restoreFrom);
+      assert.deepEqual(next.build, { mode: 'incremental', from: basename(parent), rebuilt: c.rebuilt });
       assert.equal(await hasServingDatabase(currentGeneration(dataDir).dir), true);
       // The parent generation's file is copied, never written.
       assert.equal(await sha256(parentFile), parentHash);
       assert.equal(await hasServingDatabase(parent), true);
-
       const incremental = await tableSums(join(next.dir, SERVING_FILE));
-      const full = await tableSums(await fullBuildOf(next.dir, join(root, `full-${index}`)));
-      assert.deepEqual([...incremental.keys()], [...full.keys()]);
-      for (const [table, sums] of full) assert.equal(incremental.get(table), sums, `${table} after ${c.files.join(', ')}`);
-      // The change reached the rebuilt tables (so the comparison above compared something new).
-      const previous = await tableSums(parentFile);
-      for (const table of c.changes) assert.notEqual(incremental.get(table), previous.get(table), table);
+      // The change reached the rebuilt tables (so a comparison of them compares something new); the
+      // parent's sums are those taken when it was published (its file unchanged since: the hash above).
+      for (const table of c.changes) assert.notEqual(incremental.get(table), parentSums.get(table), `${table} after ${c.files.join(', ')}`);
       parent = next.dir;
+      parentSums = incremental;
+      return incremental;
+    };
+    for (const c of cases) {
+      await publishIncremental(c);
+      // Undone: the sample's files again, so the incremental build must equal the full one, table by table.
+      const undone = await publishIncremental(c, currentGeneration(shared.dataDir).dir);
+      assert.deepEqual([...undone.keys()], [...full.keys()]);
+      for (const [table, sums] of full) assert.equal(undone.get(table), sums, `${table} after ${c.files.join(', ')} changed and put back`);
     }
   });
 });
