@@ -4,12 +4,12 @@
 // that closes the pipe early (`| head`) ends a command quietly, without an EPIPE stack trace; and
 // `npm run license -- list` shows each FRED series' status in force.
 import assert from 'node:assert/strict';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { projectRoot, runCli, runCommand } from '../helpers/cli.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
-import { buildSampleSnapshot } from '../http/sample-app.ts';
+import { buildSampleSnapshot, copySampleSnapshot } from '../http/sample-app.ts';
 
 const scripts = Object.keys((JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
 
@@ -58,8 +58,7 @@ describe('a closed pipe ends quietly', () => {
   before(async () => {
     const shared = process.env.SAMPLE_SNAPSHOT_DIR ? path.resolve(process.env.SAMPLE_SNAPSHOT_DIR) : await tempDirUntilExit('pipe-sample-build-');
     dataDir = path.join(await tempDirUntilExit('pipe-sample-'), 'parquet');
-    // With the files' times: the copied serving database is valid only for Parquet files of the same size and time.
-    await cp(await buildSampleSnapshot(shared), dataDir, { recursive: true, preserveTimestamps: true });
+    await copySampleSnapshot(await buildSampleSnapshot(shared), dataDir);
   });
 
   for (const [script, args] of [
@@ -81,7 +80,7 @@ describe('npm run license -- list', () => {
   test('each FRED series with its status in force; a change shows in the next list', async () => {
     const shared = process.env.SAMPLE_SNAPSHOT_DIR ? path.resolve(process.env.SAMPLE_SNAPSHOT_DIR) : await tempDirUntilExit('license-sample-build-');
     const dataDir = path.join(await tempDirUntilExit('license-list-'), 'parquet');
-    await cp(await buildSampleSnapshot(shared), dataDir, { recursive: true, preserveTimestamps: true });
+    await copySampleSnapshot(await buildSampleSnapshot(shared), dataDir);
     const parse = (text: string) => new Map(text.trim().split('\n').map((line) => {
       const [series, status, changedAt, ...extra] = line.split('\t');
       assert.deepEqual(extra, [], line);

@@ -5,7 +5,7 @@
 // SAMPLE_SNAPSHOT_DIR=<folder> set by hand builds it there once and keeps it (for repeated runs).
 // The runner builds it while its first files run (those that need no sample): it names a file,
 // SAMPLE_SNAPSHOT_READY, that it writes once the build has ended, and a file waits for it here.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -66,5 +66,20 @@ export async function startSampleApp(prefix: string): Promise<TestApp & { dataDi
   } catch (error) {
     await cleanUp();
     throw error;
+  }
+}
+
+/**
+ * Copies a sample snapshot folder (buildSampleSnapshot's) to `to`, its serving database still valid
+ * for the copy: the Parquet files keep their modification times to the millisecond, as the serving
+ * database's manifest records them (cp's preserveTimestamps can round a millisecond down; half a
+ * millisecond more survives the conversion to seconds).
+ */
+export async function copySampleSnapshot(from: string, to: string): Promise<void> {
+  await cp(from, to, { recursive: true });
+  for (const name of (await readdir(from)).filter((n) => n.endsWith('.parquet'))) {
+    const { mtimeMs } = await stat(path.join(from, name));
+    const seconds = (Math.trunc(mtimeMs) + 0.5) / 1000;
+    await utimes(path.join(to, name), seconds, seconds);
   }
 }

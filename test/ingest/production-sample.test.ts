@@ -5,7 +5,7 @@
 // facilitator) and every answer still says sample: /healthz, the 402 challenge and discovery.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, readdir, rename, stat, utimes } from 'node:fs/promises';
+import { readdir, rename } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,7 +19,7 @@ import { recoverAtStart } from '../../ingest/generations.ts';
 import { projectRoot, runCli } from '../helpers/cli.ts';
 import { devPaymentEnv } from '../helpers/payments.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
-import { buildSampleSnapshot } from '../http/sample-app.ts';
+import { buildSampleSnapshot, copySampleSnapshot } from '../http/sample-app.ts';
 
 let sampleDataDir: string;
 let chain: DevChain;
@@ -30,14 +30,7 @@ before(async () => {
   const shared = process.env.SAMPLE_SNAPSHOT_DIR ? path.resolve(process.env.SAMPLE_SNAPSHOT_DIR) : await tempDirUntilExit('production-sample-build-');
   const built = await buildSampleSnapshot(shared);
   sampleDataDir = path.join(await tempDirUntilExit('production-sample-'), 'parquet');
-  await cp(built, sampleDataDir, { recursive: true });
-  // The files keep their modification times (to the millisecond, as the serving database's manifest
-  // records them: half a millisecond more, since a time in seconds rounds), so it stays valid for them.
-  for (const name of (await readdir(built)).filter((n) => n.endsWith('.parquet'))) {
-    const { mtimeMs } = await stat(path.join(built, name));
-    const seconds = (Math.trunc(mtimeMs) + 0.5) / 1000;
-    await utimes(path.join(sampleDataDir, name), seconds, seconds);
-  }
+  await copySampleSnapshot(built, sampleDataDir);
   // Into a first generation, as a start leaves it, with that serving database (the generation's files
   // are links to the same ones): the start that serves opens it instead of building its own (20-30 s).
   await recoverAtStart(sampleDataDir, () => {});
