@@ -39,6 +39,8 @@ export interface BenchOptions {
   name?: string;
   /** Paid requests per paid run (default: the settings'). */
   paidRequests?: number;
+  /** Seconds of each timed load run (default: the settings'); the smoke test's shorter runs prove the same report. */
+  loadSeconds?: number;
   log: (line: string) => void;
 }
 
@@ -52,7 +54,11 @@ const SETTINGS = {
 
 function settingsOf(options: BenchOptions): { runs: number; httpRuns: number; connections: number; loadSeconds: number; paidRequests: number; variedPerFamily: number; variedBudgetMs: number } {
   const settings = options.quick ? SETTINGS.quick : SETTINGS.full;
-  return options.paidRequests ? { ...settings, paidRequests: options.paidRequests } : settings;
+  return {
+    ...settings,
+    ...(options.paidRequests ? { paidRequests: options.paidRequests } : {}),
+    ...(options.loadSeconds ? { loadSeconds: options.loadSeconds } : {}),
+  };
 }
 
 /** How many times the paid run with the in-process facilitator is repeated (its median is the target's figure). */
