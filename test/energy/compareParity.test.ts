@@ -43,7 +43,7 @@ test('compare: held variants answer as the one-statement form on the combination
     if ((expected.observations as unknown[]).length > 0) nonEmpty++;
   }
   // The combinations reach answers with rows (ranks, ties, nulls), not only empty ones.
-  assert.ok(compared > 800 && nonEmpty > 100, `${compared} compared, ${nonEmpty} with rows`);
+  assert.ok(compared > 300 && nonEmpty > 60, `${compared} compared, ${nonEmpty} with rows`);
 });
 
 test('dims objects keep every key of the data as an own property, in order, __proto__ included', () => {
