@@ -1,11 +1,14 @@
 // The balance, mix and electricity rows held per database (cards.ts over queries/shared/heldGroups.ts)
 // are the rows the keyed statements give: every geo, siec and unit of the energy sample, without a
 // period and with several, against statements written here; and the routes' answers through HTTP.
+// Every third key is compared, and always the first and last keys and the planted incomplete latest
+// years (IT, PL, RO), each with every period (none, inside, the latest, before the data).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { energyEurostatSampleSource } from '../../domains/energy/ingest/sampleSource.ts';
 import { BALANCE_CARD, ELECTRICITY_CARD, latestCardRow, mixRows } from '../../domains/energy/queries/cards.ts';
 import { expectOk, startSampleApp, type TestApp } from '../helpers/app.ts';
+import { strided } from '../helpers/sample.ts';
 
 let app: TestApp;
 before(async () => {
@@ -19,7 +22,9 @@ for (const [table, card] of [['energy_balance_card', 'balance'], ['energy_electr
     const keys = await app.db.all(`SELECT DISTINCT geo, siec, unit FROM ${table} ORDER BY ALL`);
     assert.ok(keys.length >= 30, `${keys.length} keys`);
     let incompleteLatest = 0;
-    for (const key of keys) {
+    const planted = new Set(['IT', 'PL', 'RO']);
+    const compared = strided(keys, 3, (key) => planted.has(String(key.geo)) || key === keys.at(-1));
+    for (const key of compared) {
       const [geo, siec, unit] = [String(key.geo), String(key.siec), String(key.unit)];
       for (const period of [null, 2013, 2019, 2023, 1990]) {
         const expected = await app.db.all(
@@ -29,8 +34,9 @@ for (const [table, card] of [['energy_balance_card', 'balance'], ['energy_electr
         );
         const actual = await latestCardRow(app.db, spec, { geo, siec, unit, period });
         assert.deepEqual(actual, expected[0], JSON.stringify({ geo, siec, unit, period }));
+        if (period !== null || !actual) continue;
         const [{ latest }] = await app.db.all(`SELECT max(year) AS latest FROM ${table} WHERE geo = $geo AND siec = $siec AND unit = $unit`, { geo, siec, unit });
-        if (period === null && actual && actual.year !== latest) incompleteLatest++;
+        if (actual.year !== latest) incompleteLatest++;
       }
     }
     if (card === 'balance') assert.ok(incompleteLatest >= 3, 'the planted incomplete latest years (IT, PL, RO) pick an earlier complete year');

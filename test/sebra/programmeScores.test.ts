@@ -1,6 +1,6 @@
 // unusual_programmes from the in-memory index (programmeScores.ts: running sums, a range-maximum tree and
 // a merge over programmes) against a plain window-function statement written here, over many random
-// windows, currencies and limits: the rows (decimals, ranks, tie-breaks) must be identical. The lines
+// windows (a fixed seed; single days among them), every currency and limit: the rows (decimals, ranks, tie-breaks) must be identical. The lines
 // hold large payouts (sums of squares above 2^64), constant programmes, identical series (tied scores),
 // programmes with fewer than five days and negative payouts.
 import assert from 'node:assert/strict';
@@ -68,9 +68,9 @@ test('unusual_programmes from the in-memory index equal the plain statement on r
   const all = [...BGN_DAYS, ...EUR_DAYS];
   const windows: Array<[string, string]> = [['0001-01-01', '9999-12-31'], ['2025-01-01', '2025-12-31'], ['2026-02-01', '2026-02-28'], ['2025-05-14', '2025-05-14']];
   const pick = randoms(3);
-  for (let i = 0; i < 60; i++) {
+  for (let i = 0; i < 20; i++) {
     const a = all[Math.floor(pick() * all.length)];
-    const b = i % 6 === 0 ? a : all[Math.floor(pick() * all.length)];
+    const b = i % 4 === 0 ? a : all[Math.floor(pick() * all.length)];
     windows.push(a <= b ? [a, b] : [b, a]);
   }
   let nonEmpty = 0;
@@ -86,6 +86,6 @@ test('unusual_programmes from the in-memory index equal the plain statement on r
       }
     }
   }
-  assert.ok(nonEmpty > 400, `only ${nonEmpty} non-empty lists`);
-  assert.ok(ties > 50, `only ${ties} lists with tied scores`);
+  assert.ok(nonEmpty > 150, `only ${nonEmpty} non-empty lists`);
+  assert.ok(ties > 18, `only ${ties} lists with tied scores`);
 });

@@ -4,10 +4,13 @@
 // this checks that no window, limit or currency makes them differ from a plain sum over the lines.
 // The generated lines hold constant programmes (no spread), programmes with identical series (tied
 // z-scores), programmes with fewer than five days, spikes on the first and last days of months and
-// a NO_PAYMENTS day whose lines must be ignored.
+// a NO_PAYMENTS day whose lines must be ignored. getUnusualPayments is asked once per request and its
+// lists checked by one test each; getPeriodsWithMostPayments over every fourth combination of window,
+// period, currency and limit, and always every period over all time and every window without lines.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { combinations, strided } from '../helpers/sample.ts';
 import { businessDays, randoms } from '../helpers/sebraDays.ts';
 import { writeSebraSnapshot, type FixtureDay, type FixturePayment } from '../helpers/snapshot.ts';
 
@@ -208,6 +211,13 @@ const withQuery = (path: string, ...parts: string[]) => {
   return query === '' ? path : `${path}?${query}`;
 };
 
+/** getUnusualPayments bodies by path: its day, count and spike lists are checked by separate tests over the same requests. */
+const unusualBodies = new Map<string, Promise<any>>();
+function unusualBody(path: string): Promise<any> {
+  if (!unusualBodies.has(path)) unusualBodies.set(path, ok(path));
+  return unusualBodies.get(path)!;
+}
+
 /** Every getUnusualPayments request of the fixture's non-empty windows, in each currency filter and limit. */
 function* unusualRequests(currencies: ReadonlyArray<Currency | undefined>, limits: readonly number[]) {
   for (const window of windows()) {
@@ -306,7 +316,7 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
   test('getUnusualPayments: unusual_programmes (candidates widen until no programme left out could rank)', async () => {
     let nonEmpty = 0;
     for (const { window, currency, limit, path } of unusualRequests([undefined, 'BGN'], [1, 2, 5, 40])) {
-      const body = await ok(path);
+      const body = await unusualBody(path);
       const expected = expectedUnusualProgrammes(window, currency, limit);
       const pick = (items: any[]) => items.map(({ programme, payment_date, currency: code, total_amount, observed_days, rank }) => ({ programme, payment_date, currency: code, total_amount, observed_days, rank }));
       assert.deepEqual(pick(body.unusual_programmes), pick(expected), path);
@@ -322,7 +332,7 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
   test('getUnusualPayments: unusual_days and unusual_payment_counts', async () => {
     let nonEmpty = 0;
     for (const { window, currency, limit, path } of unusualRequests([undefined, 'BGN', 'EUR'], [1, 3, 40])) {
-      const body = await ok(path);
+      const body = await unusualBody(path);
       for (const [list, measure] of [['unusual_days', 'amount'], ['unusual_payment_counts', 'count']] as const) {
         const expected = expectedUnusualDays(window, currency, limit, measure);
         const actual = body[list].map(({ payment_date, currency: code, total_amount, payment_count, rank }: any) => ({ payment_date, currency: code, total_amount, payment_count, rank }));
@@ -338,7 +348,7 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
   test('getUnusualPayments: expense_spikes', async () => {
     let nonEmpty = 0;
     for (const { window, currency, limit, path } of unusualRequests([undefined, 'BGN', 'EUR'], [1, 3, 40])) {
-      const body = await ok(path);
+      const body = await unusualBody(path);
       const expected = expectedSpikes(window, currency, limit);
       const actual = body.expense_spikes.map(({ category_key, currency: code, month, total_amount, previous_amount, rank }: any) =>
         ({ category_key, currency: code, month, total_amount, previous_amount, rank }));
@@ -378,23 +388,20 @@ describe('SEBRA routes over many windows equal direct sums over the lines', () =
     }
   });
 
-  test('getPeriodsWithMostPayments: days, months and weekdays ranked per currency, every limit', async () => {
-    for (const window of windows()) {
-      for (const period of ['days', 'months', 'weekdays'] as const) {
-        for (const currency of [undefined, 'BGN', 'EUR'] as const) {
-          for (const limit of [null, 1, 4]) {
-            const path = withQuery('/api/sebra/getPeriodsWithMostPayments', period, window.query, currency ? `currency=${currency}` : '', limit ? `limit=${limit}` : '');
-            const response = await app.get(path);
-            if (linesIn(window).length === 0) {
-              assert.equal(response.status, 404, path);
-              continue;
-            }
-            assert.equal(response.status, 200, path);
-            const actual = response.body.items.map(({ label: _label, ...item }: any) => item);
-            assert.deepEqual(actual, expectedPeriods(period, window, currency, limit), path);
-          }
-        }
+  test('getPeriodsWithMostPayments: days, months and weekdays ranked per currency, over the limits', async () => {
+    const all = combinations<[Window, 'days' | 'months' | 'weekdays', Currency | undefined, number | null]>(
+      windows(), ['days', 'months', 'weekdays'], [undefined, 'BGN', 'EUR'], [null, 1, 4]);
+    const explicit = ([window]: (typeof all)[number]) => window.query === '' || linesIn(window).length === 0;
+    for (const [window, period, currency, limit] of strided(all, 4, explicit)) {
+      const path = withQuery('/api/sebra/getPeriodsWithMostPayments', period, window.query, currency ? `currency=${currency}` : '', limit ? `limit=${limit}` : '');
+      const response = await app.get(path);
+      if (linesIn(window).length === 0) {
+        assert.equal(response.status, 404, path);
+        continue;
       }
+      assert.equal(response.status, 200, path);
+      const actual = response.body.items.map(({ label: _label, ...item }: any) => item);
+      assert.deepEqual(actual, expectedPeriods(period, window, currency, limit), path);
     }
   });
 
