@@ -2,8 +2,8 @@
 // the file (and row) and the bound's variable, and the served generation stays as it was. The bounds
 // are set low through their environment variables so that small files made here pass them.
 // The command (runIngestCli with bin/ingest.ts's commands and serving build) runs in this process,
-// with the variables set in its environment for the run; the first zip bomb runs as the child process
-// `npm run ingest` is, for its exit code and stderr.
+// with the variables set in its environment for the run (the command's exit code as a process is
+// test/ingest/cli.test.ts's).
 import assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +11,6 @@ import { test } from 'node:test';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { listGenerations } from '../../ingest/generations.ts';
-import { runCli } from '../helpers/cli.ts';
 import { ingestInProcess as ingest } from '../helpers/ingestCli.ts';
 import { tempDirUntilExit as tempDir } from '../helpers/tmp.ts';
 
@@ -50,13 +49,13 @@ function understated(zip: Buffer): Buffer {
   return copy;
 }
 
-test('a zip bomb (as a command): its stated size past INGEST_MAX_UNZIPPED_BYTES is refused before inflating; exit 1, generation unchanged', async () => {
+test('a zip bomb: its stated size past INGEST_MAX_UNZIPPED_BYTES is refused before inflating; exit 1, generation unchanged', async () => {
   const { dataDir, generation } = await publishedDataDir();
   const bomb = await zipBomb(3_000_000);
   assert.ok(bomb.length < 20_000, `the bomb is ${bomb.length} bytes`);
   const sources = await tempDir('bounds-zip-');
   await writeFile(join(sources, 'eurofxref-hist.zip'), bomb);
-  const run = await runCli('bin/ingest.ts', ['eurofxref', sources, '--data-dir', dataDir], { INGEST_MAX_UNZIPPED_BYTES: '1000000' });
+  const run = await ingest(['eurofxref', sources, '--data-dir', dataDir], { INGEST_MAX_UNZIPPED_BYTES: '1000000' });
   assert.equal(run.code, 1, run.stderr);
   assert.match(run.stderr, /eurofxref-hist\.zip: the zip file unzips to \d+ bytes, over the bound of 1000000 bytes unzipped from one file \(INGEST_MAX_UNZIPPED_BYTES/);
   assert.equal(await servedGeneration(dataDir), generation);

@@ -6,12 +6,12 @@ import { countLayoutRows, currentLayoutRows, tempDir, writeJson, writeXlsx } fro
 import { runCli } from '../helpers/cli.ts';
 import { ingestInProcess } from '../helpers/ingestCli.ts';
 
-// One child process (npm's way) for each exit code, 0 (DATA_DIR from its environment), 1 and 2; the
-// other runs are the same command in this process (test/helpers/ingestCli.ts).
+// One child process (npm's way), the malformed input: its exit code 1 is the process's. The other
+// runs are the same command in this process (test/helpers/ingestCli.ts), DATA_DIR set in its environment.
 const ingestCli = (args: string[], env: Record<string, string> = {}) => runCli('bin/ingest.ts', args, env);
 
 test('usage errors exit 2', async () => {
-  const unknown = await ingestCli(['nosuchsource', 'x']);
+  const unknown = await ingestInProcess(['nosuchsource', 'x']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown source "nosuchsource"/);
   const missing = await ingestInProcess(['sebra']);
@@ -27,7 +27,7 @@ test('a folder is imported, then skipped; malformed input exits 1 and names the 
   const dataDir = join(await tempDir(), 'parquet');
   await writeXlsx(join(sources, 'SEBRA-15032024.xlsx'), currentLayoutRows());
   await writeXlsx(join(sources, 'SEBRA-03022026.xlsx'), countLayoutRows());
-  const first = await ingestCli(['sebra', sources], { DATA_DIR: dataDir });
+  const first = await ingestInProcess(['sebra', sources], { DATA_DIR: dataDir });
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stderr, /imported 2 file\(s\), 7 row\(s\); skipped 0 already imported/);
   const second = await ingestInProcess(['sebra', sources, '--data-dir', dataDir]);

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { readMacroData } from '../../domains/macro/queries/tables.ts';
-import { runCli } from '../helpers/cli.ts';
 import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { writeFixtureFiles } from './fixture.ts';
 import { openMacroDb, tempRoot } from './helpers.ts';
@@ -18,8 +17,8 @@ after(() => cleanup?.());
 test('npm run ingest -- ecb / eurofxref / fred --license, and a bad --license is a usage error', async () => {
   const files = await writeFixtureFiles(path.join(root, 'files'));
   const dataDir = path.join(root, 'parquet');
-  // The usage error as the child process npm starts; the imports in this process (test/helpers/ingestCli.ts).
-  const bad = await runCli('bin/ingest.ts', ['fred', files.fred, '--license', 'MAYBE', '--data-dir', dataDir]);
+  // In this process (test/helpers/ingestCli.ts); the exit code as a process is test/ingest/cli.test.ts's.
+  const bad = await ingestInProcess(['fred', files.fred, '--license', 'MAYBE', '--data-dir', dataDir]);
   assert.equal(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /--license must be one of APPROVED, PENDING, DENIED/);
   for (const args of [['ecb', files.ecb], ['eurofxref', files.fx], ['fred', files.fred, '--license', 'denied']]) {

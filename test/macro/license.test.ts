@@ -14,7 +14,9 @@ import { startLocalFacilitator, type LocalFacilitator } from '../../devchain/fac
 import { ingestFredFiles, setFredLicense, UnknownSeriesError } from '../../domains/macro/ingest/snapshot.ts';
 import { licenseStatuses, macroRoutes } from '../../domains/macro/queries/routes.ts';
 import { readMacroData } from '../../domains/macro/queries/tables.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
+import { runLicenseCli } from '../../domains/macro/ingest/licenseCli.ts';
+import { buildServing } from '../../domains/index.ts';
 import { devPaymentEnv, payingFetch, startPaidApp, type PaidApp } from '../helpers/payments.ts';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { writeFixtureFiles } from './fixture.ts';
@@ -51,6 +53,23 @@ async function licenseRecords(dataDir: string) {
   }
 }
 
+/**
+ * bin/license.ts's command in this process (with its serving build): the exit code and what it wrote
+ * to stderr, caught for the run. Only for setting a status (`list` writes stdout, which the test
+ * runner reports on and is left alone).
+ */
+async function licenseInProcess(args: string[]): Promise<CliResult> {
+  let stderr = '';
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += chunk.toString()), true)) as typeof process.stderr.write;
+  try {
+    const code = await runLicenseCli(args, buildServing);
+    return { code, stdout: '', stderr };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
 describe('licence statuses', () => {
   it('default PENDING at ingest, kept on re-ingest, set by --license and by setFredLicense, each recorded with its time', async () => {
     const dataDir = path.join(root, 'statuses');
@@ -82,13 +101,14 @@ describe('licence statuses', () => {
   it('npm run license -- <series> <status> (the script), exit 2 on a bad status or an unknown series', async () => {
     const dataDir = path.join(root, 'cli');
     await ingestFredFiles(await fredFiles(), { dataDir });
-    const ok = await runCli('bin/license.ts', ['dgs10', 'approved', '--data-dir', dataDir]);
+    // The bad status as the child process npm starts (its exit code is the process's); the others in this process.
+    const ok = await licenseInProcess(['dgs10', 'approved', '--data-dir', dataDir]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stderr, /DGS10 PENDING -> APPROVED at \d{4}-/);
     assert.equal((await statuses(dataDir)).DGS10, 'APPROVED');
     const bad = await runCli('bin/license.ts', ['DGS10', 'MAYBE', '--data-dir', dataDir]);
     assert.equal(bad.code, 2);
-    const unknown = await runCli('bin/license.ts', ['XYZ', 'APPROVED', '--data-dir', dataDir]);
+    const unknown = await licenseInProcess(['XYZ', 'APPROVED', '--data-dir', dataDir]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /not in the snapshot/);
   });

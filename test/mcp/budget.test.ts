@@ -3,11 +3,18 @@
 // fake receipt claiming 0 units, or 500. Whatever it answers, every authorization it received can be
 // settled until it expires, so the session must never sign more than the budget: 2 authorizations
 // over 5 calls, counted as the PAYMENT-SIGNATURE headers the deployment receives.
+// The first deployment is served by the command as the child process npm starts (the flags read from
+// its command line); the others by the same server and caller (bin/mcpServer.ts) in this process.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import type { Hex } from 'viem';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createMcpServer, remoteCaller } from '../../bin/mcpServer.ts';
+import { routes } from '../../domains/index.ts';
+import { atomicOf } from '../../http/payments/assets.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { BASE_SEPOLIA_USDC, startHostileServer, type HostileAnswer, type HostileServer } from '../helpers/hostileServer.ts';
 
@@ -36,6 +43,18 @@ async function mcp(base: string, args: string[]): Promise<Client> {
   return client;
 }
 
+/** What `npm run mcp -- --remote <base> --max-usd 0.01 --budget-usd 0.02` runs, in this process. */
+async function mcpInProcess(base: string): Promise<Client> {
+  const call = remoteCaller({ baseUrl: base, payerKey: PAYER_KEY as Hex, maxAtomic: atomicOf('0.01')!, budgetAtomic: atomicOf('0.02')! });
+  const server = createMcpServer({ routes, call, remote: true, baseUrl: base });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'budget-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  clients.push(client);
+  return client;
+}
+
 type Result = Awaited<ReturnType<Client['callTool']>>;
 const texts = (result: Result) => (result.content as Array<{ text: string }>).map((item) => item.text);
 
@@ -44,7 +63,7 @@ describe('--budget-usd counts what was signed, not what the deployment reports',
     test(`a deployment that answers a paid call with ${answer}: 2 authorizations over 5 calls under --budget-usd 0.02`, async () => {
       const hostile = await startHostileServer({ answer });
       servers.push(hostile);
-      const client = await mcp(hostile.base, ['--max-usd', '0.01', '--budget-usd', '0.02']);
+      const client = answer === 'no-receipt' ? await mcp(hostile.base, ['--max-usd', '0.01', '--budget-usd', '0.02']) : await mcpInProcess(hostile.base);
       const results: Result[] = [];
       for (let call = 0; call < 5; call++) results.push(await client.callTool({ name: 'getTaxonomyForYear', arguments: { year: 2024 } }));
 

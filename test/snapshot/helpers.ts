@@ -4,9 +4,11 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DOMAINS } from '../../domains/index.ts';
+import { ptpIngestCommand } from '../../domains/ptp/ingest/command.ts';
 import { ingestCommandsOf, routesOf } from '../../domains/registry.ts';
 import { openSnapshotDatabase } from '../../domains/servingDatabase.ts';
 import { runIngestCli } from '../../ingest/cli.ts';
+import { setFaultHook } from '../../ingest/faults.ts';
 import { serveTestApp } from '../helpers/app.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { tempDir } from '../ingest/fixtures.ts';
@@ -29,6 +31,28 @@ export async function ingest(args: string[]): Promise<{ code: number; log: strin
   const lines: string[] = [];
   const code = await runIngestCli(args, ingestCommandsOf(DOMAINS), { log: (line) => lines.push(line) });
   return { code, log: lines.join('\n') };
+}
+
+/**
+ * driver.ts's operator errors in this process: the errno `fault` (ENOSPC, EROFS, ...) thrown at the
+ * commit step `step` of PTP's ingest command; the exit code and the log. The hook is removed after.
+ */
+export async function ingestWithFaultInProcess(fault: string, step: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  setFaultHook((point) => {
+    if (point !== step) return;
+    const error = new Error(`${fault}: injected at ${point}`) as NodeJS.ErrnoException;
+    error.code = fault;
+    error.syscall = 'write';
+    error.path = `(injected at ${point})`;
+    throw error;
+  });
+  let stderr = '';
+  try {
+    const code = await runIngestCli(args, [ptpIngestCommand], { log: (line) => (stderr += `${line}\n`) });
+    return { code, stderr };
+  } finally {
+    setFaultHook(null);
+  }
 }
 
 export interface ChildResult {

@@ -1,8 +1,9 @@
 // Item 7 of issue 17: operator errors are not input errors. Disk full and read-only folders end with
 // one clear line and exit code 4 (not 1, malformed input; not 2, usage), the previous generation
-// still served. The CLI runs as a child process; this suite may run as root, where chmod does not
-// stop writes, so the failures are injected at a commit step (driver.ts) as the errno the system
-// would raise; a real read-only folder is tried too when the process is not root.
+// still served. This suite may run as root, where chmod does not stop writes, so the failures are
+// injected at a commit step as the errno the system would raise: the first as the child process
+// (driver.ts), whose exit code is the process's, the others in this process; a real read-only folder
+// is tried too when the process is not root.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chmod, readdir } from 'node:fs/promises';
@@ -11,7 +12,10 @@ import { test } from 'node:test';
 import { GENERATIONS_DIR, readCurrentId } from '../../engine/generation.ts';
 import { EXIT, storageErrorLine } from '../../ingest/exitCodes.ts';
 import { runCli } from '../helpers/cli.ts';
-import { answers, ingest, ingestWithFault, ptpBatches, tempDir } from './helpers.ts';
+import { DOMAINS } from '../../domains/index.ts';
+import { ingestCommandsOf } from '../../domains/registry.ts';
+import { runIngestCli } from '../../ingest/cli.ts';
+import { answers, ingest, ingestWithFault, ingestWithFaultInProcess, ptpBatches, tempDir } from './helpers.ts';
 
 test('disk full and a read-only or forbidden folder: one line, exit code 4, the previous generation served, no scratch left', async () => {
   const { first, second } = await ptpBatches();
@@ -24,7 +28,8 @@ test('disk full and a read-only or forbidden folder: one line, exit code 4, the 
     ['EROFS', 'scratch-created', 'read-only file system'],
     ['EACCES', 'pointer-written', 'permission denied'],
   ] as const) {
-    const run = await ingestWithFault(errno, step, ['ptp', second, '--data-dir', dataDir]);
+    const args = ['ptp', second, '--data-dir', dataDir];
+    const run = errno === 'ENOSPC' ? await ingestWithFault(errno, step, args) : await ingestWithFaultInProcess(errno, step, args);
     assert.equal(run.code, EXIT.storage, `${errno}: ${run.stderr}`);
     const last = run.stderr.trim().split('\n').at(-1)!;
     assert.match(last, new RegExp(`^ingest: stopped: ${text}: ${errno} .*; the snapshot in ${dataDir} is unchanged`), errno);
@@ -57,9 +62,11 @@ test('a read-only DATA_DIR (chmod; skipped as root, where it does not stop write
 });
 
 test('npm run ingest -- --help lists every source, the options and the exit codes', async () => {
-  const run = await runCli('bin/ingest.ts', ['--help']);
+  // In this process: the help goes to the command's output, not its log (test/cli/scripts.test.ts
+  // checks every script's help on stdout, as a process).
+  const run = { stdout: '', stderr: '', code: -1 };
+  run.code = await runIngestCli(['--help'], ingestCommandsOf(DOMAINS), { log: (line) => (run.stderr += `${line}\n`), out: (text) => (run.stdout += `${text}\n`) });
   assert.equal(run.code, 0);
-  // The help is the command's output: on stdout (test/cli/scripts.test.ts checks every script's).
   assert.equal(run.stderr, '');
   for (const source of ['sebra', 'ptp', 'cardgame', 'agrifood', 'trade', 'eurostat', 'worldbank', 'ets', 'oecd']) assert.match(run.stdout, new RegExp(`^  ${source} +<file-or-folder>`, 'm'), source);
   assert.match(run.stdout, /--allow-shrink/);

@@ -7,6 +7,7 @@ import { readCurrentId } from '../../engine/generation.ts';
 import { EXIT } from '../../ingest/exitCodes.ts';
 import { generationIds, pruneGenerations, rollback, RollbackError } from '../../ingest/generations.ts';
 import { runCli } from '../helpers/cli.ts';
+import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { answers, ingest, ptpBatches, tempDir } from './helpers.ts';
 
 test('rollback to the previous generation answers as it did; rollback <id> goes forward again; list marks the served one', async () => {
@@ -54,7 +55,7 @@ test('retention: only the newest SNAPSHOT_KEEP generations stay, never removing 
   await rollback(dataDir, g2);
   assert.deepEqual(await pruneGenerations(dataDir, 1), [g1]);
   assert.deepEqual(await generationIds(dataDir), [g2]);
-  const bad = await runCli('bin/ingest.ts', ['ptp', first, '--data-dir', dataDir], { SNAPSHOT_KEEP: 'zero' });
+  const bad = await ingestInProcess(['ptp', first, '--data-dir', dataDir], { SNAPSHOT_KEEP: 'zero' });
   assert.equal(bad.code, EXIT.usage);
   assert.match(bad.stderr, /SNAPSHOT_KEEP must be an integer >= 1/);
 });
