@@ -106,6 +106,10 @@ export async function startServer(
   // The state some routes hold in memory (engine/held.ts) is read now, in the background, so the first
   // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).
   void warmHeldState(db).then((warm) => log(warmLine(warm), undefined, warmFields(warm)));
+  // So are the modules loaded on first use (the MCP SDK for POST /mcp, apache-arrow for Arrow answers):
+  // no client's first request, paid or not, waits for them. Imports that fail here fail again, and
+  // are reported, on the request that needs them.
+  void Promise.all([import('./mcp/server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../engine/encode/arrow.ts')]).catch(() => {});
   const reloader = new SnapshotReloader({
     dataDir: config.dataDir,
     holder: snapshots,

@@ -19,7 +19,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 const stream = run({ files, concurrency, signal: stop.signal });
-// Any failing test fails the run (no test is marked todo or skipped-on-failure).
+// Any failing test fails the run, however the test is marked.
 stream.on('test:fail', () => {
   process.exitCode = 1;
 });
