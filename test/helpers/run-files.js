@@ -4,6 +4,8 @@
 // itself sorts its files by name, so it cannot start the longest first). Each file's process gets this
 // process's --import flags (tsx, the file clock). The report is `node --test`'s default: spec on a
 // terminal, TAP otherwise; the exit code is 1 when a test failed, as with `node --test`.
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
 
@@ -19,8 +21,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 const stream = run({ files, concurrency, signal: stop.signal });
-// Any failing test fails the run, however the test is marked.
-stream.on('test:fail', () => {
+// Any failing test fails the run, however the test is marked. Each failure is also written, one line,
+// to TEST_FAILURES_FILE, which run-tests.js prints last: the report of a long run is read from its end.
+const failures = process.env.TEST_FAILURES_FILE;
+stream.on('test:fail', (event) => {
   process.exitCode = 1;
+  const error = event.details?.error;
+  // A suite fails when a test in it fails; that test has its own line.
+  if (!failures || error?.failureType === 'subtestsFailed') return;
+  const where = event.file ? `${path.relative(process.cwd(), event.file)}${event.line ? `:${event.line}` : ''}` : '(no file)';
+  const reason = String(error?.cause?.message ?? error?.message ?? error ?? 'failed').split('\n')[0].slice(0, 300);
+  appendFileSync(failures, `${where}\t${event.name}\t${reason}\n`);
 });
 stream.compose(process.stdout.isTTY ? new spec() : tap).pipe(process.stdout);

@@ -158,6 +158,19 @@ function reportSlowest(file) {
   process.stdout.write(`# slowest test files (wall time of each file's process; CPU time of it and its children):\n${slowest.map((s) => `#   ${s.seconds.toFixed(1).padStart(6)} s  ${s.cpu.toFixed(1).padStart(6)} s CPU  ${s.name}\n`).join('')}`);
 }
 
+/** Prints the failed tests last, one line each (file, name, first line of the reason), as run-files.js wrote them. */
+function reportFailures(file) {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  const lines = text.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+  if (lines.length === 0) return;
+  process.stdout.write(`# FAILED tests (${lines.length}; details above, under each one's "not ok"):\n${lines.map(([where, name, reason]) => `#   ${where}  ${name}: ${reason}\n`).join('')}`);
+}
+
 let exitCode;
 try {
   const started = Date.now();
@@ -178,8 +191,9 @@ try {
     return built;
   });
   const durations = path.join(runRoot, 'durations.tsv');
+  const failures = path.join(runRoot, 'failures.tsv');
   const code = await runNode(['--import', 'tsx', '--import', './test/helpers/file-clock.js', 'test/helpers/run-files.js', String(concurrency), ...files],
-    { SAMPLE_SNAPSHOT_DIR: snapshotRoot, SAMPLE_SNAPSHOT_READY: ready, TEST_DURATIONS_FILE: durations });
+    { SAMPLE_SNAPSHOT_DIR: snapshotRoot, SAMPLE_SNAPSHOT_READY: ready, TEST_DURATIONS_FILE: durations, TEST_FAILURES_FILE: failures });
   const built = await build;
   for (const check of await checks) {
     process.stdout.write(`# ${check.name}: ${check.code === 0 ? 'passed' : `FAILED (exit ${check.code})`} in ${check.seconds.toFixed(1)} s\n`);
@@ -189,6 +203,7 @@ try {
   const measured = readDurations(durations);
   reportSlowest(durations);
   if (process.env.TEST_RECORD_DURATIONS === '1' && !stopped && built === 0) recordDurations(measured, recorded);
+  reportFailures(failures);
   exitCode = code || (built === 0 ? 0 : built || 1) || (checksFailed ? 1 : 0);
   if (snapshotBefore) {
     const after = new Set(fingerprint(snapshotRoot));
