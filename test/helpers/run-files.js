@@ -29,7 +29,8 @@ stream.on('test:fail', (event) => {
   const error = event.details?.error;
   // A suite fails when a test in it fails; that test has its own line.
   if (!failures || error?.failureType === 'subtestsFailed') return;
-  const where = event.file ? `${path.relative(process.cwd(), event.file)}${event.line ? `:${event.line}` : ''}` : '(no file)';
+  // The file only: its line numbers are those of tsx's output, not the source's.
+  const where = event.file ? path.relative(process.cwd(), event.file) : '(no file)';
   const reason = String(error?.cause?.message ?? error?.message ?? error ?? 'failed').split('\n')[0].slice(0, 300);
   appendFileSync(failures, `${where}\t${event.name}\t${reason}\n`);
 });
