@@ -16,6 +16,7 @@ import { IngestRejectedError, MalformedSourceError } from '../../ingest/errors.t
 import { loadImports } from '../../queries/imports.ts';
 import { loadAgrifood } from '../../domains/agrifood/queries/tables.ts';
 import { oilseedsFixture, pigmeatFixture, writeAgrifoodFixtureSnapshot, writeJson } from './fixtures.ts';
+import { scriptArgs } from '../helpers/cli.ts';
 import { ingestInProcess } from '../helpers/ingestCli.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 
@@ -203,7 +204,7 @@ describe('versions and replacement', () => {
 describe('npm run ingest -- agrifood', () => {
   const run = promisify(execFile);
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'bin/ingest.ts', 'agrifood', ...args], { cwd: process.cwd() }).then(
+    run(process.execPath, [...scriptArgs('bin/ingest.ts'), 'agrifood', ...args], { cwd: process.cwd() }).then(
       ({ stderr }) => ({ code: 0, stderr }),
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
     );

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import { projectRoot, runCli, runCommand } from '../helpers/cli.ts';
+import { projectRoot, runCli, runCommand, scriptArgs } from '../helpers/cli.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 import { buildSampleSnapshot, copySampleSnapshot } from '../http/sample-app.ts';
 
@@ -21,7 +21,7 @@ const scripts = Object.keys(scriptCommands);
  */
 function commandOf(name: string, flag: string): [string, string[]] {
   const file = /^tsx (\S+\.ts)$/.exec(Object.hasOwn(scriptCommands, name) ? scriptCommands[name]! : '')?.[1];
-  if (flag === '-h' && file) return [process.execPath, ['--import', 'tsx', file, flag]];
+  if (flag === '-h' && file) return [process.execPath, [...scriptArgs(file), flag]];
   return ['npm', ['run', '--silent', name, '--', flag]];
 }
 

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { RefreshWorker } from '../../ingest/fetch/refresh.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, scriptArgs } from '../helpers/cli.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 
 function fakeClock(start: string) {
@@ -81,7 +81,7 @@ describe('refresh worker', () => {
     for (const name of ['ecb', 'fred', 'eurostat', 'worldbank', 'oecd', 'cardgame', 'agrifood', 'trade', 'ptp']) sources[name] = { enabled: false };
     sources.eurofxref = { schedule: '0 0 1 1 *' };
     await writeFile(path.join(root, 'config', 'sources.json'), JSON.stringify({ sources }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/refresh.ts', '--data-dir', path.join(root, 'parquet')], {
+    const child = spawn(process.execPath, [...scriptArgs('bin/refresh.ts'), '--data-dir', path.join(root, 'parquet')], {
       cwd: projectRoot, env: { ...process.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -8,6 +8,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const file = process.env.TEST_DURATIONS_FILE;
+const compiledRoot = process.env.TEST_COMPILED_ROOT;
+
+/** A test file's path as the project names it: relative, and its source's when it runs compiled (compile-tests.js). */
+export function sourceName(file) {
+  if (compiledRoot && file.startsWith(compiledRoot + path.sep)) return path.relative(compiledRoot, file).replace(/\.js$/, '.ts');
+  return path.relative(process.cwd(), file);
+}
 
 /** CPU seconds of this process and its waited-for children (utime, stime, cutime, cstime), or NaN off Linux. */
 function cpuSeconds() {
@@ -25,6 +32,6 @@ function cpuSeconds() {
 if (file && process.env.NODE_TEST_CONTEXT && process.argv[1]) {
   process.on('exit', () => {
     const seconds = (performance.now() / 1000).toFixed(1);
-    appendFileSync(file, `${path.relative(process.cwd(), process.argv[1])}\t${seconds}\t${cpuSeconds().toFixed(1)}\n`);
+    appendFileSync(file, `${sourceName(process.argv[1])}\t${seconds}\t${cpuSeconds().toFixed(1)}\n`);
   });
 }

@@ -1,13 +1,14 @@
 // The test run proper, started by test/helpers/run-tests.js as
-//   node --import tsx --import ./test/helpers/file-clock.js test/helpers/run-files.js <concurrency> <file>...
-// It runs the files with node:test's run() in the order given, `concurrency` at a time (`node --test`
-// itself sorts its files by name, so it cannot start the longest first). Each file's process gets this
-// process's --import flags (tsx, the file clock). The report is `node --test`'s default: spec on a
-// terminal, TAP otherwise; the exit code is 1 when a test failed, as with `node --test`.
+//   node --import ./test/helpers/file-clock.js test/helpers/run-files.js <concurrency> <file>...
+// with the compiled test files (test/helpers/compile-tests.js). It runs the files with node:test's
+// run() in the order given, `concurrency` at a time (`node --test` itself sorts its files by name, so
+// it cannot start the longest first). Each file's process gets this process's --import flags (the
+// file clock). The report is `node --test`'s default: spec on a terminal, TAP otherwise; the exit
+// code is 1 when a test failed, as with `node --test`.
 import { appendFileSync } from 'node:fs';
-import path from 'node:path';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
+import { sourceName } from './file-clock.js';
 
 const [concurrencyArg, ...files] = process.argv.slice(2);
 const concurrency = Number(concurrencyArg);
@@ -29,8 +30,8 @@ stream.on('test:fail', (event) => {
   const error = event.details?.error;
   // A suite fails when a test in it fails; that test has its own line.
   if (!failures || error?.failureType === 'subtestsFailed') return;
-  // The file only: its line numbers are those of tsx's output, not the source's.
-  const where = event.file ? path.relative(process.cwd(), event.file) : '(no file)';
+  // The file only: its line numbers are those of the compiled file, not the source's.
+  const where = event.file ? sourceName(event.file) : '(no file)';
   const reason = String(error?.cause?.message ?? error?.message ?? error ?? 'failed').split('\n')[0].slice(0, 300);
   appendFileSync(failures, `${where}\t${event.name}\t${reason}\n`);
 });

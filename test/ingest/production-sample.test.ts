@@ -16,7 +16,7 @@ import { hasServingDatabase, SERVING_FILE, SERVING_MANIFEST } from '../../domain
 import { currentGeneration } from '../../engine/generation.ts';
 import { ConfigError, readConfig } from '../../http/config.ts';
 import { recoverAtStart } from '../../ingest/generations.ts';
-import { projectRoot, runCli } from '../helpers/cli.ts';
+import { projectRoot, runCli, scriptArgs } from '../helpers/cli.ts';
 import { devPaymentEnv } from '../helpers/payments.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';
 import { buildSampleSnapshot, copySampleSnapshot } from '../http/sample-app.ts';
@@ -95,7 +95,7 @@ test('an empty DATA_DIR: no sample is built, one line, exit code 1', async () =>
 
 test('ALLOW_SAMPLE_DATA=true: served, and every answer says sample', { timeout: 180_000 }, async () => {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/start.ts')], {
+  const child = spawn(process.execPath, scriptArgs('bin/start.ts'), {
     cwd: projectRoot,
     env: productionEnv({ DATA_DIR: sampleDataDir, PORT: String(port), ALLOW_SAMPLE_DATA: 'true', SAMPLE_DIR: await tempDirUntilExit('production-allowed-samples-') }),
     stdio: ['ignore', 'pipe', 'pipe'],

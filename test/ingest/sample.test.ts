@@ -7,6 +7,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseMofXlsx } from '../../domains/sebra/ingest/xlsx.ts';
 import { generateSebraSample, sampleDay, sampleDayTotal, sampleFileName, workingDays } from '../../domains/sebra/ingest/sample.ts';
+import { scriptArgs } from '../helpers/cli.ts';
 import { projectRoot, tempDir } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -69,11 +70,11 @@ test('EUR from 2026 and the planted days without payments', async () => {
 
 test('a day is the same whatever range generates it, in every time zone', async () => {
   const dirs = [await tempDir(), await tempDir(), await tempDir()];
-  const cli = join(projectRoot, 'domains/sebra/ingest/sample-cli.ts');
+  const cli = scriptArgs('domains/sebra/ingest/sample-cli.ts');
   const zones = ['UTC', 'Asia/Tokyo', 'America/Los_Angeles'];
   await Promise.all(
     zones.map((zone, i) =>
-      run(process.execPath, ['--import', 'tsx', cli, dirs[i], '--from', '2024-02-26', '--to', '2024-03-08'], {
+      run(process.execPath, [...cli, dirs[i], '--from', '2024-02-26', '--to', '2024-03-08'], {
         cwd: projectRoot,
         env: { ...process.env, TZ: zone },
       }),

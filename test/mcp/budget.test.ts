@@ -6,7 +6,6 @@
 // The first deployment is served by the command as the child process npm starts (the flags read from
 // its command line); the others by the same server and caller (bin/mcpServer.ts) in this process.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import type { Hex } from 'viem';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,7 +14,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer, remoteCaller } from '../../bin/mcpServer.ts';
 import { routes } from '../../domains/index.ts';
 import { atomicOf } from '../../http/payments/assets.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, scriptArgs } from '../helpers/cli.ts';
 import { BASE_SEPOLIA_USDC, startHostileServer, type HostileAnswer, type HostileServer } from '../helpers/hostileServer.ts';
 
 // Any key: nothing is ever settled (the hostile deployment only collects signatures).
@@ -32,7 +31,7 @@ after(async () => {
 async function mcp(base: string, args: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(projectRoot, 'bin/mcp.ts'), '--remote', base, ...args],
+    args: [...scriptArgs('bin/mcp.ts'), '--remote', base, ...args],
     cwd: projectRoot,
     env: { ...getDefaultEnvironment(), X402_PAYER_KEY: PAYER_KEY },
     stderr: 'pipe',

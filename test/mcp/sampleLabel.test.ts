@@ -3,11 +3,10 @@
 // API's X-Data-Source header says it for the same request, and a text note that the figures are
 // invented; an error carries no data origin (the API sends no header on it).
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, scriptArgs } from '../helpers/cli.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { startSampleApp } from '../http/sample-app.ts';
 
@@ -24,7 +23,7 @@ after(async () => {
 test('npm run mcp on the sample: every answer says sample in _meta and in its text', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(projectRoot, 'bin/mcp.ts')],
+    args: scriptArgs('bin/mcp.ts'),
     cwd: projectRoot,
     env: { ...getDefaultEnvironment(), DATA_DIR: app.dataDir },
     stderr: 'pipe',

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { routes } from '../../domains/index.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
-import { projectRoot, runCli } from '../helpers/cli.ts';
+import { projectRoot, runCli, scriptArgs } from '../helpers/cli.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 
 let dataDir: string;
@@ -24,7 +24,7 @@ after(async () => {
 test('npm run mcp serves the catalog over stdio from DATA_DIR', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(projectRoot, 'bin/mcp.ts')],
+    args: scriptArgs('bin/mcp.ts'),
     cwd: projectRoot,
     env: { ...getDefaultEnvironment(), DATA_DIR: dataDir },
     stderr: 'pipe',

@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { projectRoot, runCli } from '../helpers/cli.ts';
+import { projectRoot, runCli, scriptArgs } from '../helpers/cli.ts';
 
 const started: ChildProcess[] = [];
 after(async () => {
@@ -22,7 +21,7 @@ after(async () => {
 /** Starts the facilitator and resolves with everything it printed once it is ready. */
 function startFacilitator(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/facilitator.ts')], {
+    const child = spawn(process.execPath, scriptArgs('bin/facilitator.ts'), {
       cwd: projectRoot,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

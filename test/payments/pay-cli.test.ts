@@ -21,7 +21,7 @@ import { formatUsd, parseAllowedAsset, parseUsd, usdOfRequirement, usdOfUnits } 
 import { USDC } from '../../http/payments/config.ts';
 import { routes } from '../../domains/index.ts';
 import { runPay } from '../../bin/pay.ts';
-import { projectRoot, runCli, type CliResult } from '../helpers/cli.ts';
+import { projectRoot, runCli, scriptArgs, type CliResult } from '../helpers/cli.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';
 import { devPaymentEnv, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
@@ -71,7 +71,7 @@ function assertClean(result: CliResult): void {
 /** bin/pay.ts with its output read by a reader that has already gone (like `| head` once it has its lines). */
 function payIntoClosedOutput(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, 'bin/pay.ts'), ...args], {
+    const child = spawn(process.execPath, [...scriptArgs('bin/pay.ts'), ...args], {
       cwd: projectRoot,
       env: { ...process.env, ...testTokenEnv() },
       stdio: ['ignore', 'pipe', 'pipe'],

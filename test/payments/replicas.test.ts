@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { generatePaymentId } from '@x402/extensions/payment-identifier';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { PostgresPaymentStore } from '../../http/payments/store/postgres.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, scriptArgs } from '../helpers/cli.ts';
 import { postgresSkipReason, scratchPostgres, type ScratchPostgres } from '../helpers/postgres.ts';
 import { devPaymentEnv, fetchWithId, officialPaymentHeader, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
@@ -36,7 +36,7 @@ interface Replica {
 }
 
 async function startReplica(env: NodeJS.ProcessEnv): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/helpers/paidServer.ts')], {
+  const child = spawn(process.execPath, scriptArgs('test/helpers/paidServer.ts'), {
     cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let errors = '';

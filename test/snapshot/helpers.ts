@@ -10,7 +10,7 @@ import { openSnapshotDatabase } from '../../domains/servingDatabase.ts';
 import { runIngestCli } from '../../ingest/cli.ts';
 import { setFaultHook } from '../../ingest/faults.ts';
 import { serveTestApp } from '../helpers/app.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, scriptArgs } from '../helpers/cli.ts';
 import { tempDir } from '../ingest/fixtures.ts';
 import { FIXTURE_ROWS, portalJson } from '../ptp/fixture.ts';
 
@@ -64,7 +64,7 @@ export interface ChildResult {
 /** The ingest CLI in a child process with a fault injected at one commit step (see driver.ts: PTP's command only). */
 export function ingestWithFault(fault: string, step: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/snapshot/driver.ts'), fault, step, ...args], {
+    const child = spawn(process.execPath, [...scriptArgs('test/snapshot/driver.ts'), fault, step, ...args], {
       cwd: projectRoot,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

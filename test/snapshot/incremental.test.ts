@@ -24,7 +24,7 @@ import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { runIngestCli } from '../../ingest/cli.ts';
 import { recoverAtStart, withNewGeneration } from '../../ingest/generations.ts';
 import { sampleSnapshot } from '../helpers/app.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, scriptArgs } from '../helpers/cli.ts';
 import { ptpBatches, tempDir } from './helpers.ts';
 
 /** Row count and checksum of every table, and the columns of each, of a serving database file: read by this test's own queries. */
@@ -164,7 +164,7 @@ async function ingestViaCli(args: string[], prepare: (scratch: string) => Promis
 /** The ingest CLI in a child that builds the serving database and is killed at `step`. */
 function ingestKilledAt(step: string, args: string[]): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'test/snapshot/servingDriver.ts'), step, ...args], {
+    const child = spawn(process.execPath, [...scriptArgs('test/snapshot/servingDriver.ts'), step, ...args], {
       cwd: projectRoot,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
