@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exitWithHelpIfAsked } from '../bin/commandLine.ts';
+import { exitWithHelpIfAsked, isEntryPoint } from '../bin/commandLine.ts';
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   exitWithHelpIfAsked(`usage: npm run bench [-- --quick] [--scales x1,x10,x100] [--sources sebra,ptp] [--no-paid] [--data-from DIR]
                  [--paid-requests N] [--keep-data] [--name NAME] | --render FILE.json
 

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { FacilitatorClient } from '@x402/core/server';
 import Koa from 'koa';
+import { isEntryPoint } from '../bin/commandLine.ts';
 import { Database } from '../engine/database.ts';
 import { warmHeldState } from '../engine/held.ts';
 import { createApp } from '../http/app.ts';
@@ -291,7 +292,7 @@ function mainThreadCpuMs(): number | null {
 }
 
 // As a child process: options as JSON in argv[2].
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (isEntryPoint(import.meta.url)) {
   const options = JSON.parse(process.argv[2]) as TargetOptions;
   const { report, close } = await runTarget(options);
   process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -5,7 +5,27 @@
 //   holds its usage text); the command's own modules (domains, the HTTP app, DuckDB, x402, ingest)
 //   are loaded with `await import()` after the help check, so `--help` costs a fraction of a second
 //   instead of seconds;
-// - a reader of stdout that goes away early (`| head`) ends the command quietly, no EPIPE stack trace.
+// - a reader of stdout that goes away early (`| head`) ends the command quietly, no EPIPE stack trace;
+// - a module that is both a library and a command runs as the command only when it is the script node
+//   was started with (isEntryPoint).
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Whether the module whose import.meta.url is `moduleUrl` is the script node was started with. Node
+ * loads that script from its real path, while process.argv[1] keeps the path it was given: started
+ * through a symlink, a plain comparison would say no, and the command would do nothing.
+ */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return moduleUrl === pathToFileURL(realpathSync(path.resolve(script))).href;
+  } catch {
+    return false;
+  }
+}
 
 /** Whether the arguments ask for help: `--help` or `-h` before any `--` terminator. */
 export function helpRequested(argv: readonly string[] = process.argv.slice(2)): boolean {

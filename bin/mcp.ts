@@ -21,12 +21,12 @@
 // (sample, imported, mixed), and a text note when the figures are (partly) generated samples.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Hex } from 'viem';
 import type { Database } from '../engine/database.ts';
 import type { Caller, RemoteOptions } from './mcpServer.ts';
 import { atomicOf, knownAssetsLines, parseAllowedAsset } from '../http/payments/assets.ts';
+import { isEntryPoint } from './commandLine.ts';
 
 const USAGE = [
   'usage: npm run mcp [-- --data-dir DIR]',
@@ -123,7 +123,7 @@ async function main(argv: string[]): Promise<void> {
   process.stderr.write(`mcp: ${catalogRoutes.length} tools, ${values.remote !== undefined ? `remote ${values.remote}` : 'local snapshot'}; waiting on stdio\n`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (isEntryPoint(import.meta.url)) {
   try {
     await main(process.argv.slice(2));
   } catch (error) {

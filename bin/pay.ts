@@ -16,9 +16,7 @@
 // runPay is the command without its process (tests run it in-process); run as a script, it is wired
 // to the process's arguments, environment, output and exit code.
 import type { PaymentRequirements } from '@x402/fetch';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, exitWithHelpIfAsked, isEntryPoint } from './commandLine.ts';
 import {
   formatUsd, knownAssetsLines, knownAssetsText, parseAllowedAsset, parseUsd, payableAsset, usdOfRequirement, USDC_DECIMALS, type AllowedAsset,
 } from '../http/payments/assets.ts';
@@ -235,7 +233,7 @@ async function payOnce(args: readonly string[], io: PayIo): Promise<number> {
   return response.ok ? 0 : 1;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (isEntryPoint(import.meta.url)) {
   // A reader that stops early (`npm run pay ... | head`) closes the pipe: stop writing, no stack trace.
   let answered = '';
   endQuietlyOnClosedPipe({

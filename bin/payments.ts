@@ -7,11 +7,9 @@
 // Exit codes: 0 done (nothing left unknown), 2 usage or settings, 3 some outcomes are still unknown.
 // runPayments is the command without its process (tests run it in-process); run as a script, it is
 // wired to the process's arguments, environment, output and exit code.
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { formatUsdc } from '../http/payments/ledger.ts';
 import type { Settlement } from '../http/payments/store/types.ts';
-import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, exitWithHelpIfAsked, isEntryPoint } from './commandLine.ts';
 
 const USAGE = `usage: npm run payments -- list | reconcile
 
@@ -109,7 +107,7 @@ async function listOrReconcile(args: readonly string[], io: PaymentsIo): Promise
   return stillUnknown > 0 ? 3 : 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (isEntryPoint(import.meta.url)) {
   exitWithHelpIfAsked(USAGE);
   endQuietlyOnClosedPipe();
   const code = await runPayments(process.argv.slice(2), { env: process.env, out: (text) => console.log(text), err: (text) => console.error(text) });

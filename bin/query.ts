@@ -9,11 +9,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
-import { endQuietlyOnClosedPipe } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, isEntryPoint } from './commandLine.ts';
 
 const USAGE = [
   "usage: npm run query -- '<path?query>' [--format csv|arrow|json] [--out FILE] [--body JSON|@FILE] [--data-dir DIR]",
@@ -179,7 +178,7 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+if (isEntryPoint(import.meta.url)) {
   // Piped into `head`: the reader went away, which is not an error.
   endQuietlyOnClosedPipe();
   const code = await runQuery(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
