@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { tsImport } from 'tsx/esm/api';
 import { startSampleApp } from '../http/sample-app.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { typeErrors } from '../helpers/typeErrors.ts';
@@ -92,7 +93,8 @@ test('openapi-typescript + openapi-fetch without options: compiles, types the JS
   assert.equal(refused.length, 1, refused.join('\n'));
   assert.match(refused[0]!, /^wrong\.ts:9 TS2339 Property 'no_such_field' does not exist/);
 
-  const { run } = (await import(pathToFileURL(client).href)) as { run: (baseUrl: string) => Promise<any> };
+  // tsx's scoped import: the test itself may run compiled, without a TypeScript loader.
+  const { run } = (await tsImport(pathToFileURL(client).href, import.meta.url)) as { run: (baseUrl: string) => Promise<any> };
   const health = await sample.request('/healthz');
   await health.arrayBuffer();
   const base = new URL(health.url).origin;

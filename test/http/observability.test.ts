@@ -87,6 +87,9 @@ describe('a running server', () => {
     const address = metricsServer.address() as AddressInfo;
     assert.equal(address.address, '127.0.0.1', 'METRICS_HOST defaults to loopback');
     metricsBase = `http://127.0.0.1:${address.port}`;
+    // The held state is read in the background after the start; the metrics test compares its size
+    // in /healthz and /metrics, which would differ if the read ended between the two.
+    await eventually(() => assert.ok(log.lines.some((line) => line.event === 'held_state_warm'), 'held state read'), 30_000);
   });
   after(async () => {
     reloader?.stop();
