@@ -6,7 +6,6 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Database, type SqlParams } from '../../engine/database.ts';
 import type { Domain, SharedTables } from '../../domains/contract.ts';
 import { DOMAINS, routes } from '../../domains/index.ts';
@@ -14,7 +13,7 @@ import { ingestCommandsOf, loadDomains, loadOrder, routesOf, sampleSourcesOf, sh
 import { eurostatTables, worldBankTables } from '../../domains/sharedTables.ts';
 import type { IngestCommand } from '../../ingest/command.ts';
 import { pathParamNames, type Route } from '../../queries/catalog.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { moduleUrl, projectRoot } from '../helpers/cli.ts';
 
 test('each domain is a folder domains/<name>/ with its index.ts, and names are unique', () => {
   const names = DOMAINS.map((domain) => domain.name);
@@ -58,7 +57,7 @@ async function domainsOnDisk(): Promise<Map<string, Domain>> {
   const found = new Map<string, Domain>();
   const root = path.join(projectRoot, 'domains');
   for (const entry of readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
-    const exports: Record<string, unknown> = await import(pathToFileURL(path.join(root, entry.name, 'index.ts')).href);
+    const exports: Record<string, unknown> = await import(moduleUrl(path.join(root, entry.name, 'index.ts')));
     const domains = Object.values(exports).filter((value): value is Domain =>
       typeof value === 'object' && value !== null && 'name' in value && 'routes' in value && Array.isArray((value as Domain).routes));
     assert.equal(domains.length, 1, `domains/${entry.name}/index.ts exports one domain`);

@@ -3,11 +3,17 @@
 // entry points they start: tsx's loader would cost each child about 1.4 s of CPU.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 /** True when this file runs compiled: then every project file has a compiled .js beside its .ts. */
 const COMPILED = import.meta.url.endsWith('.js');
+
+/** The URL that imports a project .ts file (an absolute path) in this process: its compiled sibling under `npm test`. */
+export function moduleUrl(file: string): string {
+  return pathToFileURL(COMPILED ? file.replace(/\.ts$/, '.js') : file).href;
+}
 
 /** Node's arguments that run a project .ts file (relative to the project root): its compiled sibling under `npm test`, else through tsx. */
 export function scriptArgs(script: string): string[] {

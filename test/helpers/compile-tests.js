@@ -2,43 +2,27 @@
 // processes run plain JavaScript: under tsx every process pays about 1.4 s of CPU for its loader hooks
 // (on Node 20 they run in a worker thread, crossed for every module), and a run starts some 300.
 //
-// The mirror has the project's layout: each .ts file is compiled by esbuild (tsx's own compiler, with
-// the project's tsconfig) to a .js file beside it, with its relative `.ts` imports pointing at the
-// compiled siblings; every other file and folder, the .ts sources included, is a symlink to the
-// original. So `import.meta.dirname`-relative paths reach the same files, a file that reads source
-// code reads the source, and a child started with `--import tsx <mirror>/bin/x.ts` runs the original.
-// The mirror's own folder has the project's neighbours too (symlinks): the real extracts are read
-// from ../shared.
+// The mirror has the project's layout. Each top-level folder that holds TypeScript is copied, and
+// each .ts file in it is compiled by esbuild (tsx's own compiler, with the project's tsconfig) to a
+// .js file beside it, with its relative `.ts` imports naming the compiled siblings; every other
+// top-level entry (node_modules, docs, data, ...) is a symlink to the original. So
+// `import.meta.dirname`-relative paths reach the same files, a test that reads source code reads the
+// source, and a child started with `--import tsx <mirror>/bin/x.ts` runs the same code through tsx.
+// Copies rather than links inside the code folders: a file there is a file (readdir's isFile), and
+// its real path is in the mirror. The mirror's own folder has the project's neighbours too
+// (symlinks): the real extracts are read from ../shared.
 //
 //   compileProject(projectRoot, mirrorParent) -> Promise<string>: the mirror's root, mirrorParent/<project's folder name>
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
-/** Folders never mirrored: installed or generated, or private to git. */
-const SKIPPED = new Set(['.git', 'node_modules']);
+/** Linked, never copied, whatever they hold: installed packages, and git's own folder. */
+const LINKED_ALWAYS = new Set(['.git', 'node_modules']);
 
-/** True when dir holds a .ts file at any depth (node_modules and dot folders aside). */
-function holdsTypeScript(dir) {
-  return readdirSync(dir, { withFileTypes: true }).some((entry) => (entry.isDirectory()
-    ? !SKIPPED.has(entry.name) && !entry.name.startsWith('.') && holdsTypeScript(path.join(dir, entry.name))
-    : entry.isFile() && entry.name.endsWith('.ts')));
-}
-
-/** Mirrors dir into mirror: folders holding TypeScript are made, everything else is a symlink; returns the .ts files. */
-function mirrorFolder(dir, mirror, sources) {
-  mkdirSync(mirror, { recursive: true });
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const from = path.join(dir, entry.name);
-    const to = path.join(mirror, entry.name);
-    if (entry.isDirectory() && !SKIPPED.has(entry.name) && !entry.name.startsWith('.') && holdsTypeScript(from)) {
-      mirrorFolder(from, to, sources);
-      continue;
-    }
-    symlinkSync(from, to);
-    if (entry.isFile() && entry.name.endsWith('.ts')) sources.push(from);
-  }
-  return sources;
+/** The .ts files under dir, at any depth. */
+function typeScriptFiles(dir) {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts')).map((name) => path.join(dir, name));
 }
 
 /** esbuild plugin: every import stays an import (nothing is bundled); a relative `.ts` one names the compiled `.js`. */
@@ -56,7 +40,19 @@ const importsStay = {
 export async function compileProject(projectRoot, mirrorParent) {
   rmSync(mirrorParent, { recursive: true, force: true });
   const mirrorRoot = path.join(mirrorParent, path.basename(projectRoot));
-  const sources = mirrorFolder(projectRoot, mirrorRoot, []);
+  mkdirSync(mirrorRoot, { recursive: true });
+  const sources = [];
+  for (const entry of readdirSync(projectRoot, { withFileTypes: true })) {
+    const from = path.join(projectRoot, entry.name);
+    const to = path.join(mirrorRoot, entry.name);
+    const code = entry.isDirectory() && !LINKED_ALWAYS.has(entry.name) && !entry.name.startsWith('.') ? typeScriptFiles(from) : [];
+    if (code.length === 0) {
+      symlinkSync(from, to);
+      continue;
+    }
+    cpSync(from, to, { recursive: true });
+    sources.push(...code);
+  }
   const neighbours = path.dirname(projectRoot);
   for (const name of readdirSync(neighbours)) {
     if (name !== path.basename(projectRoot)) symlinkSync(path.join(neighbours, name), path.join(mirrorParent, name));
