@@ -3,9 +3,9 @@
 // end, also when a test fails or the run is interrupted, so the run leaves nothing in /tmp.
 //
 // 1. A full run (no files named) type-checks (tsc) and lints (ESLint) the project beside everything
-//    else: the checks are single-threaded and the run is bound by the 2 cores' time, so waiting for
-//    them before the first test would leave a core idle. Their output is shown at the end; either
-//    failing fails the run.
+//    else, in one process over one TypeScript program (test/helpers/run-checks.js): the run is bound
+//    by the 2 cores' time, so waiting for the checks before the first test would leave a core idle.
+//    Their output is shown at the end; a problem fails the run.
 // 2. Compiles the project's TypeScript once into a mirror of the project inside the run's folder
 //    (test/helpers/compile-tests.js): the test files run there as plain JavaScript, without tsx's
 //    loader, which costs each process about 1.4 s of CPU. Names in the report are the sources'.
@@ -123,10 +123,9 @@ function runNode(args, env = {}, stdout = 'inherit') {
   });
 }
 
-/** The checks of a full run: the project's own tsc and ESLint, run by this Node. */
+/** The checks of a full run: tsc's type-check and ESLint, sharing one program. */
 const CHECKS = [
-  { name: 'tsc', args: [path.join(projectRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', '.'] },
-  { name: 'eslint', args: [path.join(projectRoot, 'node_modules/eslint/bin/eslint.js'), '.'] },
+  { name: 'tsc and eslint', args: [path.join(projectRoot, 'test/helpers/run-checks.js')] },
 ];
 
 /** Runs a check with its output kept (shown after the tests' report); resolves with its name, exit code, output and seconds. */
@@ -204,7 +203,7 @@ try {
   const built = await build;
   for (const check of await checks) {
     process.stdout.write(`# ${check.name}: ${check.code === 0 ? 'passed' : `FAILED (exit ${check.code})`} in ${check.seconds.toFixed(1)} s\n`);
-    if (check.code !== 0) process.stderr.write(`${check.output}\n`);
+    (check.code === 0 ? process.stdout : process.stderr).write(check.output);
   }
   const checksFailed = (await checks).some((check) => check.code !== 0);
   const measured = readDurations(durations);
