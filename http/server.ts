@@ -8,6 +8,7 @@ import { ingestCommandsOf } from '../domains/registry.ts';
 import { freshnessOf, rawDirOf, readFetchState } from '../engine/fetchState.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
 import { createApp } from './app.ts';
+import { warmValidators } from './dispatch.ts';
 import type { ServerConfig } from './config.ts';
 import { createLogger, eventLogOf, type EventLog, type Logger } from './log.ts';
 import { ServerMetrics, startMetricsServer } from './metrics.ts';
@@ -106,10 +107,11 @@ export async function startServer(
   // The state some routes hold in memory (engine/held.ts) is read now, in the background, so the first
   // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).
   void warmHeldState(db).then((warm) => log(warmLine(warm), undefined, warmFields(warm)));
-  // So are the modules loaded on first use (the MCP SDK for POST /mcp, apache-arrow for Arrow answers):
-  // no client's first request, paid or not, waits for them. Imports that fail here fail again, and
-  // are reported, on the request that needs them.
+  // So are the modules loaded on first use (the MCP SDK for POST /mcp, apache-arrow for Arrow answers)
+  // and the routes' parameter validators, compiled on first use: no client's first request, paid or
+  // not, waits for them. Imports that fail here fail again, and are reported, on the request that needs them.
   void Promise.all([import('./mcp/server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../engine/encode/arrow.ts')]).catch(() => {});
+  void warmValidators(routes).catch((error: unknown) => log('compiling the parameter validators failed', error, { event: 'internal_error' }));
   const reloader = new SnapshotReloader({
     dataDir: config.dataDir,
     holder: snapshots,

@@ -9,7 +9,18 @@ import { invalidParameter, type ApiError } from '../queries/shared/errors.ts';
 export const RESERVED_QUERY_KEYS = ['format'] as const;
 
 export type RawQuery = Record<string, string | string[] | undefined>;
-export type ParamValidator = (query: RawQuery, pathParams: Record<string, string>) => Record<string, unknown>;
+
+/**
+ * A path form's parameter check. Its ajv schemas compile on first use, about 5 ms each: a process
+ * that answers a few routes (a query CLI, the MCP server, a test) does not compile all of them;
+ * the server compiles every one in the background once it listens (warmValidators, http/dispatch.ts).
+ */
+export interface ParamValidator {
+  (query: RawQuery, pathParams: Record<string, string>): Record<string, unknown>;
+  /** Compiles the schemas now, if not yet done. */
+  compile(): void;
+  readonly compiled: boolean;
+}
 
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true });
 
@@ -76,14 +87,13 @@ interface FamilyReader {
   name: string;
   spec: ParamSpec & { family: NonNullable<ParamSpec['family']> };
   keyPattern: RegExp;
-  validate: ValidateFunction;
+  /** Set by the validator's compile(). */
+  validate?: ValidateFunction;
 }
 
 function familyReaders(route: Route): FamilyReader[] {
   return Object.entries(route.params).flatMap(([name, spec]) =>
-    spec.family
-      ? [{ name, spec: spec as FamilyReader['spec'], keyPattern: new RegExp(spec.family.keyPattern), validate: ajv.compile(spec.schema) }]
-      : [],
+    spec.family ? [{ name, spec: spec as FamilyReader['spec'], keyPattern: new RegExp(spec.family.keyPattern) }] : [],
   );
 }
 
@@ -99,7 +109,7 @@ function readFamilies(readers: readonly FamilyReader[], query: RawQuery, params:
       const sub = key.slice(prefix.length);
       if (!reader.keyPattern.test(sub)) throw invalidParameter(key, `${key}: the key after ${prefix} must match ${reader.spec.family.keyPattern}`);
       if (Array.isArray(value)) throw invalidParameter(key, `${key} was given more than once`);
-      if (!reader.validate(value)) throw invalidParameter(key, describeSchema(key, reader.spec));
+      if (!reader.validate!(value)) throw invalidParameter(key, describeSchema(key, reader.spec));
       found.push([sub, value]);
     }
     if (found.length > maxKeys) throw invalidParameter(`${prefix}*`, `at most ${maxKeys} ${prefix}<key> filters (got ${found.length})`);
@@ -118,7 +128,13 @@ export function buildValidator(route: Route, path: string): ParamValidator {
     properties[name] = spec.schema;
     if (inPath.has(name) || (spec.required && spec.in.includes('query'))) required.push(name);
   }
-  const validate: ValidateFunction = ajv.compile({ type: 'object', properties, required, additionalProperties: false });
+  const schema = { type: 'object', properties, required, additionalProperties: false };
+  let validate: ValidateFunction | null = null;
+  const compile = () => {
+    if (validate) return;
+    for (const reader of families) reader.validate = ajv.compile(reader.spec.schema);
+    validate = ajv.compile(schema);
+  };
   const flagKeys = new Set(Object.values(route.params).flatMap((spec) => spec.bareFlags ?? []));
   const allowed = [
     ...Object.entries(route.params).filter(([n, spec]) => !inPath.has(n) && !spec.family).map(([n]) => n),
@@ -126,7 +142,8 @@ export function buildValidator(route: Route, path: string): ParamValidator {
   ];
   const familyNames = families.map((f) => `${f.spec.family.prefix}<key>`);
 
-  return (query, pathParams) => {
+  const check = (query: RawQuery, pathParams: Record<string, string>): Record<string, unknown> => {
+    compile();
     const input: Record<string, string> = {};
     const familyValues: Record<string, unknown> = {};
     const consumed = families.length > 0 ? readFamilies(families, query, familyValues) : null;
@@ -152,12 +169,16 @@ export function buildValidator(route: Route, path: string): ParamValidator {
       const spec = route.params[name];
       params[name] = spec ? coerceStrictly(name, spec, value) : value;
     }
-    if (!validate(params)) throw toApiError(validate.errors![0], route);
+    if (!validate!(params)) throw toApiError(validate!.errors![0], route);
     Object.assign(params, familyValues);
-    for (const check of route.checks ?? []) {
-      const error = check.check(params);
+    for (const routeCheck of route.checks ?? []) {
+      const error = routeCheck.check(params);
       if (error) throw error;
     }
     return params;
   };
+  return Object.defineProperties(check as ParamValidator, {
+    compile: { value: compile },
+    compiled: { get: () => validate !== null },
+  });
 }

@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type Koa from 'koa';
 import { createApp } from '../../http/app.ts';
-import { Dispatcher } from '../../http/dispatch.ts';
+import { Dispatcher, warmValidators } from '../../http/dispatch.ts';
 import { matchOf, type RequestMatch } from '../../http/pipeline/index.ts';
 import { openSnapshot } from '../../http/server.ts';
 import { routes } from '../../domains/index.ts';
@@ -193,4 +193,21 @@ test('a catalog path in another case gets the same headers: CORS, Vary and, on a
     assert.equal(upper.headers[name], lower.headers[name], name);
   }
   assert.equal(upper.headers['cache-control'], 'private, no-store');
+});
+
+test('parameter validators compile on first use; warmValidators compiles every route\'s', async () => {
+  // Copies of the routes: endpoints are kept per route object, and the catalog's are this process's app's.
+  const own = routes.map((route) => ({ ...route }));
+  const dispatcher = new Dispatcher({ db, routes: own, today: () => '2026-11-22' });
+  assert.ok(dispatcher.endpoints.length > own.length / 2);
+  assert.deepEqual(dispatcher.endpoints.filter((endpoint) => endpoint.validateParams.compiled), [], 'none compiled when built');
+
+  const taxonomy = dispatcher.match('GET', TAXONOMY);
+  assert.throws(() => taxonomy.endpoint.validateParams({ currency: 'XYZ' }, taxonomy.pathParams), (error: { param?: string }) => error.param === 'currency');
+  assert.deepEqual(taxonomy.endpoint.validateParams({}, taxonomy.pathParams), { year: 2024 }, 'currency is optional, without a default');
+  assert.deepEqual(dispatcher.endpoints.filter((endpoint) => endpoint.validateParams.compiled).map((endpoint) => endpoint.path), [taxonomy.endpoint.path], 'only the one used');
+
+  await warmValidators(own);
+  assert.deepEqual(dispatcher.endpoints.filter((endpoint) => !endpoint.validateParams.compiled), [], 'every one compiled');
+  assert.deepEqual(taxonomy.endpoint.validateParams({ currency: 'eur' }, taxonomy.pathParams), { year: 2024, currency: 'EUR' });
 });
