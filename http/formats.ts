@@ -6,6 +6,7 @@ import { rowsToCsv } from '../engine/encode/csv.ts';
 import { declaredListColumns, pagePositionOf, type ResponseBody, type Route } from '../queries/catalog.ts';
 import type { PagePosition } from '../queries/kinds/page.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
+import { loadOnFirstUse } from '../queries/shared/firstUse.ts';
 
 export type OutputFormat = 'json' | 'csv' | 'arrow';
 
@@ -62,6 +63,9 @@ export async function encodeBody(route: Route, body: ResponseBody, format: Outpu
   return page ? { ...encoded, page } : encoded;
 }
 
+/** apache-arrow loads with the first Arrow answer: the server starts without it. */
+const arrowEncoder = loadOnFirstUse(() => import('../engine/encode/arrow.ts'));
+
 async function encodeAs(route: Route, body: ResponseBody, format: OutputFormat): Promise<EncodedBody> {
   if (format === 'json' || !route.listRows) {
     // The bytes Koa would write for the object (JSON.stringify, application/json; charset=utf-8).
@@ -71,8 +75,7 @@ async function encodeAs(route: Route, body: ResponseBody, format: OutputFormat):
   if (format === 'csv') {
     return { type: 'text/csv; charset=utf-8', body: rowsToCsv(rows, declaredListColumns(route, body)), disposition: `inline; filename="${route.id}.csv"` };
   }
-  // apache-arrow loads with the first Arrow answer: the server starts without it.
-  const { rowsToArrowStream } = await import('../engine/encode/arrow.ts');
+  const { rowsToArrowStream } = await arrowEncoder();
   return { type: ARROW_STREAM_TYPE, body: Buffer.from(rowsToArrowStream(rows, declaredListColumns(route, body))) };
 }
 

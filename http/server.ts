@@ -7,6 +7,7 @@ import { DOMAINS, openSnapshot as openSnapshotEngine, routes } from '../domains/
 import { ingestCommandsOf } from '../domains/registry.ts';
 import { freshnessOf, rawDirOf, readFetchState } from '../engine/fetchState.ts';
 import { snapshotImportDate } from '../queries/imports.ts';
+import { loadDeclaredModules } from '../queries/shared/firstUse.ts';
 import { createApp } from './app.ts';
 import { warmValidators } from './dispatch.ts';
 import type { ServerConfig } from './config.ts';
@@ -107,10 +108,11 @@ export async function startServer(
   // The state some routes hold in memory (engine/held.ts) is read now, in the background, so the first
   // request that needs it does not wait for it (the SEBRA programme index takes seconds at scale).
   void warmHeldState(db).then((warm) => log(warmLine(warm), undefined, warmFields(warm)));
-  // So are the modules loaded on first use (the MCP SDK for POST /mcp, apache-arrow for Arrow answers)
-  // and the routes' parameter validators, compiled on first use: no client's first request, paid or
-  // not, waits for them. Imports that fail here fail again, and are reported, on the request that needs them.
-  void Promise.all([import('./mcp/server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../engine/encode/arrow.ts')]).catch(() => {});
+  // So are the modules loaded on first use (queries/shared/firstUse.ts: the MCP SDK, apache-arrow, the
+  // product rules) and the routes' parameter validators, compiled on first use: no client's first
+  // request, paid or not, waits for them. A module that fails here fails again, and is reported, on
+  // the request that needs it.
+  void loadDeclaredModules();
   void warmValidators(routes).catch((error: unknown) => log('compiling the parameter validators failed', error, { event: 'internal_error' }));
   const reloader = new SnapshotReloader({
     dataDir: config.dataDir,

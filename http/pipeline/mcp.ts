@@ -11,6 +11,7 @@ import type { RequestListener } from 'node:http';
 import type Koa from 'koa';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Route } from '../../queries/catalog.ts';
+import { loadOnFirstUse } from '../../queries/shared/firstUse.ts';
 import { readBodyBytes } from '../body.ts';
 import { errorBody } from '../errors.ts';
 import { innerCaller, type McpPaymentTerms } from '../mcp/innerCall.ts';
@@ -53,11 +54,11 @@ interface McpRuntime {
   catalog: ToolCatalog;
 }
 
+/** The MCP server module and the SDK's HTTP transport, loaded with the first POST /mcp. */
+const mcpModules = loadOnFirstUse(() => Promise.all([import('../mcp/server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
+
 async function loadMcpRuntime(routes: readonly Route[]): Promise<McpRuntime> {
-  const [{ createMcpServer, toolCatalog }, { StreamableHTTPServerTransport }] = await Promise.all([
-    import('../mcp/server.ts'),
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-  ]);
+  const [{ createMcpServer, toolCatalog }, { StreamableHTTPServerTransport }] = await mcpModules();
   return { createMcpServer, Transport: StreamableHTTPServerTransport, catalog: toolCatalog(routes) };
 }
 

@@ -61,6 +61,10 @@ const ALLOWED_INGEST_MODULES: Readonly<Record<string, string>> = {
 /** Packages only the parsers and sample generators need. */
 const INGEST_PACKAGES = ['exceljs', 'jszip', 'unzipper', 'csv-parse', 'fast-csv', '@fast-csv/parse', '@fast-csv/format'];
 
+/** Modules and packages loaded on first use (queries/shared/firstUse.ts), not at import. */
+const FIRST_USE_MODULES = ['domains/product/rules/analyze.ts', 'domains/product/rules/category.ts', 'engine/encode/arrow.ts', 'http/mcp/server.ts'];
+const FIRST_USE_PACKAGES = ['apache-arrow', '@modelcontextprotocol/sdk'];
+
 /** Records each resolved URL by appending it to the file given (synchronously: complete once the import resolves). */
 const RECORDING_HOOK = `
 import { appendFileSync } from 'node:fs';
@@ -111,4 +115,7 @@ test('importing http/app.ts and domains/index.ts loads no parser, sample generat
   const ingest = project.filter((file) => file.startsWith('ingest/') || /^domains\/[^/]+\/ingest\//.test(file));
   assert.deepEqual(ingest.filter((file) => !(file in ALLOWED_INGEST_MODULES)), [], 'ingest modules loaded at import (load them inside run/generate/ingest)');
   assert.deepEqual(packages.filter((name) => INGEST_PACKAGES.includes(name)), [], 'ingest libraries loaded at import');
+  // Nor what loads on first use (queries/shared/firstUse.ts): the product rules engine, apache-arrow, the MCP SDK.
+  assert.deepEqual(project.filter((file) => FIRST_USE_MODULES.includes(file)), [], 'modules declared for first use loaded at import');
+  assert.deepEqual(packages.filter((name) => FIRST_USE_PACKAGES.includes(name)), [], 'packages declared for first use loaded at import');
 });

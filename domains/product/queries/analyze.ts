@@ -2,10 +2,13 @@
 // rules engine of ../rules. No tables, no SQL: the answer is computed from the body alone.
 import type { JsonValue } from '../../../engine/json.ts';
 import { defineRoute, type JsonSchema, type ResponseBody } from '../../../queries/catalog.ts';
-import { analyzeProduct } from '../rules/analyze.ts';
-import { ATTRIBUTE_NAMES } from '../rules/attributes.ts';
+import { loadOnFirstUse } from '../../../queries/shared/firstUse.ts';
+import { ATTRIBUTE_NAMES } from '../rules/attributeNames.ts';
 import { RULES_VERSION } from '../rules/version.ts';
 import { BODY_MAX_BYTES, PRODUCT_BODY_SCHEMA, checkProductBody, toProductInput } from './body.ts';
+
+/** The rules engine (its taxonomy and vocabularies are built when it loads, about 0.2 s): loaded with the first analysis. */
+const rulesEngine = loadOnFirstUse(() => import('../rules/analyze.ts'));
 
 const nullableString = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
 const score = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, maximum: 100, description });
@@ -184,6 +187,7 @@ export const analyzeProductRoute = defineRoute<Record<string, never>>({
   response: PRODUCT_ANALYSIS_SCHEMA,
   examples: ['/api/v1/product/analyze'],
   async handle(_params, context) {
+    const { analyzeProduct } = await rulesEngine();
     const analysis = analyzeProduct(toProductInput(context.body ?? {}));
     return analysis as unknown as ResponseBody;
   },

@@ -26,10 +26,7 @@ export interface Attributes {
 }
 
 /** The attribute names, in the order of the response. */
-export const ATTRIBUTE_NAMES = [
-  'brand', 'gender', 'color', 'colors', 'product_type', 'use', 'material', 'size', 'model', 'storage', 'memory', 'volume',
-  'weight', 'screen_size', 'power', 'pack_size', 'age',
-] as const;
+export { ATTRIBUTE_NAMES } from './attributeNames.ts';
 
 interface CompiledVocabulary {
   entries: ReadonlyArray<{ canonical: string; phrase: string; keys: readonly string[] }>;
