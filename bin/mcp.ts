@@ -110,7 +110,7 @@ async function main(argv: string[]): Promise<void> {
   if (remote) {
     call = remoteCaller(remote);
   } else {
-    const { openSnapshot } = await import('../http/server.ts');
+    const { openSnapshot } = await import('../http/openSnapshot.ts');
     db = await openSnapshot(dataDir!);
     call = localCaller({ db, routes: catalogRoutes });
   }

@@ -116,7 +116,7 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
   const { isoToday } = await import('../queries/shared/window.ts');
   const { Dispatcher, errorAnswer, pathPattern } = await import('../http/dispatch.ts');
   const { invalidParameter } = await import('../queries/shared/errors.ts');
-  const { openSnapshot } = await import('../http/server.ts');
+  const { openSnapshot } = await import('../http/openSnapshot.ts');
   let db = io.db;
   const ownDb = !db;
   try {

@@ -3,9 +3,14 @@
 // LOG_LEVEL sets the level. Pretty lines (pino-pretty) when stdout is a terminal, JSON lines otherwise.
 // No secret is logged: URLs lose their userinfo and query (redactUrl), and the paths below are censored
 // wherever an object carrying them is logged.
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { ConfigError } from './configError.ts';
+
+/** pino-pretty, loaded only for pretty lines (a terminal): a server logging JSON, a CLI and a test never load it. */
+const prettyStream = (options: PinoPretty.PrettyOptions): PinoPretty.PrettyStream =>
+  (createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty)(options);
 
 export type { Logger } from 'pino';
 
@@ -69,7 +74,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
   // pino-pretty as a stream in this thread (no worker): `npm start` in a terminal stays readable.
   if (options.pretty ?? (!options.destination && process.stdout.isTTY === true)) {
-    return pino(settings, pretty({ colorize: !options.destination, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', destination: options.destination ?? 1 }));
+    return pino(settings, prettyStream({ colorize: !options.destination, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', destination: options.destination ?? 1 }));
   }
   return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }

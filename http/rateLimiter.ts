@@ -3,7 +3,7 @@
 // payment exemption reads it), allowlisted clients (X402_ALLOWLIST) exempt. Counters in memory, or in
 // PostgreSQL (DATABASE_URL, table rate_limit_counters, created by the library) so that replicas share
 // them; if PostgreSQL stops answering, each replica counts in memory meanwhile (the insurance limiter).
-import pg from 'pg';
+import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientAddress, exemption, type ClientRequest } from './payments/exemption.ts';
 import { describeServer } from './payments/store/postgres.ts';
@@ -48,7 +48,9 @@ export async function openRateLimit(options: RateLimitOptions): Promise<ClientRa
   let limiter: RateLimiterMemory | RateLimiterPostgres;
   if (options.databaseUrl) {
     const server = describeServer(options.databaseUrl);
-    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
+    // pg loads only for shared counters (a server without DATABASE_URL never loads it).
+    const { default: pgModule } = await import('pg');
+    pool = new pgModule.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
     pool.on('error', () => undefined);
     try {
       limiter = await new Promise<RateLimiterPostgres>((resolve, reject) => {

@@ -12,7 +12,7 @@ export const DEFAULT_RELOAD_POLL_MS = 1000;
 export interface ReloaderOptions {
   dataDir: string;
   holder: SnapshotHolder;
-  /** Opens, loads and warms a generation (http/server.ts openGeneration). */
+  /** Opens, loads and warms a generation (http/openSnapshot.ts openGeneration). */
   open: (id: string) => Promise<Snapshot>;
   /** Default: a line on the console. */
   log?: EventLog;

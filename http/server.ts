@@ -2,45 +2,23 @@
 import type { Server } from 'node:http';
 import { Database } from '../engine/database.ts';
 import { warmHeldState, type WarmResult } from '../engine/held.ts';
-import { currentGeneration, generationDir } from '../engine/generation.ts';
-import { DOMAINS, openSnapshot as openSnapshotEngine, routes } from '../domains/index.ts';
+import { DOMAINS, routes } from '../domains/index.ts';
 import { ingestCommandsOf } from '../domains/registry.ts';
 import { freshnessOf, rawDirOf, readFetchState } from '../engine/fetchState.ts';
-import { snapshotImportDate } from '../queries/imports.ts';
 import { loadDeclaredModules } from '../queries/shared/firstUse.ts';
 import { createApp } from './app.ts';
+import { openGeneration } from './openSnapshot.ts';
 import { warmValidators } from './dispatch.ts';
 import type { ServerConfig } from './config.ts';
 import { createLogger, eventLogOf, type EventLog, type Logger } from './log.ts';
 import { ServerMetrics, startMetricsServer } from './metrics.ts';
 import { SnapshotReloader } from './reload.ts';
-import { GenerationCache, SnapshotHolder, type Snapshot } from './snapshotHolder.ts';
+import { GenerationCache, SnapshotHolder } from './snapshotHolder.ts';
 import { paymentInfoFromSettings } from './docs/paymentInfo.ts';
 import { createPayments } from './payments/index.ts';
 import { createHttpServer } from './httpServer.ts';
 import { AnswerSlots } from './pipeline/concurrency.ts';
 import { openRateLimit } from './rateLimiter.ts';
-
-/** An engine holding the snapshot (DATA_DIR's current generation) in memory, with file access and settings locked. */
-export async function openSnapshot(dataDir: string, engine: ServerConfig['engine'] = {}): Promise<Database> {
-  return (await openGeneration(dataDir, undefined, engine)).db;
-}
-
-/**
- * Opens a generation of DATA_DIR (default: the current one, resolved once) in a new engine: its
- * serving database read-only when it has one (built by the ingest), else its tables loaded and the
- * rollups built in memory; then file access and settings are locked.
- */
-export async function openGeneration(dataDir: string, id?: string, engine: ServerConfig['engine'] = {}): Promise<Snapshot> {
-  const generation = id === undefined ? currentGeneration(dataDir) : { id, dir: generationDir(dataDir, id) };
-  const { db } = await openSnapshotEngine(generation.dir, engine);
-  try {
-    return { db, generation: generation.id, importDate: await snapshotImportDate(db) };
-  } catch (error) {
-    await db.close().catch(() => {});
-    throw error;
-  }
-}
 
 export interface StartOptions {
   now?: () => Date;

@@ -2,7 +2,7 @@
 // Codes follow the EU's own convention (Eurostat / agri-food portal): Greece is EL, not GR;
 // GR and GB/UK are accepted as aliases of EL and of the United Kingdom (present in old series).
 
-import isoCountries from 'i18n-iso-countries';
+import isoCountries from './isoCountries.ts';
 
 export interface MemberState {
   code: string;

@@ -15,7 +15,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { Database } from '../../engine/database.ts';
 import { createApp } from '../../http/app.ts';
 import { defaultPaymentInfo } from '../../http/docs/paymentInfo.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 

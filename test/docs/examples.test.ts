@@ -21,7 +21,7 @@ import { sebraSampleSource } from '../../domains/sebra/ingest/sampleSource.ts';
 import { generateSebraSample } from '../../domains/sebra/ingest/sample.ts';
 import { routes } from '../../domains/index.ts';
 import { createApp } from '../../http/app.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { EXAMPLE_LIST_ITEMS, exampleTargets, trimAnswer } from '../../http/docs/exampleAnswers.ts';
 import { defaultPaymentInfo } from '../../http/docs/paymentInfo.ts';
 import { ensureSnapshot } from '../../ingest/bootstrap.ts';

@@ -17,7 +17,7 @@ import { buildLlmsTxt } from '../../http/docs/llms.ts';
 import { paymentInfoFromSettings } from '../../http/docs/paymentInfo.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments } from '../../http/payments/index.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 import { tempDirUntilExit } from '../helpers/tmp.ts';

@@ -14,7 +14,7 @@ import { defineRoute, type Route } from '../../queries/catalog.ts';
 import type { Resolved } from '../../queries/kinds/index.ts';
 import { pagedBody, pagedBodySchema, pagedList, pageOfRows } from '../../queries/kinds/page.ts';
 import { integer, object, text } from '../../queries/shared/schema.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { FIXED_NOW, serveTestApp, type TestApp } from '../helpers/app.ts';
 import { devPaymentEnv, officialPaymentHeader, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';

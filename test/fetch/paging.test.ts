@@ -11,7 +11,7 @@ import { ingestCommandsOf } from '../../domains/registry.ts';
 import { freshnessOf, readFetchState } from '../../engine/fetchState.ts';
 import { createApp } from '../../http/app.ts';
 import { ServerMetrics } from '../../http/metrics.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import { EXIT } from '../../ingest/exitCodes.ts';
 import { generationIds } from '../../ingest/generations.ts';

@@ -13,7 +13,7 @@
 // (symlinks): the real extracts are read from ../shared.
 //
 //   compileProject(projectRoot, mirrorParent) -> Promise<string>: the mirror's root, mirrorParent/<project's folder name>
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
@@ -73,5 +73,7 @@ export async function compileProject(projectRoot, mirrorParent) {
     tsconfig: path.join(projectRoot, 'tsconfig.json'),
     logLevel: 'error',
   });
+  // esbuild's service process would otherwise stay until the run ends.
+  await stop();
   return mirrorRoot;
 }

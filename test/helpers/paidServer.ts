@@ -8,7 +8,7 @@ import { routes } from '../../domains/index.ts';
 import { createApp } from '../../http/app.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments } from '../../http/payments/index.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { FIXED_NOW } from './app.ts';
 
 const db = await openSnapshot(process.env.PAID_SNAPSHOT_DIR!);

@@ -18,7 +18,7 @@ import type { ServerMetrics } from '../../http/metrics.ts';
 import type { ObserveOptions } from '../../http/observe.ts';
 import { readPaymentSettings } from '../../http/payments/config.ts';
 import { createPayments, type Payments } from '../../http/payments/index.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import type { Route } from '../../queries/catalog.ts';
 import { DEV_KEYS, DEV_NETWORK, devChain, startDevChain, type DevChain } from '../../devchain/chain.ts';
 import { compileTestToken } from '../../devchain/token.ts';

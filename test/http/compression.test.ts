@@ -12,7 +12,7 @@ import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import { createApp, type FastAnswersApp } from '../../http/app.ts';
 import { entityTagOf } from '../../http/pipeline/entityTags.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';
 import { fixtureDays, fixturePayments } from '../queries/sebra-fixture.ts';

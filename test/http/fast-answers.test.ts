@@ -9,7 +9,7 @@ import type Koa from 'koa';
 import { createApp, type FastAnswersApp } from '../../http/app.ts';
 import type { ClientRequest } from '../../http/payments/exemption.ts';
 import { ResponseCache } from '../../http/cache.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import type { Route } from '../../queries/catalog.ts';

@@ -13,7 +13,7 @@ import net, { type AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
 import { AnswerSlots } from '../../http/pipeline/concurrency.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import type { Route } from '../../queries/catalog.ts';

@@ -10,7 +10,7 @@ import type Koa from 'koa';
 import { createApp } from '../../http/app.ts';
 import { Dispatcher, warmValidators } from '../../http/dispatch.ts';
 import { matchOf, type RequestMatch } from '../../http/pipeline/index.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import { heldViews } from '../../engine/held.ts';

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
 import { LimitsConfigError, readLimitSettings } from '../../http/limitsConfig.ts';
 import { openRateLimit, type ClientRateLimit, type RateLimitOptions } from '../../http/rateLimiter.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import { FIXED_NOW } from '../helpers/app.ts';

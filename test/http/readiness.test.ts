@@ -16,7 +16,7 @@ import { createPayments, type Payments } from '../../http/payments/index.ts';
 import { PostgresPaymentStore } from '../../http/payments/store/postgres.ts';
 import { PaymentStoreUnavailableError } from '../../http/payments/store/types.ts';
 import type { ReadinessCheck } from '../../http/readiness.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { FIXED_NOW } from '../helpers/app.ts';
 import { postgresSkipReason, scratchPostgres } from '../helpers/postgres.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';

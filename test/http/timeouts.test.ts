@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { createApp } from '../../http/app.ts';
 import { createHttpServer } from '../../http/httpServer.ts';
 import { DEFAULT_HEADERS_TIMEOUT_MS, DEFAULT_KEEP_ALIVE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, LimitsConfigError, readLimitSettings } from '../../http/limitsConfig.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
 import { DEFAULT_BODY_MAX_BYTES } from '../../queries/catalog.ts';

@@ -11,7 +11,7 @@ import { decodePaymentRequiredHeader } from '@x402/core/http';
 import { DEV_KEYS } from '../../devchain/chain.ts';
 import { routes } from '../../domains/index.ts';
 import type { Database } from '../../engine/database.ts';
-import { openSnapshot } from '../../http/server.ts';
+import { openSnapshot } from '../../http/openSnapshot.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { devPaymentEnv, payingFetch, startPaidApp, startPaymentRig, type PaidApp, type PaymentRig } from '../helpers/payments.ts';
 import { writeSebraSnapshot } from '../helpers/snapshot.ts';

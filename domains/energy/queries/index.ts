@@ -1,6 +1,6 @@
 // The energy domain's routes (Eurostat energy statistics, EU ETS, World Bank energy indicators) and
 // the rollups they read (tables.ts).
-import isoCountries from 'i18n-iso-countries';
+import isoCountries from '../../../reference/isoCountries.ts';
 import type { Database } from '../../../engine/database.ts';
 import { getEnergyBalance, getEnergyElectricity, getEnergyIndicator, getEnergyProfile, getEnergyScorecard } from './cards.ts';
 import { getEtsInstallations, getEtsSummary } from './ets.ts';

@@ -7,7 +7,8 @@
 // Kept answers are bounded in age exactly (a read or a begin that meets an expired one evicts it
 // first) and in bytes on a schedule: after a finish to settled, at most every EVICT_EVERY_MS or
 // once an eighth of the bound was settled since, and in every stats().
-import pg, { type QueryResult, type QueryResultRow } from 'pg';
+import type pg from 'pg';
+import type { QueryResult, QueryResultRow } from 'pg';
 import { migrate } from './migrations.ts';
 import { byTimeThenKey, checkBegin, checkFinish } from './settlements.ts';
 import {
@@ -21,7 +22,8 @@ import {
   type SettlementState,
 } from './types.ts';
 
-const { Pool, DatabaseError } = pg;
+/** pg's DatabaseError, set when a store first connects (pg loads then: a process without DATABASE_URL never loads it); no query fails before. */
+let DatabaseError: typeof pg.DatabaseError | undefined;
 
 export interface PostgresPaymentStoreOptions {
   /** postgres://user:password@host:port/database (the password never appears in a message). */
@@ -63,7 +65,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error);
 }
 
-const isUniqueViolation = (error: unknown): error is pg.DatabaseError => error instanceof DatabaseError && error.code === UNIQUE_VIOLATION;
+const isUniqueViolation = (error: unknown): error is pg.DatabaseError => DatabaseError !== undefined && error instanceof DatabaseError && error.code === UNIQUE_VIOLATION;
 
 /** The field a failed settlement INSERT found taken, if that is why it failed. */
 function existingField(error: unknown): SettlementExistsError['field'] | undefined {
@@ -159,7 +161,9 @@ export class PostgresPaymentStore implements PaymentStore {
   }
 
   private async connect(): Promise<void> {
-    const pool = new Pool({
+    const { default: pgModule } = await import('pg');
+    DatabaseError = pgModule.DatabaseError;
+    const pool = new pgModule.Pool({
       connectionString: this.options.connectionString,
       max: this.options.poolSize ?? 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
