@@ -1,7 +1,7 @@
 // The HTML documentation in a real headless Chromium (Debian's `chromium`, driven by playwright-core):
 // the page renders, shows every domain and route of the catalog, its copy buttons run under the
 // page's Content-Security-Policy, nothing is logged as an error, and no request leaves the test
-// server. A screenshot of each page is written under .test-output/docs/.
+// server. A screenshot of each page is written under .test-output/docs/ (of /api, its first screen).
 // Chromium missing is a failure (CI installs it in .ci/run); SKIP_BROWSER_TESTS=1 skips instead.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -73,6 +73,11 @@ function anchor(route: (typeof routes)[number]): string {
   return `${route.tag}-${route.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
+/** The id and rendered text of every endpoint section of a page, in one call to the browser. */
+function endpointSections(page: Page): Promise<Array<{ id: string; text: string }>> {
+  return page.locator('section.endpoint').evaluateAll((nodes) => nodes.map((node) => ({ id: node.id, text: (node as HTMLElement).innerText })));
+}
+
 interface Visit {
   page: Page;
   problems: string[];
@@ -105,10 +110,12 @@ test('/api renders every domain and route, copy buttons work, no errors, no requ
     assert.equal(await section.count(), 1, `domain ${tag}`);
     assert.ok(await section.isVisible(), `domain ${tag} visible`);
   }
+  // Every route's section with its text, read in one call (not two round trips to the browser per route).
+  const sections = await endpointSections(page);
   for (const route of routes) {
-    const section = page.locator(`section.endpoint[id="${anchor(route)}"]`);
-    assert.equal(await section.count(), 1, route.id);
-    const text = await section.innerText();
+    const matching = sections.filter((section) => section.id === anchor(route));
+    assert.equal(matching.length, 1, route.id);
+    const text = matching[0]!.text;
     for (const form of route.paths) assert.ok(text.includes(form), `${route.id}: ${form}`);
     assert.ok(text.includes(`curl -sS `) && text.includes(`'${base}${route.examples[0]}'`), `${route.id}: curl example`);
   }
@@ -124,7 +131,9 @@ test('/api renders every domain and route, copy buttons work, no errors, no requ
   assert.equal(await button.innerText(), 'Copied');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), command);
 
-  await page.screenshot({ path: path.join(OUTPUT, 'api.png'), fullPage: true });
+  // Its first screen: the whole page is some 70,000 pixels tall (seconds of PNG encoding), and each of
+  // its route sections is in a domain page's screenshot below, taken whole.
+  await page.screenshot({ path: path.join(OUTPUT, 'api.png') });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign, []);
   await page.close();
@@ -139,8 +148,9 @@ test('/docs and each /docs/<domain>/ render with their routes and no errors', { 
   await index.page.close();
   for (const tag of tags) {
     const domain = await visit(`/docs/${tag}/`);
+    const ids = (await endpointSections(domain.page)).map((section) => section.id);
     for (const route of routes) {
-      assert.equal(await domain.page.locator(`section.endpoint[id="${anchor(route)}"]`).count(), route.tag === tag ? 1 : 0, `${route.id} on /docs/${tag}/`);
+      assert.equal(ids.filter((id) => id === anchor(route)).length, route.tag === tag ? 1 : 0, `${route.id} on /docs/${tag}/`);
     }
     await domain.page.screenshot({ path: path.join(OUTPUT, `docs-${tag}.png`), fullPage: true });
     assert.deepEqual(domain.problems, []);

@@ -43,6 +43,8 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
   let dataDir: string;
   const sleeps: number[] = [];
   let first: FetchReport;
+  /** The real eurofxref-hist.csv zipped, made once: the tests that publish it again publish these bytes. */
+  let realZip: Buffer;
 
   const run = (names: readonly string[]) => fetchSources(names, { dataDir }, {
     commands,
@@ -58,7 +60,8 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
     root = await tempDirUntilExit('fetch-');
     dataDir = path.join(root, 'parquet');
     await publisher.start();
-    publisher.publish('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip', { body: await eurofxrefZip(), contentType: 'application/zip' });
+    realZip = await eurofxrefZip();
+    publisher.publish('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip', { body: realZip, contentType: 'application/zip' });
     for (const [dataset, body] of ecbAnswers()) publisher.publish(urlOf('ecb', dataset), { body: Buffer.from(body), contentType: 'text/csv' });
     for (const id of FRED_IDS) publisher.publish(`https://fred.stlouisfed.org/graph/fredgraph.csv?id=${id}`, { body: Buffer.from(fredGraphCsv(id)), contentType: 'text/csv' });
     for (const [code, body] of eurostatAnswers()) publisher.publish(`https://ec.europa.eu/eurostat/api/dissemination/sdmx/2.1/data/${code}?format=TSV&compressed=true`, { body });
@@ -86,7 +89,7 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
     const runs = await readdir(path.join(root, 'raw', 'eurofxref'));
     const folder = runs.find((name) => /^\d{8}T\d{6}Z$/.test(name))!;
     const manifest = JSON.parse(await readFile(path.join(root, 'raw', 'eurofxref', folder, 'manifest.json'), 'utf8'));
-    const zip = await eurofxrefZip();
+    const zip = realZip;
     const { createHash } = await import('node:crypto');
     assert.equal(manifest.files.length, 1);
     assert.equal(manifest.files[0].url, 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip');
@@ -217,7 +220,7 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
 
     it('a corrupt download fails alone, named with its address; another source\'s change is published (exit 6)', async () => {
       const fx = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip';
-      const good = await eurofxrefZip();
+      const good = realZip;
       publisher.publish(fx, { body: good.subarray(0, Math.floor(good.length / 2)) });
       const dgs10 = 'https://fred.stlouisfed.org/graph/fredgraph.csv?id=DGS10';
       const dgs2Last = readFileSync(path.join(REAL_FILES.fred, 'DGS2.csv'), 'utf8').trim().split('\n').at(-1)!;
@@ -254,7 +257,7 @@ describe('npm run fetch against the stand-in publishers', { skip: missing ?? fal
 
     it('the failed file is fetched again next time (its version was never recorded as ingested)', async () => {
       const fx = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.zip';
-      publisher.publish(fx, { body: await eurofxrefZip() });
+      publisher.publish(fx, { body: realZip });
       const before = publisher.requestsFor(fx).length;
       const report = await run(['eurofxref']);
       const [asked] = publisher.requestsFor(fx).slice(before);

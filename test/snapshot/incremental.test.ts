@@ -4,31 +4,37 @@
 // files table by table (row count and a checksum of every row, by a separate query), on the sample
 // and after changing a shared source (Eurostat: macro and energy) and a source another domain depends
 // on (agri-food: trade). Each change is made, then undone (the sample's own files put back): the
-// build that undoes it is incremental too and must equal the sample's first, full, build, so that one
-// full build of the sample is the reference of every case (not one more full build per case). Also:
+// build that undoes it is incremental too and must equal the sample's full build, so that one full
+// build of the sample is the reference of every case (not one more full build per case). That build
+// is the run's sample snapshot's own (buildSampleSnapshot's, in full, by this code), carried into the
+// first generation as a start leaves it, rather than a second full build of the same files here. Also:
 // code built by another release forces a full build, the parent's file is never written, and a crash
 // in the middle of an incremental build publishes nothing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, cp, readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { copyFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { before, describe, test } from 'node:test';
 import { defineDomain, type Domain } from '../../domains/contract.ts';
 import { DOMAINS } from '../../domains/index.ts';
-import { ingestCommandsOf, loadSteps, sampleSourcesOf } from '../../domains/registry.ts';
+import { ingestCommandsOf, loadSteps } from '../../domains/registry.ts';
 import { buildServingDatabase, hasServingDatabase, relationNames, SERVING_FILE, SERVING_MANIFEST, type ServingBuild } from '../../domains/servingDatabase.ts';
 import { Database } from '../../engine/database.ts';
 import { currentGeneration, readCurrentId } from '../../engine/generation.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
 import { runIngestCli } from '../../ingest/cli.ts';
 import { recoverAtStart, withNewGeneration } from '../../ingest/generations.ts';
-import { sampleSnapshot } from '../helpers/app.ts';
 import { projectRoot, scriptArgs } from '../helpers/cli.ts';
+import { tempDirUntilExit } from '../helpers/tmp.ts';
+import { buildSampleSnapshot, copySampleSnapshot } from '../http/sample-app.ts';
 import { ptpBatches, tempDir } from './helpers.ts';
 
-/** Row count and checksum of every table, and the columns of each, of a serving database file: read by this test's own queries. */
-async function tableSums(file: string): Promise<Map<string, string>> {
+/**
+ * Row count and checksum of every table (or of `only`'s), and the columns of each, of a serving
+ * database file: read by this test's own queries.
+ */
+async function tableSums(file: string, only?: readonly string[]): Promise<Map<string, string>> {
   const db = await Database.open({ file, readOnly: true });
   try {
     const out = new Map<string, string>();
@@ -37,9 +43,11 @@ async function tableSums(file: string): Promise<Map<string, string>> {
       FROM duckdb_tables() t JOIN duckdb_columns() c ON c.table_oid = t.table_oid
       WHERE NOT t.internal AND NOT t.temporary GROUP BY t.table_name ORDER BY t.table_name`);
     for (const { name, columns } of tables) {
+      if (only !== undefined && !only.includes(String(name))) continue;
       const [sums] = await db.all(`SELECT count(*)::VARCHAR AS n, coalesce(sum(hash(t)), 0)::VARCHAR AS h FROM main."${String(name)}" t`);
       out.set(String(name), `${String(columns)} | ${String(sums!.n)} rows | ${String(sums!.h)}`);
     }
+    if (only !== undefined) return out;
     for (const { name } of await db.all(`SELECT view_name AS name FROM duckdb_views() WHERE NOT internal AND NOT temporary`)) out.set(`view ${String(name)}`, '');
     return out;
   } finally {
@@ -94,27 +102,32 @@ async function publishChange(dataDir: string, domains: readonly Domain[], files:
 
 describe('incremental serving database on the sample', () => {
   let dataDir: string;
-  let shared: Awaited<ReturnType<typeof sampleSnapshot>>;
+  let sampleDir: string;
   before(async () => {
-    shared = await sampleSnapshot('incremental-sample-', sampleSourcesOf(DOMAINS));
+    // The run's shared sample (read only), with its serving database; built here when run alone.
+    const shared = process.env.SAMPLE_SNAPSHOT_DIR ? resolve(process.env.SAMPLE_SNAPSHOT_DIR) : await tempDirUntilExit('incremental-sample-build-');
+    sampleDir = await buildSampleSnapshot(shared);
     dataDir = join(await tempDir('incremental-'), 'parquet');
-    await cp(shared.dataDir, dataDir, { recursive: true });
-  });
-  after(async () => {
-    await shared?.remove();
+    await copySampleSnapshot(sampleDir, dataDir);
   });
 
   test('a changed source rebuilds its domains and their dependents only, and every table equals a full build', async () => {
-    // The first generation with a serving database: its parent has none, so it is built in full.
-    const first = await publishChange(dataDir, DOMAINS, []);
-    assert.equal(first.build.mode, 'full');
-    assert.deepEqual(first.build.rebuilt, loadSteps(DOMAINS).map((step) => step.name));
-    // The reference of every case below: the sample's own files, built from nothing.
-    const full = await tableSums(join(first.dir, SERVING_FILE));
+    // The reference of every case below: the sample's own files, built from nothing by this code.
+    assert.equal(await hasServingDatabase(sampleDir), true);
+    const sampleBuild = (await manifestOf(sampleDir)).build;
+    assert.equal(sampleBuild.mode, 'full');
+    assert.deepEqual(sampleBuild.rebuilt, loadSteps(DOMAINS).map((step) => step.name));
+    const full = await tableSums(join(sampleDir, SERVING_FILE));
+    // Into a first generation, as a start leaves it, with that serving database (the generation's
+    // files are links to the same ones, so it is valid for them): the parent of the builds below.
+    await recoverAtStart(dataDir, () => {});
+    const first = currentGeneration(dataDir).dir;
+    for (const name of [SERVING_FILE, SERVING_MANIFEST]) await rename(join(dataDir, name), join(first, name));
+    assert.equal(await hasServingDatabase(first), true);
 
     // Nothing changed: the parent's file carried over whole.
     const same = await publishChange(dataDir, DOMAINS, []);
-    assert.deepEqual(same.build, { mode: 'incremental', from: basename(first.dir), rebuilt: [] });
+    assert.deepEqual(same.build, { mode: 'incremental', from: basename(first), rebuilt: [] });
     assert.deepEqual(await tableSums(join(same.dir, SERVING_FILE)), full);
 
     // By the domain declarations: macro and energy use the Eurostat tables, nothing depends on either;
@@ -125,17 +138,22 @@ describe('incremental serving database on the sample', () => {
     ];
     let parent = same.dir;
     let parentSums = full;
-    /** The next generation, with `files` changed (dropped rows, or the sample's put back), built incrementally from its parent, whose file is left as it was. */
-    const publishIncremental = async (c: (typeof cases)[number], restoreFrom?: string) => {
+    /**
+     * The next generation, with `files` changed (dropped rows, or the sample's put back), built
+     * incrementally from its parent, whose file is left as it was; the sums of its tables (of the
+     * changed ones only, unless `all`).
+     */
+    const publishIncremental = async (c: (typeof cases)[number], options: { restoreFrom?: string; all?: boolean } = {}) => {
       const parentFile = join(parent, SERVING_FILE);
       const parentHash = await sha256(parentFile);
-      const next = await publishChange(dataDir, DOMAINS, c.files, restoreFrom);
+      const next = await publishChange(dataDir, DOMAINS, c.files, options.restoreFrom);
       assert.deepEqual(next.build, { mode: 'incremental', from: basename(parent), rebuilt: c.rebuilt });
       assert.equal(await hasServingDatabase(currentGeneration(dataDir).dir), true);
       // The parent generation's file is copied, never written.
       assert.equal(await sha256(parentFile), parentHash);
       assert.equal(await hasServingDatabase(parent), true);
-      const incremental = await tableSums(join(next.dir, SERVING_FILE));
+      const incremental = await tableSums(join(next.dir, SERVING_FILE), options.all ? undefined : c.changes);
+      for (const table of c.changes) assert.ok(incremental.has(table), `${table} in the build after ${c.files.join(', ')}`);
       // The change reached the rebuilt tables (so a comparison of them compares something new); the
       // parent's sums are those taken when it was published (its file unchanged since: the hash above).
       for (const table of c.changes) assert.notEqual(incremental.get(table), parentSums.get(table), `${table} after ${c.files.join(', ')}`);
@@ -146,7 +164,7 @@ describe('incremental serving database on the sample', () => {
     for (const c of cases) {
       await publishIncremental(c);
       // Undone: the sample's files again, so the incremental build must equal the full one, table by table.
-      const undone = await publishIncremental(c, currentGeneration(shared.dataDir).dir);
+      const undone = await publishIncremental(c, { restoreFrom: sampleDir, all: true });
       assert.deepEqual([...undone.keys()], [...full.keys()]);
       for (const [table, sums] of full) assert.equal(undone.get(table), sums, `${table} after ${c.files.join(', ')} changed and put back`);
     }
