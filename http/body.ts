@@ -10,7 +10,13 @@ import { sendContinue } from './httpServer.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
 
-export type BodyValidator = (body: unknown) => Record<string, unknown>;
+/** A POST route's body check; its ajv schema compiles on first use, as a ParamValidator's does (http/validate.ts). */
+export interface BodyValidator {
+  (body: unknown): Record<string, unknown>;
+  /** Compiles the schema now, if not yet done. */
+  compile(): void;
+  readonly compiled: boolean;
+}
 
 function typeText(schema: JsonSchema): string {
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
@@ -46,8 +52,12 @@ export function buildBodyValidator(spec: RequestBodySpec): BodyValidator {
   const schema = spec.schema;
   const properties = schema.properties ?? {};
   const known = Object.keys(properties);
-  const validate: ValidateFunction = ajv.compile(schema);
-  return (body) => {
+  let validate: ValidateFunction | null = null;
+  const compile = () => {
+    validate ??= ajv.compile(schema);
+  };
+  const check = (body: unknown): Record<string, unknown> => {
+    compile();
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw invalidParameter('body', `the body must be a JSON object with the fields ${known.join(', ')} (got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body})`);
     }
@@ -58,8 +68,8 @@ export function buildBodyValidator(spec: RequestBodySpec): BodyValidator {
     for (const name of schema.required ?? []) {
       if (!Object.hasOwn(object, name) || object[name] === undefined) throw invalidParameter(name, `${name} is required`);
     }
-    if (!validate(object)) {
-      const error = validate.errors![0];
+    if (!validate!(object)) {
+      const error = validate!.errors![0];
       const name = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
       const top = name.split('.')[0];
       throw invalidParameter(name, describeField(name, Object.hasOwn(properties, top) ? properties[top] : undefined, error));
@@ -68,6 +78,10 @@ export function buildBodyValidator(spec: RequestBodySpec): BodyValidator {
     if (refusal) throw refusal;
     return object;
   };
+  return Object.defineProperties(check as BodyValidator, {
+    compile: { value: compile },
+    compiled: { get: () => validate !== null },
+  });
 }
 
 /** `application/json`, optionally with `charset=utf-8`: anything else is a 415. */

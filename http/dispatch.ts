@@ -136,13 +136,16 @@ function endpointsOf(route: Route): readonly Endpoint[] {
 }
 
 /**
- * Compiles the parameter validators of every route (they compile on first use otherwise: ParamValidator),
+ * Compiles the parameter and body validators of every route (they compile on first use otherwise: ParamValidator, BodyValidator),
  * one route per turn of the event loop, so that a request arriving meanwhile waits for one route's
  * compiles at most, a few milliseconds, not all of them (half a second). The server runs it once listening.
  */
 export async function warmValidators(routes: readonly Route[]): Promise<void> {
   for (const route of routes) {
-    for (const endpoint of endpointsOf(route)) endpoint.validateParams.compile();
+    for (const endpoint of endpointsOf(route)) {
+      endpoint.validateParams.compile();
+      endpoint.validateBody?.compile();
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

@@ -207,7 +207,10 @@ test('parameter validators compile on first use; warmValidators compiles every r
   assert.deepEqual(taxonomy.endpoint.validateParams({}, taxonomy.pathParams), { year: 2024 }, 'currency is optional, without a default');
   assert.deepEqual(dispatcher.endpoints.filter((endpoint) => endpoint.validateParams.compiled).map((endpoint) => endpoint.path), [taxonomy.endpoint.path], 'only the one used');
 
+  const bodies = dispatcher.endpoints.filter((endpoint) => endpoint.validateBody !== null);
+  assert.ok(bodies.length > 0 && bodies.every((endpoint) => !endpoint.validateBody!.compiled), 'no body validator compiled when built');
   await warmValidators(own);
   assert.deepEqual(dispatcher.endpoints.filter((endpoint) => !endpoint.validateParams.compiled), [], 'every one compiled');
+  assert.ok(bodies.every((endpoint) => endpoint.validateBody!.compiled), 'and every body validator');
   assert.deepEqual(taxonomy.endpoint.validateParams({ currency: 'eur' }, taxonomy.pathParams), { year: 2024, currency: 'EUR' });
 });
