@@ -9,6 +9,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { jsonValueConverter, type Row } from './json.ts';
+import { threadsFromEnv } from './settings.ts';
 
 /** Values bound to `$name` placeholders. Only values are ever bound; SQL text is fixed. */
 export type SqlParams = Record<string, string | number | boolean | null>;
@@ -18,7 +19,7 @@ export interface DatabaseOptions {
   connections?: number;
   /** Interrupt a query after this many milliseconds (default 10 000). */
   queryTimeoutMs?: number;
-  /** DuckDB worker threads (default: DuckDB's own choice). */
+  /** DuckDB worker threads (default: DUCKDB_THREADS when set, threadsFromEnv; else DuckDB's own choice). */
   threads?: number;
   /** A database file instead of memory (a generation's serving database, domains/servingDatabase.ts). */
   file?: string;
@@ -73,7 +74,8 @@ export class Database {
     const kept = options.preparedStatements ?? PREPARED_STATEMENTS_KEPT;
     if (!Number.isInteger(kept) || kept < 1) throw new RangeError(`preparedStatements must be a positive integer, not ${kept}`);
     const config: Record<string, string> = {};
-    if (options.threads) config.threads = String(options.threads);
+    const threads = options.threads ?? threadsFromEnv();
+    if (threads) config.threads = String(threads);
     if (options.memoryLimit) config.memory_limit = options.memoryLimit;
     if (options.readOnly) config.access_mode = 'READ_ONLY';
     const instance = await DuckDBInstance.create(options.file ?? ':memory:', config);

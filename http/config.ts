@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { cacheBytesFromEnv } from './cache.ts';
 import type { DatabaseOptions } from '../engine/database.ts';
+import { threadsFromEnv } from '../engine/settings.ts';
 import { booleanSetting, ConfigError } from './configError.ts';
 import { readLimitSettings, type LimitSettings } from './limitsConfig.ts';
 import { logLevelFromEnv, type LogLevel } from './log.ts';
@@ -45,10 +46,11 @@ export interface ServerConfig {
 /** DUCKDB_THREADS (1-64) and DUCKDB_MEMORY_LIMIT (`512MB`, `2GB`, `1.5GiB`, ...); refused naming the variable otherwise. */
 export function engineOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig['engine'] {
   const engine: ServerConfig['engine'] = {};
-  const threads = env.DUCKDB_THREADS?.trim();
-  if (threads) {
-    if (!/^[0-9]{1,2}$/.test(threads) || Number(threads) < 1 || Number(threads) > 64) throw new EngineConfigError(`DUCKDB_THREADS must be a whole number from 1 to 64 (got "${env.DUCKDB_THREADS}")`);
-    engine.threads = Number(threads);
+  try {
+    const threads = threadsFromEnv(env);
+    if (threads) engine.threads = threads;
+  } catch (error) {
+    throw new EngineConfigError((error as Error).message);
   }
   const memory = env.DUCKDB_MEMORY_LIMIT?.trim();
   if (memory) {

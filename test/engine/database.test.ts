@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Database, QueryTimeoutError } from '../../engine/database.ts';
 import { sqlStringLiteral } from '../../engine/parquet.ts';
+import { threadsFromEnv } from '../../engine/settings.ts';
 
 let db: Database;
 before(async () => {
@@ -230,4 +231,30 @@ describe('lockDown', () => {
   test('queries over in-memory data still answer', async () => {
     assert.deepEqual(await locked.all('SELECT 40 + $x::INTEGER AS answer', { x: 2 }), [{ answer: 42 }]);
   });
+});
+
+test('DUCKDB_THREADS: the threads of an engine opened without its own setting; a bad value names the variable', async () => {
+  assert.equal(threadsFromEnv({}), undefined);
+  assert.equal(threadsFromEnv({ DUCKDB_THREADS: ' 3 ' }), 3);
+  for (const bad of ['0', '65', 'two', '1.5', '-1']) assert.throws(() => threadsFromEnv({ DUCKDB_THREADS: bad }), new RangeError(`DUCKDB_THREADS must be a whole number from 1 to 64 (got "${bad}")`));
+
+  const saved = process.env.DUCKDB_THREADS;
+  const threadsOf = async (options: { threads?: number } = {}) => {
+    const db = await Database.open(options);
+    try {
+      return Number((await db.all("SELECT current_setting('threads') AS threads"))[0]!.threads);
+    } finally {
+      await db.close();
+    }
+  };
+  try {
+    process.env.DUCKDB_THREADS = '3';
+    assert.equal(await threadsOf(), 3);
+    assert.equal(await threadsOf({ threads: 2 }), 2, 'the caller\'s own setting first');
+    process.env.DUCKDB_THREADS = 'many';
+    await assert.rejects(Database.open(), /DUCKDB_THREADS must be a whole number/);
+  } finally {
+    if (saved === undefined) delete process.env.DUCKDB_THREADS;
+    else process.env.DUCKDB_THREADS = saved;
+  }
 });
