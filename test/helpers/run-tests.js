@@ -154,15 +154,20 @@ function runCheck({ name, args }) {
 
 const SLOWEST_SHOWN = 15;
 
-/** Prints the slowest test files, from the wall and CPU times their processes appended (file-clock.js). */
-function reportSlowest(file) {
+/** The tab-separated lines the run's processes appended to `file`, split; none when no process wrote it. */
+function appendedRows(file) {
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    return;
+    return [];
   }
-  const slowest = text.split('\n').filter((line) => line !== '').map((line) => line.split('\t'))
+  return text.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+}
+
+/** Prints the slowest test files, from the wall and CPU times their processes appended (file-clock.js). */
+function reportSlowest(file) {
+  const slowest = appendedRows(file)
     .map(([name, seconds, cpu]) => ({ name, seconds: Number(seconds), cpu: Number(cpu) }))
     .sort((a, b) => b.seconds - a.seconds || (a.name < b.name ? -1 : 1)).slice(0, SLOWEST_SHOWN);
   if (slowest.length === 0) return;
@@ -171,13 +176,7 @@ function reportSlowest(file) {
 
 /** Prints the failed tests last, one line each (file, name, first line of the reason), as run-files.js wrote them. */
 function reportFailures(file) {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return;
-  }
-  const lines = text.split('\n').filter((line) => line !== '').map((line) => line.split('\t'));
+  const lines = appendedRows(file);
   if (lines.length === 0) return;
   process.stdout.write(`# FAILED tests (${lines.length}; details above, under each one's "not ok"):\n${lines.map(([where, name, reason]) => `#   ${where}  ${name}: ${reason}\n`).join('')}`);
 }
