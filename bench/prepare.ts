@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exitWithHelpIfAsked } from '../bin/commandLine.ts';
+import { exitOnBadEngineSettings, exitWithHelpIfAsked } from '../bin/commandLine.ts';
 import { TIER_NAMES } from './names.ts';
 
 const USAGE = `usage: npm run bench:data -- --scale ${TIER_NAMES.join('|')} --out DIR [--sources a,b]`;
@@ -13,6 +13,7 @@ exitWithHelpIfAsked(`${USAGE}
 
 Generates each source's sample at the scale's factor and ingests it into DIR/<scale>/parquet (kept),
 for npm run bench:probe or npm run bench -- --data-from DIR. Prints the snapshot folder.`);
+exitOnBadEngineSettings('bench:data');
 const { prepareTier, TIERS } = await import('./data.ts');
 const { values } = parseArgs({ options: { scale: { type: 'string', default: 'x10' }, out: { type: 'string' }, sources: { type: 'string' } } });
 const tier = TIERS.find((t) => t.name === values.scale);

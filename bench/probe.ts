@@ -5,7 +5,7 @@
 // was built (as the benchmark does), so the figures are those of the file, not of an in-memory load.
 import { parseArgs } from 'node:util';
 import type { RecordedQuery } from './recordingDatabase.ts';
-import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from '../bin/commandLine.ts';
+import { endQuietlyOnClosedPipe, exitOnBadEngineSettings, exitWithHelpIfAsked } from '../bin/commandLine.ts';
 
 const USAGE = 'usage: npm run bench:probe -- DATA_DIR [filter] [--runs N] [--explain] [--rebuild]';
 exitWithHelpIfAsked(`${USAGE}
@@ -14,6 +14,7 @@ Opens the snapshot in DATA_DIR as the server does and times every catalog exampl
 URL contains filter: the handler (p50/p99, answer cache off, --runs times, default 30) and each
 statement it issues (--explain: with its plan). --rebuild first rebuilds the serving database when
 the code changed since it was built.`);
+exitOnBadEngineSettings('bench:probe');
 endQuietlyOnClosedPipe();
 
 const { buildServing, openSnapshot, routes } = await import('../domains/index.ts');

@@ -4,7 +4,7 @@
 // --no-change: the no-change refresh instead (bench/refreshUnchanged.ts), from the tier's sample files.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exitWithHelpIfAsked } from '../bin/commandLine.ts';
+import { exitOnBadEngineSettings, exitWithHelpIfAsked } from '../bin/commandLine.ts';
 import { REFRESH_SOURCE } from './names.ts';
 
 const USAGE = 'usage: npm run bench:refresh -- --data-from DIR [--scale x10] [--no-change]';
@@ -17,6 +17,7 @@ rolled back to its current generation after each refresh.
 --no-change: serves DIR/<scale>/sample from a loopback stand-in publisher for every built-in fetch address,
 fetches everything once (published into a scratch snapshot), then times \`fetch --all\` again with nothing
 changed (every request a 304, no generation), without and with the per-host intervals; prints JSON.`);
+exitOnBadEngineSettings('bench:refresh');
 const { measureRefresh } = await import('./refresh.ts');
 const { measureUnchangedRefresh } = await import('./refreshUnchanged.ts');
 const { values } = parseArgs({ options: { 'data-from': { type: 'string' }, scale: { type: 'string', default: 'x10' }, 'no-change': { type: 'boolean', default: false } } });

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exitWithHelpIfAsked, isEntryPoint } from '../bin/commandLine.ts';
+import { exitOnBadEngineSettings, exitWithHelpIfAsked, isEntryPoint } from '../bin/commandLine.ts';
 
 if (isEntryPoint(import.meta.url)) {
   exitWithHelpIfAsked(`usage: npm run bench [-- --quick] [--scales x1,x10,x100] [--sources sebra,ptp] [--no-paid] [--data-from DIR]
@@ -17,6 +17,7 @@ Generates and ingests the data at each scale, measures startup, memory, every ca
 handler against its SQL floor and through HTTP, and HTTP load (the app, a bare Koa route, the paid
 app on a local chain); writes bench/results/<date>.{json,md} and, for a full run, the summary block
 of docs/benchmarks.md. --quick: scale x1, fewer requests. --render: rewrites the Markdown of a report.`);
+  exitOnBadEngineSettings('bench');
   const { rerender, runBench, SUMMARY_PAGE } = await import('./benchmark.ts');
   const { TIERS } = await import('./data.ts');
   const { renderMarkdown } = await import('./report.ts');

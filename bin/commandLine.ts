@@ -7,10 +7,13 @@
 //   instead of seconds;
 // - a reader of stdout that goes away early (`| head`) ends the command quietly, no EPIPE stack trace;
 // - a module that is both a library and a command runs as the command only when it is the script node
-//   was started with (isEntryPoint).
+//   was started with (isEntryPoint);
+// - a command that opens DuckDB refuses a bad DUCKDB_THREADS before it starts, as `npm start` does
+//   (exitOnBadEngineSettings), not with a stack trace from the first engine it opens.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { threadsFromEnv } from '../engine/settings.ts';
 
 /**
  * Whether the module whose import.meta.url is `moduleUrl` is the script node was started with. Node
@@ -24,6 +27,16 @@ export function isEntryPoint(moduleUrl: string): boolean {
     return moduleUrl === pathToFileURL(realpathSync(path.resolve(script))).href;
   } catch {
     return false;
+  }
+}
+
+/** A bad DUCKDB_THREADS: `<command>: <what is wrong>` on stderr and exit code 2, before anything is done. */
+export function exitOnBadEngineSettings(command: string): void {
+  try {
+    threadsFromEnv();
+  } catch (error) {
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
+    process.exit(2);
   }
 }
 

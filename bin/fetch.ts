@@ -3,11 +3,12 @@
 // work is ingest/fetch/run.ts's. Exit codes (ingest/exitCodes.ts): 0 done or nothing changed, 2 usage,
 // 3 locked, 4 operator error, 6 some datasets failed (listed) and the rest was published.
 import { fetchHelpText, runFetchCli } from '../ingest/fetch/run.ts';
-import { endQuietlyOnClosedPipe, exitWithHelp, onlyHelpRequested } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, exitOnBadEngineSettings, exitWithHelp, onlyHelpRequested } from './commandLine.ts';
 
 // Any other use of --help is runFetchCli's to judge (an unknown option before it is an error).
 if (onlyHelpRequested()) exitWithHelp(fetchHelpText());
 endQuietlyOnClosedPipe();
+exitOnBadEngineSettings('fetch');
 
 const { buildServing, DOMAINS } = await import('../domains/index.ts');
 const { ingestCommandsOf } = await import('../domains/registry.ts');

@@ -5,9 +5,10 @@
 import { buildServing, DOMAINS } from '../domains/index.ts';
 import { ingestCommandsOf } from '../domains/registry.ts';
 import { runIngestCli } from '../ingest/cli.ts';
-import { endQuietlyOnClosedPipe } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, exitOnBadEngineSettings } from './commandLine.ts';
 
 endQuietlyOnClosedPipe();
+exitOnBadEngineSettings('ingest');
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 process.exitCode = await runIngestCli(process.argv.slice(2), ingestCommandsOf(DOMAINS), {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Database } from '../engine/database.ts';
 import type { Route } from '../queries/catalog.ts';
-import { endQuietlyOnClosedPipe, isEntryPoint } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, exitOnBadEngineSettings, isEntryPoint } from './commandLine.ts';
 
 const USAGE = [
   "usage: npm run query -- '<path?query>' [--format csv|arrow|json] [--out FILE] [--body JSON|@FILE] [--data-dir DIR]",
@@ -181,6 +181,7 @@ export async function runQuery(argv: readonly string[], io: QueryIo): Promise<nu
 if (isEntryPoint(import.meta.url)) {
   // Piped into `head`: the reader went away, which is not an error.
   endQuietlyOnClosedPipe();
+  exitOnBadEngineSettings('query');
   const code = await runQuery(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
   process.exitCode = code;
 }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Schedule } from '../ingest/fetch/refresh.ts';
 import { FETCH_SOURCE_NAMES, FETCH_SOURCES, plansOf, SCHEDULE_TIMEZONE } from '../ingest/fetch/sources.ts';
-import { endQuietlyOnClosedPipe, exitWithHelpIfAsked } from './commandLine.ts';
+import { endQuietlyOnClosedPipe, exitOnBadEngineSettings, exitWithHelpIfAsked } from './commandLine.ts';
 
 const USAGE = [
   'usage: npm run refresh -- [--data-dir DIR]',
@@ -22,6 +22,7 @@ const USAGE = [
 
 exitWithHelpIfAsked(USAGE);
 endQuietlyOnClosedPipe();
+exitOnBadEngineSettings('refresh');
 
 const { default: pino } = await import('pino');
 const { buildServing, DOMAINS } = await import('../domains/index.ts');

@@ -126,3 +126,15 @@ describe('npm run license -- list', () => {
     assert.deepEqual(after, new Map([...before].map(([id, held]) => [id, id === series ? next : held])));
   });
 });
+
+describe('a bad DUCKDB_THREADS', () => {
+  // Each command that opens DuckDB refuses it before it does anything, as npm start does; the
+  // engine itself would throw it, with a stack trace, from wherever the first engine opens.
+  for (const [script, name] of [['bin/query.ts', 'query'], ['bin/ingest.ts', 'ingest'], ['bin/license.ts', 'license'], ['bin/fetch.ts', 'fetch'], ['bin/refresh.ts', 'refresh']]) {
+    test(`${name}: one line naming the variable, exit code 2`, async () => {
+      const run = await runCli(script!, ['--data-dir', await tempDirUntilExit('bad-threads-')], { DUCKDB_THREADS: 'many' });
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(run.stderr, `${name}: DUCKDB_THREADS must be a whole number from 1 to 64 (got "many")\n`);
+    });
+  }
+});
