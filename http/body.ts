@@ -7,6 +7,7 @@ import type Koa from 'koa';
 import { DEFAULT_BODY_MAX_BYTES, type JsonSchema, type RequestBodySpec } from '../queries/catalog.ts';
 import { ApiError, invalidParameter } from '../queries/shared/errors.ts';
 import { sendContinue } from './httpServer.ts';
+import { compiledOnFirstUse } from './validate.ts';
 
 const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
 
@@ -78,10 +79,7 @@ export function buildBodyValidator(spec: RequestBodySpec): BodyValidator {
     if (refusal) throw refusal;
     return object;
   };
-  return Object.defineProperties(check as BodyValidator, {
-    compile: { value: compile },
-    compiled: { get: () => validate !== null },
-  });
+  return compiledOnFirstUse(check, compile, () => validate !== null);
 }
 
 /** `application/json`, optionally with `charset=utf-8`: anything else is a 415. */

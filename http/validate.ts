@@ -22,6 +22,11 @@ export interface ParamValidator {
   readonly compiled: boolean;
 }
 
+/** `check` with compile() and compiled, for a validator whose ajv schemas compile on first use (`compile` runs once they are compiled). */
+export function compiledOnFirstUse<F extends (...args: never[]) => unknown>(check: F, compile: () => void, compiled: () => boolean): F & { compile(): void; readonly compiled: boolean } {
+  return Object.defineProperties(check, { compile: { value: compile }, compiled: { get: compiled } }) as F & { compile(): void; readonly compiled: boolean };
+}
+
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: true });
 
 function describeSchema(name: string, spec: ParamSpec): string {
@@ -177,8 +182,5 @@ export function buildValidator(route: Route, path: string): ParamValidator {
     }
     return params;
   };
-  return Object.defineProperties(check as ParamValidator, {
-    compile: { value: compile },
-    compiled: { get: () => validate !== null },
-  });
+  return compiledOnFirstUse(check, compile, () => validate !== null);
 }
